@@ -1,0 +1,165 @@
+# hexoid — build, test, install.
+#
+#   make                  library (static + shared) and the hexoid command, in build/
+#   make check            all tests (installs missing Debian packages when run as root)
+#   make demo             verify this repository's and a fresh SHA-256 repository's listings
+#   make check-sanitize   the tests again under -fsanitize=address,undefined
+#   make check-aarch64    cross-build for AArch64 and run the tests under qemu-aarch64
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# Each ISA folder src/<isa>/ is compiled with its own -m flags and nothing else is, so no
+# AVX2 instruction can run before dispatch has checked the CPU. NODEPS=1 skips the
+# Debian package check.
+
+VERSION    := 0.1.0
+SOVERSION  := 0
+CC         ?= cc
+CFLAGS     ?= -O2 -g
+LDFLAGS    ?=
+BUILD      ?= build
+PREFIX     ?= /usr/local
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR     ?= $(PREFIX)/bin
+# A command prefix to run built programs (e.g. qemu-aarch64 for a cross build).
+RUN        ?=
+
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+BASEFLAGS = -std=c11 -D_DEFAULT_SOURCE -Iinclude -Isrc $(WARN) -MMD -MP
+LIBFLAGS  = -fPIC -fvisibility=hidden -DHEXOID_BUILDING
+
+ARCH := $(shell $(CC) -dumpmachine 2>/dev/null | cut -d- -f1)
+
+# ISA folders for this architecture, and the flags each is compiled with.
+ifeq ($(ARCH),x86_64)
+ISAS := sse avx2 avx512
+else ifeq ($(ARCH),aarch64)
+ISAS := neon
+endif
+FLAGS_sse    := -mssse3 -msse4.1
+FLAGS_avx2   := -mavx2
+FLAGS_avx512 := -mavx512f -mavx512bw -mavx512vl -mbmi2
+FLAGS_neon   :=
+VBMI_FLAGS   := -mavx512vbmi
+
+# A folder is built when it has sources and the compiler takes its flags.
+probe = $(shell echo 'int main(void){return 0;}' | $(CC) $(1) -x c -c - -o /dev/null 2>/dev/null && echo y)
+has_src = $(wildcard src/$(1)/*.c)
+NATIVE_ISAS := $(foreach i,$(ISAS),$(if $(call has_src,$(i)),$(if $(call probe,$(FLAGS_$(i)) $(if $(filter avx512,$(i)),$(VBMI_FLAGS))),$(i))))
+# Every folder with sources is also built portably through SIMDe for the tests.
+EMU_ISAS := $(foreach i,sse avx2 avx512 neon,$(if $(call has_src,$(i)),$(i)))
+
+upper = $(shell echo $(1) | tr a-z A-Z)
+HAVE_DEFS := $(foreach i,$(NATIVE_ISAS),-DHEXOID_HAVE_$(call upper,$(i)))
+EMU_DEFS  := $(foreach i,$(EMU_ISAS),-DHEXOID_EMU_HAVE_$(call upper,$(i)))
+
+# Flags for one source file: its folder's, plus VBMI for *_vbmi.c.
+isaflags = $(FLAGS_$(word 2,$(subst /, ,$(1)))) $(if $(filter %_vbmi.c,$(1)),$(VBMI_FLAGS))
+
+LIB_SRC := src/hexoid.c src/dispatch.c src/cpu.c $(wildcard src/scalar/*.c) \
+           $(foreach i,$(NATIVE_ISAS),$(wildcard src/$(i)/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+EMU_OBJ := $(foreach i,$(EMU_ISAS),$(patsubst %.c,$(BUILD)/emu/%.o,$(wildcard src/$(i)/*.c)))
+CLI_SRC := $(wildcard cli/*.c)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_SRC := $(wildcard tests/*.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+
+STATIC := $(BUILD)/libhexoid.a
+SONAME := libhexoid.so.$(SOVERSION)
+SHARED := $(BUILD)/libhexoid.so.$(VERSION)
+HEXOID := $(BUILD)/hexoid
+TESTRUN := $(BUILD)/tests/run
+THREADS := -pthread
+
+DEPS_STAMP := $(BUILD)/.deps-core
+ifeq ($(NODEPS),1)
+DEPS_STAMP :=
+endif
+
+.PHONY: all check check-sanitize check-aarch64 demo install uninstall clean deps
+all: $(STATIC) $(SHARED) $(HEXOID)
+
+# Debian packages: installed when run as root, otherwise the exact command is printed.
+$(BUILD)/.deps-core:
+	@sh scripts/deps.sh core
+	@mkdir -p $(@D) && touch $@
+deps:
+	@sh scripts/deps.sh core
+
+$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(LIBFLAGS) $(HAVE_DEFS) $(call isaflags,$<) $(CFLAGS) -c $< -o $@
+
+# Portable builds of the SIMD kernels, for the tests only.
+$(BUILD)/emu/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) -DHEXOID_EMULATED -DSIMDE_NO_NATIVE $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/tests/%.o: tests/%.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(EMU_DEFS) $(HAVE_DEFS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/cli/%.o: cli/%.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
+
+$(STATIC): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(SHARED): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(THREADS)
+	ln -sf libhexoid.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libhexoid.so
+
+# The command links the static library: it runs from the build tree as it is.
+$(HEXOID): $(CLI_OBJ) $(STATIC)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(THREADS)
+
+$(TESTRUN): $(TEST_OBJ) $(EMU_OBJ) $(STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(THREADS)
+
+check: all $(TESTRUN)
+	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" \
+	CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" RUN="$(RUN)" \
+		$(RUN) $(TESTRUN) tests/cli.sh tests/install.sh
+
+SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+check-sanitize:
+	$(MAKE) BUILD=build-sanitize CFLAGS="$(SAN)" LDFLAGS="$(SAN)" check
+
+AARCH64_CC := aarch64-linux-gnu-gcc
+check-aarch64:
+	@sh scripts/deps.sh aarch64
+	$(MAKE) BUILD=build-aarch64 CC=$(AARCH64_CC) LDFLAGS=-static \
+		RUN="qemu-aarch64 -L /usr/aarch64-linux-gnu" check
+
+demo: all
+	@sh scripts/deps.sh demo
+	@sh scripts/demo.sh $(HEXOID)
+
+$(BUILD)/hexoid.pc: hexoid.pc.in
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+install: all $(BUILD)/hexoid.pc
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
+	install -m 644 include/hexoid.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
+	ln -sf libhexoid.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libhexoid.so
+	install -m 644 $(BUILD)/hexoid.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 755 $(HEXOID) $(DESTDIR)$(BINDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/hexoid.h $(DESTDIR)$(LIBDIR)/libhexoid.* \
+	      $(DESTDIR)$(LIBDIR)/pkgconfig/hexoid.pc $(DESTDIR)$(BINDIR)/hexoid
+
+clean:
+	rm -rf build build-sanitize build-aarch64
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

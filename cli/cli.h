@@ -1,0 +1,42 @@
+/*
+ * The hexoid command's shared pieces.
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HEXOID_CLI_H
+#define HEXOID_CLI_H
+
+#include <stdio.h>
+
+#include "hexoid.h"
+
+/* Exit codes scripts can rely on. */
+enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_TROUBLE = 2 };
+
+struct lines_options {
+	enum hexoid_kind kind;
+	enum hexoid_algo algo;    /* 0: take it from the first line of each file */
+	unsigned long max_errors; /* stop after this many reports; 0: never */
+	FILE *binary_out;         /* decode: whole records go here; NULL: verify only */
+};
+
+struct lines_totals {
+	unsigned long long lines; /* lines read */
+	unsigned long long bad;   /* lines reported */
+	int trouble;              /* an I/O error happened */
+	int stopped;              /* max_errors was reached */
+};
+
+/*
+ * Check (and with binary_out, decode) every line of `path` ("-" is standard input) as a
+ * bare object ID, reporting each bad line as FILE:LINE:COL: error: ... on stderr.
+ * Reads in bounded memory, whatever the file's size or line length.
+ */
+void lines_run(const char *path, const struct lines_options *opt, struct lines_totals *tot);
+
+/* Raw binary IDs from `path` to lines on `out`; returns an exit code. */
+int encode_run(const char *path, enum hexoid_algo algo, FILE *out);
+
+/* The name to show for a path in messages. */
+const char *display_name(const char *path);
+
+#endif

@@ -1,0 +1,238 @@
+/*
+ * hexoid: the command line.
+ * SPDX-License-Identifier: MIT
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_main[] =
+	"usage: hexoid <command> [options] [FILE...]\n"
+	"\n"
+	"Validate, decode and encode hex Git object IDs in bulk.\n"
+	"\n"
+	"commands:\n"
+	"  verify    check lines that are bare object IDs (pack-objects output,\n"
+	"            .git/shallow, loose refs, commit-graph-chain)\n"
+	"  decode    the same checks, writing each valid ID as raw binary to stdout\n"
+	"  encode    raw binary IDs to lines of lowercase hex\n"
+	"  kernels   the kernels this build has, the active one, and the CPU's features\n"
+	"\n"
+	"'hexoid <command> --help' describes a command. 'hexoid --version' prints the version.\n"
+	"HEXOID_KERNEL=<name> in the environment forces a kernel (see 'hexoid kernels').\n";
+
+static const char usage_verify[] =
+	"usage: hexoid verify [--mixed] [--algo=sha1|sha256|auto] [--max-errors=N] [FILE...]\n"
+	"\n"
+	"Check that every line of each FILE (or stdin, or '-') is exactly one object ID:\n"
+	"40 hex digits for sha1, 64 for sha256, then LF (the last line may lack it).\n"
+	"\n"
+	"  --mixed          accept uppercase digits too, as Git 2.x does (default: lowercase\n"
+	"                   only, as Git 3.0 requires)\n"
+	"  --algo=ALGO      sha1, sha256, or auto (default): auto takes it from the first\n"
+	"                   line of each file, and every line must then match\n"
+	"  --max-errors=N   stop after N reports (default 0: report every bad line)\n"
+	"\n"
+	"Each problem is reported on stderr as FILE:LINE:COL: error: <why>.\n"
+	"Exit status: 0 all valid, 1 invalid lines found, 2 usage or I/O error.\n";
+
+static const char usage_decode[] =
+	"usage: hexoid decode [--mixed] [--algo=sha1|sha256|auto] [--max-errors=N] [FILE...]\n"
+	"\n"
+	"Check lines as 'hexoid verify' does, and write the raw binary of every valid ID to\n"
+	"stdout (20 bytes for sha1, 32 for sha256); bad lines are reported on stderr and\n"
+	"left out, never written in part.\n"
+	"Exit status: 0 all valid, 1 invalid lines found, 2 usage or I/O error.\n";
+
+static const char usage_encode[] =
+	"usage: hexoid encode [--algo=sha1|sha256] [FILE...]\n"
+	"\n"
+	"Read raw binary object IDs (20 bytes each for sha1, the default; 32 for sha256) and\n"
+	"write each as a line of lowercase hex. Trailing bytes that are not a whole ID are\n"
+	"reported and not written.\n"
+	"Exit status: 0 done, 1 trailing partial ID, 2 usage or I/O error.\n";
+
+static const char usage_kernels[] =
+	"usage: hexoid kernels\n"
+	"\n"
+	"List every kernel, whether this build has it and this CPU can run it, mark the\n"
+	"active one with '*', and print the CPU features seen. Exit status 0.\n";
+
+static int usage_error(const char *usage, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "hexoid: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage);
+	return EXIT_TROUBLE;
+}
+
+static int parse_algo(const char *s, enum hexoid_algo *algo, int allow_auto)
+{
+	if (!strcmp(s, "sha1"))
+		*algo = HEXOID_SHA1;
+	else if (!strcmp(s, "sha256"))
+		*algo = HEXOID_SHA256;
+	else if (allow_auto && !strcmp(s, "auto"))
+		*algo = 0;
+	else
+		return -1;
+	return 0;
+}
+
+enum { OPT_MIXED = 256, OPT_LOWER, OPT_ALGO, OPT_MAX_ERRORS, OPT_HELP };
+static const struct option long_options[] = {
+	{ "mixed", no_argument, NULL, OPT_MIXED },
+	{ "lower", no_argument, NULL, OPT_LOWER },
+	{ "algo", required_argument, NULL, OPT_ALGO },
+	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Options of verify, decode and encode; returns -1 after printing help, or an exit code. */
+static int parse_options(int argc, char **argv, const char *usage, int is_encode,
+			 struct lines_options *opt)
+{
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_MIXED:
+		case OPT_LOWER:
+			if (is_encode)
+				return usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			opt->kind = c == OPT_MIXED ? HEXOID_MIXED : HEXOID_LOWER;
+			break;
+		case OPT_ALGO:
+			if (parse_algo(optarg, &opt->algo, !is_encode))
+				return usage_error(usage, "unknown --algo '%s'", optarg);
+			break;
+		case OPT_MAX_ERRORS: {
+			char *end;
+			errno = 0;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (is_encode || errno || *end || !*optarg || optarg[0] == '-')
+				return usage_error(usage, "bad --max-errors '%s'", optarg);
+			opt->max_errors = v;
+			break;
+		}
+		case 'h':
+		case OPT_HELP:
+			fputs(usage, stdout);
+			return -1;
+		default:
+			return usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	return EXIT_VALID;
+}
+
+static int cmd_lines(int argc, char **argv, int decode)
+{
+	const char *usage = decode ? usage_decode : usage_verify;
+	struct lines_options opt = { HEXOID_LOWER, 0, 0, decode ? stdout : NULL };
+	struct lines_totals tot = { 0, 0, 0, 0 };
+	int rc = parse_options(argc, argv, usage, 0, &opt);
+	if (rc)
+		return rc < 0 ? EXIT_VALID : rc;
+	if (optind == argc)
+		lines_run("-", &opt, &tot);
+	for (int i = optind; i < argc && !tot.stopped; i++)
+		lines_run(argv[i], &opt, &tot);
+	if (decode && fflush(stdout)) {
+		fprintf(stderr, "hexoid: writing output: %s\n", strerror(errno));
+		tot.trouble = 1;
+	}
+	if (tot.stopped)
+		fprintf(stderr, "hexoid: stopped after %lu errors (--max-errors)\n",
+			opt.max_errors);
+	if (tot.bad)
+		fprintf(stderr, "hexoid: %llu bad line%s in %llu\n", tot.bad,
+			tot.bad == 1 ? "" : "s", tot.lines);
+	return tot.trouble ? EXIT_TROUBLE : tot.bad ? EXIT_INVALID : EXIT_VALID;
+}
+
+static int cmd_encode(int argc, char **argv)
+{
+	struct lines_options opt = { HEXOID_LOWER, HEXOID_SHA1, 0, NULL };
+	int rc = parse_options(argc, argv, usage_encode, 1, &opt);
+	if (rc)
+		return rc < 0 ? EXIT_VALID : rc;
+	if (optind == argc)
+		rc = encode_run("-", opt.algo, stdout);
+	for (int i = optind; i < argc; i++) {
+		int r = encode_run(argv[i], opt.algo, stdout);
+		rc = r > rc ? r : rc;
+	}
+	if (fflush(stdout)) {
+		fprintf(stderr, "hexoid: writing output: %s\n", strerror(errno));
+		rc = EXIT_TROUBLE;
+	}
+	return rc;
+}
+
+static int cmd_kernels(int argc, char **argv)
+{
+	if (argc > 1) {
+		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+			fputs(usage_kernels, stdout);
+			return EXIT_VALID;
+		}
+		return usage_error(usage_kernels, "unexpected argument '%s'", argv[1]);
+	}
+	struct hexoid_kernel_info info[16];
+	size_t n = hexoid_kernel_table(info, 16);
+	const char *active = hexoid_kernel();
+	printf("  %-11s %-6s %-10s %s\n", "kernel", "built", "supported", "needs");
+	for (size_t i = 0; i < n && i < 16; i++)
+		printf("%c %-11s %-6s %-10s %s\n", strcmp(info[i].name, active) ? ' ' : '*',
+		       info[i].name, info[i].built ? "yes" : "no",
+		       info[i].supported ? "yes" : "no",
+		       *info[i].requires ? info[i].requires : "-");
+	printf("active: %s\n", active);
+	printf("cpu features: %s\n", *hexoid_cpu_features() ? hexoid_cpu_features() : "(none)");
+
+	const char *forced = getenv("HEXOID_KERNEL");
+	if (forced && *forced && strcmp(forced, "auto") && strcmp(forced, active)) {
+		const char *why = "unknown kernel";
+		for (size_t i = 0; i < n && i < 16; i++)
+			if (!strcmp(info[i].name, forced))
+				why = !info[i].built ? "not built into this library"
+							 : "not supported by this CPU";
+		printf("HEXOID_KERNEL=%s ignored: %s\n", forced, why);
+	} else if (forced && *forced) {
+		printf("HEXOID_KERNEL=%s in effect\n", forced);
+	}
+	return EXIT_VALID;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage_main, stderr);
+		return EXIT_TROUBLE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		fputs(usage_main, stdout);
+		return EXIT_VALID;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("hexoid %s (kernel %s)\n", hexoid_version(), hexoid_kernel());
+		return EXIT_VALID;
+	}
+	if (!strcmp(cmd, "verify"))
+		return cmd_lines(argc - 1, argv + 1, 0);
+	if (!strcmp(cmd, "decode"))
+		return cmd_lines(argc - 1, argv + 1, 1);
+	if (!strcmp(cmd, "encode"))
+		return cmd_encode(argc - 1, argv + 1);
+	if (!strcmp(cmd, "kernels"))
+		return cmd_kernels(argc - 1, argv + 1);
+	fprintf(stderr, "hexoid: unknown command '%s'\n\n%s", cmd, usage_main);
+	return EXIT_TROUBLE;
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# The main job on a built-in default: verify this repository's own object listing and a
+# freshly made SHA-256 repository's, then show what Git 3.0 would reject.
+set -u
+H=${1:-build/hexoid}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+git_() { git -c user.name=demo -c user.email=demo@example.com -c init.defaultBranch=main "$@"; }
+
+echo "== active kernel"
+$H kernels | grep -E '^(\*|active|cpu)'
+
+echo
+echo "== this repository: git rev-list --objects --all (the IDs), verified as Git 3.0 would"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+	git rev-list --objects --all | cut -d' ' -f1 >"$tmp/self"
+	fmt=$(head -n 1 "$tmp/self" | awk '{ print length($0) == 64 ? "sha256" : "sha1" }')
+	$H verify "$tmp/self" && echo "$(wc -l <"$tmp/self") $fmt object IDs: all valid lowercase"
+else
+	echo "(not a git checkout: skipped)"
+fi
+
+echo
+echo "== a fresh SHA-256 repository"
+git_ init -q --object-format=sha256 "$tmp/repo"
+for i in 1 2 3; do
+	echo "file $i" >"$tmp/repo/f$i"
+	git_ -C "$tmp/repo" add -A && git_ -C "$tmp/repo" commit -q -m "commit $i"
+done
+git -C "$tmp/repo" rev-list --objects --all | cut -d' ' -f1 >"$tmp/s256"
+$H verify "$tmp/s256" && echo "$(wc -l <"$tmp/s256") sha256 object IDs: all valid"
+
+echo
+echo "== the same listing with one ID in uppercase: Git 2.x accepts it, Git 3.0 will not"
+awk 'NR == 2 { $0 = toupper($0) } { print }' "$tmp/s256" >"$tmp/upper"
+$H verify --mixed "$tmp/upper" && echo "--mixed (Git 2.x): valid"
+$H verify "$tmp/upper" 2>&1 | sed "s|$tmp/||"
+echo "(exit status 1: invalid records found)"

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Make sure the Debian packages a make target needs are here.
+# Usage: scripts/deps.sh GROUP...   (core, demo, aarch64, bench, fuzz)
+# As root, missing packages are installed with apt-get; otherwise the exact command to
+# run is printed and the script fails, so make stops before a confusing compiler error.
+set -u
+
+missing=""
+need() { # need PACKAGE TEST...: PACKAGE is missing when the test command fails
+	pkg=$1; shift
+	"$@" >/dev/null 2>&1 || missing="$missing $pkg"
+}
+has() { command -v "$1"; }
+hdr() { test -f "/usr/include/$1"; }
+
+for group in "$@"; do
+	case $group in
+	core)
+		need libsimde-dev hdr simde/x86/avx2.h
+		need git has git
+		need pkg-config has pkg-config
+		;;
+	demo)
+		need git has git
+		;;
+	aarch64)
+		need gcc-aarch64-linux-gnu has aarch64-linux-gnu-gcc
+		need libc6-dev-arm64-cross test -f /usr/aarch64-linux-gnu/lib/libc.a
+		need qemu-user has qemu-aarch64
+		;;
+	bench)
+		need g++ has g++
+		need libbenchmark-dev hdr benchmark/benchmark.h
+		;;
+	fuzz)
+		need clang has clang
+		need libclang-rt-dev sh -c 'ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a'
+		;;
+	*)
+		echo "deps.sh: unknown group '$group'" >&2
+		exit 2
+		;;
+	esac
+done
+
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "hexoid: missing Debian packages:$missing" >&2
+	echo "hexoid: install them with: sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "hexoid: installing Debian packages:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have no package lists yet: update once, then install.
+apt-get update -qq >/dev/null &&
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+	{ echo "hexoid: apt-get install$missing failed" >&2; exit 1; }

@@ -1,0 +1,104 @@
+/*
+ * Internal interfaces shared by the dispatcher and the kernels.
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HEXOID_INTERNAL_H
+#define HEXOID_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "hexoid.h"
+
+#if defined(__GNUC__)
+#define HEXOID_LIKELY(x) __builtin_expect(!!(x), 1)
+#define HEXOID_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define HEXOID_INLINE static inline __attribute__((always_inline))
+#else
+#define HEXOID_LIKELY(x) (x)
+#define HEXOID_UNLIKELY(x) (x)
+#define HEXOID_INLINE static inline
+#endif
+
+/*
+ * A decode kernel validates and decodes records 0..n-1. Record i is the hexsz bytes at
+ * in + i*stride; its rawsz = hexsz/2 bytes go to out + i*rawsz unless out is NULL.
+ *
+ * It returns the index of the first record holding a byte that `kind` does not accept,
+ * or n when every record is good. Records before that index are fully decoded; the
+ * output slots of that record and the later ones are unspecified. The caller (the
+ * dispatcher) then finds the exact column and status with the scalar locator, so every
+ * kernel reports exactly what the scalar kernel reports.
+ *
+ * The caller guarantees n >= 1, stride >= hexsz, hexsz is 40 or 64 and kind is
+ * HEXOID_MIXED or HEXOID_LOWER. The kernel reads nothing outside
+ * [in, in + (n-1)*stride + hexsz) and writes nothing outside out[0, n*rawsz), whatever
+ * page boundaries would allow.
+ */
+typedef size_t hexoid_decode_fn(unsigned char *out, const char *in, size_t n, size_t stride,
+				size_t hexsz, enum hexoid_kind kind);
+
+/*
+ * An encode kernel writes n records of 2*rawsz lowercase hex digits at out + i*stride from
+ * the packed binary IDs at in (rawsz bytes each), and nothing else: not a byte between
+ * records. The caller guarantees n >= 1, rawsz is 20 or 32 and stride >= 2*rawsz.
+ */
+typedef void hexoid_encode_fn(char *out, size_t stride, const unsigned char *in, size_t n,
+			      size_t rawsz);
+
+/*
+ * Kernel symbols. Each ISA folder src/<isa>/ defines HEXOID_KSYM(<isa>, decode) and
+ * HEXOID_KSYM(<isa>, encode). The library builds each folder natively (with its -m flags);
+ * the tests also build every folder a second time without them, through SIMDe's portable
+ * code, with HEXOID_EMULATED defined, which renames the symbols so both can be linked.
+ */
+#ifdef HEXOID_EMULATED
+#define HEXOID_KSYM(isa, job) hexoid_##isa##_##job##_emu
+#else
+#define HEXOID_KSYM(isa, job) hexoid_##isa##_##job
+#endif
+
+#define HEXOID_DECLARE_KERNEL(isa)                                                          \
+	hexoid_decode_fn hexoid_##isa##_decode, hexoid_##isa##_decode_emu;                  \
+	hexoid_encode_fn hexoid_##isa##_encode, hexoid_##isa##_encode_emu
+
+HEXOID_DECLARE_KERNEL(scalar);
+HEXOID_DECLARE_KERNEL(sse);
+HEXOID_DECLARE_KERNEL(avx2);
+HEXOID_DECLARE_KERNEL(avx512);
+HEXOID_DECLARE_KERNEL(avx512vbmi);
+HEXOID_DECLARE_KERNEL(neon);
+
+/*
+ * The scalar locator: the first byte of the hexsz bytes at rec that `kind` does not
+ * accept. Returns HEXOID_OK (all good), HEXOID_EHEX or HEXOID_EUPPER, with its offset in
+ * *column. Used by the dispatcher after a kernel reported a bad record.
+ */
+enum hexoid_status hexoid_scalar_locate(const char *rec, size_t hexsz, enum hexoid_kind kind,
+					size_t *column);
+
+/* The active kernel's functions (src/dispatch.c), chosen at first use. */
+hexoid_decode_fn *hexoid_active_decode(void);
+hexoid_encode_fn *hexoid_active_encode(void);
+
+/* CPU features, one bit each, as detected at run time (src/cpu.c). */
+enum {
+	HEXOID_CPU_SSE2 = 1u << 0,
+	HEXOID_CPU_SSSE3 = 1u << 1,
+	HEXOID_CPU_SSE41 = 1u << 2,
+	HEXOID_CPU_AVX = 1u << 3,
+	HEXOID_CPU_AVX2 = 1u << 4,
+	HEXOID_CPU_BMI2 = 1u << 5,
+	HEXOID_CPU_AVX512F = 1u << 6,
+	HEXOID_CPU_AVX512BW = 1u << 7,
+	HEXOID_CPU_AVX512VL = 1u << 8,
+	HEXOID_CPU_AVX512VBMI = 1u << 9,
+	HEXOID_CPU_NEON = 1u << 16,
+	HEXOID_CPU_SVE = 1u << 17,
+};
+uint32_t hexoid_cpu_detect(void);
+/* Space-separated names of the bits in `features`, into buf (always NUL-terminated). */
+void hexoid_cpu_names(uint32_t features, char *buf, size_t size);
+
+#endif /* HEXOID_INTERNAL_H */

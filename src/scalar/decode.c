@@ -1,0 +1,128 @@
+/*
+ * The scalar kernel: the reference every SIMD kernel is tested against, and the fallback
+ * every build has.
+ *
+ * Decoding is SWAR: eight hex digits are loaded as one 64-bit word, classified with
+ * byte-wise range tests that cannot carry from one byte into the next, converted to
+ * nibbles and packed into four output bytes. A record's error bits are OR-ed over its
+ * words and tested once, so the loop has one branch per record instead of one per byte
+ * as git's table loop has.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "../internal.h"
+#include "tables.h"
+
+#define ONES 0x0101010101010101ull
+#define HIGH 0x8080808080808080ull
+
+/* Bytes in string order: byte i of the string is bits 8i..8i+7 of the result. */
+HEXOID_INLINE uint64_t load_le64(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+HEXOID_INLINE void store_le32(unsigned char *p, uint32_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	memcpy(p, &v, sizeof(v));
+}
+
+/*
+ * High bit of each byte set where that byte of x is >= k. Needs every byte of x below
+ * 0x80 and 0 < k <= 0x80: then x + (0x80 - k) stays below 0x100 and never carries into
+ * the next byte.
+ */
+HEXOID_INLINE uint64_t bytes_ge(uint64_t x, unsigned k)
+{
+	return (x + (0x80 - k) * ONES) & HIGH;
+}
+
+/*
+ * Decode the 8 digits in w to 4 bytes in *out4. Returns the high bit of every byte of w
+ * that `kind` does not accept (0 when all are good).
+ */
+HEXOID_INLINE uint64_t swar8(uint64_t w, enum hexoid_kind kind, uint32_t *out4)
+{
+	uint64_t x = w & ~HIGH; /* bytes >= 0x80 are bad anyway; clear them for bytes_ge */
+	uint64_t digit = bytes_ge(x, '0') & ~bytes_ge(x, '9' + 1);
+	/* In MIXED, OR-ing 0x20 folds 'A'-'F' onto 'a'-'f' and nothing else onto them. */
+	uint64_t y = kind == HEXOID_LOWER ? x : x | 0x20 * ONES;
+	uint64_t alpha = bytes_ge(y, 'a') & ~bytes_ge(y, 'f' + 1);
+	uint64_t bad = (w & HIGH) | (~(digit | alpha) & HIGH);
+
+	/* '0'-'9' are 0x30-0x39 and 'a'-'f' / 'A'-'F' end in 1-6: low nibble, plus 9 for letters. */
+	uint64_t nib = (x & 0x0f * ONES) + (alpha >> 7) * 9;
+	/* Each 16-bit lane: first digit << 4 | second digit, in its low byte. */
+	uint64_t t = ((nib & 0x00ff00ff00ff00ffull) << 4) | ((nib >> 8) & 0x00ff00ff00ff00ffull);
+	t = (t | (t >> 8)) & 0x0000ffff0000ffffull;
+	t = (t | (t >> 16)) & 0x00000000ffffffffull;
+	*out4 = (uint32_t)t;
+	return bad;
+}
+
+/* One record of `words` 8-digit words; returns nonzero when it holds a bad byte. */
+HEXOID_INLINE uint64_t decode_record(unsigned char *out, const char *in, size_t words,
+				     enum hexoid_kind kind)
+{
+	uint64_t bad = 0;
+	for (size_t w = 0; w < words; w++) {
+		uint32_t v;
+		bad |= swar8(load_le64(in + 8 * w), kind, &v);
+		if (out)
+			store_le32(out + 4 * w, v);
+	}
+	return bad;
+}
+
+/* Specialised by the compiler for each constant (words, kind, validate-only). */
+HEXOID_INLINE size_t decode_loop(unsigned char *out, const char *in, size_t n, size_t stride,
+				 size_t words, enum hexoid_kind kind, int validate_only)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char *o = validate_only ? NULL : out + i * 4 * words;
+		if (HEXOID_UNLIKELY(decode_record(o, in + i * stride, words, kind)))
+			return i;
+	}
+	return n;
+}
+
+size_t HEXOID_KSYM(scalar, decode)(unsigned char *out, const char *in, size_t n, size_t stride,
+				   size_t hexsz, enum hexoid_kind kind)
+{
+	int lower = kind == HEXOID_LOWER;
+	if (hexsz == 40) {
+		if (!out)
+			return lower ? decode_loop(NULL, in, n, stride, 5, HEXOID_LOWER, 1)
+				     : decode_loop(NULL, in, n, stride, 5, HEXOID_MIXED, 1);
+		return lower ? decode_loop(out, in, n, stride, 5, HEXOID_LOWER, 0)
+			     : decode_loop(out, in, n, stride, 5, HEXOID_MIXED, 0);
+	}
+	if (!out)
+		return lower ? decode_loop(NULL, in, n, stride, 8, HEXOID_LOWER, 1)
+			     : decode_loop(NULL, in, n, stride, 8, HEXOID_MIXED, 1);
+	return lower ? decode_loop(out, in, n, stride, 8, HEXOID_LOWER, 0)
+		     : decode_loop(out, in, n, stride, 8, HEXOID_MIXED, 0);
+}
+
+enum hexoid_status hexoid_scalar_locate(const char *rec, size_t hexsz, enum hexoid_kind kind,
+					size_t *column)
+{
+	unsigned badbits = HEXOID_BADBITS(kind);
+	for (size_t i = 0; i < hexsz; i++) {
+		uint8_t c = hexoid_digit_class[(unsigned char)rec[i]];
+		if (c & badbits) {
+			*column = i;
+			return c == HEXOID_CLASS_BAD ? HEXOID_EHEX : HEXOID_EUPPER;
+		}
+	}
+	*column = hexsz;
+	return HEXOID_OK;
+}

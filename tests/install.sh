@@ -1,0 +1,71 @@
+#!/bin/sh
+# make install into a scratch prefix, then build and run a program outside the tree with
+# nothing but `pkg-config --cflags --libs hexoid`, shared and static.
+# Needs: MAKE, BUILD, CC, CFLAGS, LDFLAGS from the Makefile; RUN set means a cross build.
+set -u
+if [ -n "${RUN:-}" ]; then
+	echo "ok - install # skip: cross build"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+if ! ${MAKE:-make} -s --no-print-directory BUILD="$BUILD" PREFIX="$prefix" install >"$tmp/log" 2>&1; then
+	echo "not ok - make install"
+	sed 's/^/#   /' "$tmp/log" | tail -5
+	exit 0
+fi
+echo "ok - make install PREFIX=..."
+for f in include/hexoid.h lib/libhexoid.a lib/libhexoid.so lib/pkgconfig/hexoid.pc bin/hexoid; do
+	[ -e "$prefix/$f" ] || { echo "not ok - installed $f"; exit 0; }
+done
+echo "ok - installed header, libraries, hexoid.pc and the command"
+
+cat >"$tmp/consumer.c" <<'C'
+#include <hexoid.h>
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+	unsigned char bin[20];
+	char hex[41] = { 0 };
+	struct hexoid_error e;
+	if (hexoid_decode(bin, "4b825dc642cb6eb9a060e54bf8d69288fbee4904", 1, 40, HEXOID_SHA1,
+			  HEXOID_LOWER, &e) != HEXOID_OK)
+		return 1;
+	hexoid_encode(hex, 40, bin, 1, HEXOID_SHA1);
+	printf("%s %s %s\n", hexoid_version(), hexoid_kernel(), hex);
+	return strcmp(hex, "4b825dc642cb6eb9a060e54bf8d69288fbee4904") != 0;
+}
+C
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+# shellcheck disable=SC2086
+if $CC $CFLAGS "$tmp/consumer.c" -o "$tmp/consumer" $(pkg-config --cflags --libs hexoid) $LDFLAGS &&
+	LD_LIBRARY_PATH=$prefix/lib "$tmp/consumer" >"$tmp/out" && grep -q "^0\.[0-9.]* .* 4b825dc6" "$tmp/out"; then
+	echo "ok - a program outside the tree builds with pkg-config and runs (shared)"
+else
+	echo "not ok - pkg-config build against the shared library"
+fi
+# shellcheck disable=SC2086
+if $CC $CFLAGS "$tmp/consumer.c" -o "$tmp/consumer-static" $(pkg-config --cflags hexoid) \
+	"$prefix/lib/libhexoid.a" $(pkg-config --static --libs-only-other hexoid) $LDFLAGS &&
+	"$tmp/consumer-static" >/dev/null; then
+	echo "ok - the static library links and runs"
+else
+	echo "not ok - static library"
+fi
+# Only the API is exported from the shared library.
+extra=$(nm -D --defined-only "$prefix/lib/libhexoid.so" | awk '{ print $3 }' | grep -v '^hexoid_' | grep -v '^_' )
+if [ -z "$extra" ] && nm -D --defined-only "$prefix/lib/libhexoid.so" | grep -q ' hexoid_decode$'; then
+	echo "ok - the shared library exports only hexoid_*"
+else
+	echo "not ok - unexpected exports: $extra"
+fi
+if nm -D --defined-only "$prefix/lib/libhexoid.so" | grep -q 'hexoid_scalar_decode\|hexoid_active'; then
+	echo "not ok - internal symbols are exported"
+else
+	echo "ok - internal symbols stay hidden"
+fi
+soname=$(objdump -p "$prefix/lib/libhexoid.so" | awk '/SONAME/ { print $2 }')
+[ "$soname" = libhexoid.so.0 ] && echo "ok - SONAME libhexoid.so.0" || echo "not ok - SONAME is '$soname'"
+exit 0

@@ -1,0 +1,291 @@
+/*
+ * Every kernel against the naive reference: every byte value at every position, random
+ * counts, strides and alignments, and buffers that touch a guard page at either end.
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+#define MAXK 16
+static const size_t hexszs[] = { 40, 64 };
+static const enum hexoid_kind kinds[] = { HEXOID_MIXED, HEXOID_LOWER };
+
+static const char *kind_name(enum hexoid_kind kind)
+{
+	return kind == HEXOID_LOWER ? "lower" : "mixed";
+}
+
+/* A random digit the kind accepts. */
+static char rand_digit(enum hexoid_kind kind)
+{
+	static const char lower[] = "0123456789abcdef", upper[] = "0123456789ABCDEF";
+	uint64_t r = test_rand();
+	return (kind == HEXOID_MIXED && (r & 16)) ? upper[r & 15] : lower[r & 15];
+}
+
+/* n records of valid digits; every byte between records random, to prove it is ignored. */
+static void fill_records(char *in, size_t n, size_t stride, size_t hexsz, enum hexoid_kind kind)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < stride && (i + 1 < n || j < hexsz); j++)
+			in[i * stride + j] = j < hexsz ? rand_digit(kind) : (char)test_rand();
+}
+
+/* A byte `kind` rejects, uppercase half the time when that is a rejection. */
+static char rand_bad(enum hexoid_kind kind)
+{
+	for (;;) {
+		unsigned char c = (unsigned char)test_rand();
+		if (kind == HEXOID_LOWER && (test_rand() & 1))
+			return (char)('A' + test_rand() % 6);
+		int ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+			 (kind == HEXOID_MIXED && c >= 'A' && c <= 'F');
+		if (!ok)
+			return (char)c;
+	}
+}
+
+/*
+ * Decode with kernel k and with the reference; compare status, record, column and the
+ * output of every record before the bad one. Also validate-only. Returns 0 on mismatch.
+ */
+static int compare_decode(const struct test_kernel *k, const char *in, size_t n, size_t stride,
+			  size_t hexsz, enum hexoid_kind kind, unsigned char *out,
+			  unsigned char *ref_out, const char *what)
+{
+	struct hexoid_error e = { 0, 0, HEXOID_OK }, r = { 0, 0, HEXOID_OK },
+			    v = { 0, 0, HEXOID_OK };
+	size_t rawsz = hexsz / 2;
+	enum hexoid_status rs = ref_decode(ref_out, in, n, stride, hexsz, kind, &r);
+	enum hexoid_status ks = test_decode(k, out, in, n, stride, hexsz, kind, &e);
+	enum hexoid_status vs = test_decode(k, NULL, in, n, stride, hexsz, kind, &v);
+	int ok = ks == rs && vs == rs;
+	if (ok && rs != HEXOID_OK)
+		ok = e.record == r.record && e.column == r.column && e.status == r.status &&
+		     v.record == r.record && v.column == r.column && v.status == r.status;
+	size_t good = rs == HEXOID_OK ? n : r.record;
+	if (ok && out && good && memcmp(out, ref_out, good * rawsz))
+		ok = 0;
+	if (!ok)
+		test_fail(__FILE__, __LINE__,
+			  "%s %s hexsz=%zu %s n=%zu stride=%zu: ref %d rec %zu col %zu, "
+			  "kernel %d rec %zu col %zu, validate %d rec %zu col %zu%s",
+			  k->name, what, hexsz, kind_name(kind), n, stride, rs, r.record, r.column,
+			  ks, e.record, e.column, vs, v.record, v.column,
+			  ks == rs ? " (or output differs)" : "");
+	return ok;
+}
+
+TEST(kernels_every_byte_every_position)
+{
+	struct test_kernel ks[MAXK];
+	size_t nk = test_kernels(ks, MAXK);
+	enum { N = 9 };
+	static char in[N * 80];
+	static unsigned char out[N * 32], ref_out[N * 32];
+	for (size_t ki = 0; ki < nk; ki++)
+		for (size_t h = 0; h < 2; h++)
+			for (size_t kd = 0; kd < 2; kd++) {
+				size_t hexsz = hexszs[h];
+				for (size_t pos = 0; pos < hexsz; pos++)
+					for (unsigned b = 0; b < 256; b++) {
+						/* Packed IDs and lines, the bad byte in every lane. */
+						size_t stride = hexsz + (b & 1);
+						size_t rec = (pos * 7 + b) % N;
+						fill_records(in, N, stride, hexsz, kinds[kd]);
+						in[rec * stride + pos] = (char)b;
+						if (!compare_decode(&ks[ki], in, N, stride, hexsz, kinds[kd],
+								    out, ref_out, "byte"))
+							goto next_kernel;
+					}
+			}
+next_kernel:;
+}
+
+static size_t pick_stride(size_t hexsz)
+{
+	uint64_t r = test_rand() % 12;
+	return r < 9 ? hexsz + r : r == 9 ? 100 : r == 10 ? 4096 : hexsz + 1;
+}
+
+TEST(kernels_random_counts_strides_alignments)
+{
+	struct test_kernel ks[MAXK];
+	size_t nk = test_kernels(ks, MAXK);
+	size_t cap = 3000 * 4096 / 8 + 64 * 2 + 4096;
+	char *buf = malloc(cap);
+	unsigned char *out = malloc(3000 * 32 + 64), *ref_out = malloc(3000 * 32 + 64);
+	for (size_t ki = 0; ki < nk && !test_failed(); ki++)
+		for (int iter = 0; iter < 3000 && !test_failed(); iter++) {
+			size_t hexsz = hexszs[test_rand() & 1];
+			enum hexoid_kind kind = kinds[(test_rand() >> 8) & 1];
+			size_t stride = pick_stride(hexsz);
+			size_t n = iter % 10 == 0 ? test_rand() % 3001 : test_rand() % 70;
+			if (stride == 4096 && n > 300)
+				n %= 300;
+			size_t align = test_rand() % 64;
+			char *in = buf + align;
+			fill_records(in, n, stride, hexsz, kind);
+			int errors = n ? (int)(test_rand() % 4) : 0; /* 0 or several bad bytes */
+			for (int e = 0; e < errors; e++)
+				in[(test_rand() % n) * stride + test_rand() % hexsz] = rand_bad(kind);
+			/* Output at any alignment too, with a canary after the last record. */
+			size_t oalign = test_rand() % 32;
+			unsigned char *o = out + oalign;
+			memset(out, 0xa5, 3000 * 32 + 64);
+			compare_decode(&ks[ki], in, n, stride, hexsz, kind, o, ref_out, "random");
+			for (size_t c = oalign + n * hexsz / 2; c < 3000 * 32 + 64; c++)
+				if (out[c] != 0xa5) {
+					test_fail(__FILE__, __LINE__,
+						  "%s wrote past the output (n=%zu hexsz=%zu)",
+						  ks[ki].name, n, hexsz);
+					break;
+				}
+			for (size_t c = 0; c < oalign; c++)
+				if (out[c] != 0xa5)
+					test_fail(__FILE__, __LINE__, "%s wrote before the output",
+						  ks[ki].name);
+		}
+	free(buf);
+	free(out);
+	free(ref_out);
+}
+
+/* Decode input and output that end exactly at, or start right after, a PROT_NONE page. */
+TEST(kernels_guard_pages_decode)
+{
+	struct test_kernel ks[MAXK];
+	size_t nk = test_kernels(ks, MAXK);
+	static const size_t counts[] = { 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100, 257 };
+	unsigned char *ref_out = malloc(257 * 32);
+	for (size_t ki = 0; ki < nk; ki++)
+		for (size_t h = 0; h < 2; h++)
+			for (size_t ci = 0; ci < sizeof(counts) / sizeof(counts[0]); ci++)
+				for (size_t s = 0; s < 3; s++)
+					for (int at_end = 0; at_end < 2; at_end++)
+						for (int last_bad = 0; last_bad < 2; last_bad++) {
+							size_t hexsz = hexszs[h], n = counts[ci];
+							size_t stride = hexsz + (s == 2 ? 7 : s);
+							size_t span = (n - 1) * stride + hexsz;
+							struct guarded gi, go;
+							char *in = (char *)guarded_alloc(&gi, span, at_end);
+							unsigned char *o = guarded_alloc(&go, n * hexsz / 2, at_end);
+							fill_records(in, n, stride, hexsz, HEXOID_LOWER);
+							/* The very last (or first) byte decides the result. */
+							if (last_bad)
+								in[at_end ? span - 1 : 0] = 'g';
+							compare_decode(&ks[ki], in, n, stride, hexsz, HEXOID_LOWER, o,
+								       ref_out, at_end ? "guard-end" : "guard-start");
+							guarded_free(&gi);
+							guarded_free(&go);
+						}
+	free(ref_out);
+}
+
+/* Encode: output records ending at / starting after a guard page, separators untouched. */
+TEST(kernels_guard_pages_encode)
+{
+	struct test_kernel ks[MAXK];
+	size_t nk = test_kernels(ks, MAXK);
+	static const size_t counts[] = { 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100, 257 };
+	char *ref = malloc(257 * 4096);
+	for (size_t ki = 0; ki < nk; ki++)
+		for (size_t h = 0; h < 2; h++)
+			for (size_t ci = 0; ci < sizeof(counts) / sizeof(counts[0]); ci++)
+				for (size_t s = 0; s < 4; s++)
+					for (int at_end = 0; at_end < 2; at_end++) {
+						size_t hexsz = hexszs[h], rawsz = hexsz / 2, n = counts[ci];
+						size_t stride = s == 3 ? 100 : hexsz + s;
+						size_t span = (n - 1) * stride + hexsz;
+						struct guarded gi, go;
+						unsigned char *in = guarded_alloc(&gi, n * rawsz, at_end);
+						char *o = (char *)guarded_alloc(&go, span, at_end);
+						for (size_t i = 0; i < n * rawsz; i++)
+							in[i] = (unsigned char)test_rand();
+						memset(o, '\n', span);
+						memset(ref, '\n', span);
+						ref_encode(ref, stride, in, n, rawsz);
+						test_encode(&ks[ki], o, stride, in, n, rawsz);
+						if (memcmp(o, ref, span))
+							test_fail(__FILE__, __LINE__,
+								  "%s encode hexsz=%zu n=%zu stride=%zu %s differs",
+								  ks[ki].name, hexsz, n, stride,
+								  at_end ? "at end" : "at start");
+						guarded_free(&gi);
+						guarded_free(&go);
+					}
+	free(ref);
+}
+
+TEST(kernels_encode_random_and_round_trip)
+{
+	struct test_kernel ks[MAXK];
+	size_t nk = test_kernels(ks, MAXK);
+	enum { MAXN = 1000 };
+	unsigned char *in = malloc(MAXN * 32 + 64), *back = malloc(MAXN * 32);
+	char *out = malloc(MAXN * 200 + 64), *ref = malloc(MAXN * 200 + 64);
+	for (size_t ki = 0; ki < nk && !test_failed(); ki++)
+		for (int iter = 0; iter < 400 && !test_failed(); iter++) {
+			size_t hexsz = hexszs[iter & 1], rawsz = hexsz / 2;
+			size_t n = test_rand() % (iter % 8 ? 40 : MAXN);
+			size_t stride = pick_stride(hexsz);
+			if (stride > 200)
+				stride = hexsz + 1;
+			size_t ia = test_rand() % 64, oa = test_rand() % 64;
+			for (size_t i = 0; i < n * rawsz; i++)
+				in[ia + i] = (unsigned char)test_rand();
+			memset(out, '|', MAXN * 200 + 64);
+			memset(ref, '|', MAXN * 200 + 64);
+			test_encode(&ks[ki], out + oa, stride, in + ia, n, rawsz);
+			ref_encode(ref + oa, stride, in + ia, n, rawsz);
+			if (memcmp(out, ref, MAXN * 200 + 64)) {
+				test_fail(__FILE__, __LINE__, "%s encode n=%zu stride=%zu differs",
+					  ks[ki].name, n, stride);
+				continue;
+			}
+			struct hexoid_error e;
+			enum hexoid_status st =
+				test_decode(&ks[ki], back, out + oa, n, stride, hexsz, HEXOID_LOWER, &e);
+			if (st != HEXOID_OK || (n && memcmp(back, in + ia, n * rawsz)))
+				test_fail(__FILE__, __LINE__, "%s round trip n=%zu stride=%zu: status %d",
+					  ks[ki].name, n, stride, st);
+		}
+	free(in);
+	free(back);
+	free(out);
+	free(ref);
+}
+
+/* Known vectors: what git prints for objects every git has. */
+TEST(kernels_known_git_ids)
+{
+	static const struct {
+		const char *hex;
+		unsigned char first, last;
+	} ids[] = {
+		/* the empty tree and the empty blob, SHA-1 and SHA-256 */
+		{ "4b825dc642cb6eb9a060e54bf8d69288fbee4904", 0x4b, 0x04 },
+		{ "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391", 0xe6, 0x91 },
+		{ "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321", 0x6e, 0x21 },
+		{ "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813", 0x47, 0x13 },
+	};
+	struct test_kernel ks[MAXK];
+	size_t nk = test_kernels(ks, MAXK);
+	for (size_t ki = 0; ki < nk; ki++)
+		for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+			size_t hexsz = strlen(ids[i].hex);
+			unsigned char bin[32];
+			char hex[65] = { 0 };
+			struct hexoid_error e;
+			CHECK(test_decode(&ks[ki], bin, ids[i].hex, 1, hexsz, hexsz, HEXOID_LOWER, &e) ==
+				      HEXOID_OK,
+			      "%s rejects %s", ks[ki].name, ids[i].hex);
+			CHECK(bin[0] == ids[i].first && bin[hexsz / 2 - 1] == ids[i].last,
+			      "%s decodes %s wrongly", ks[ki].name, ids[i].hex);
+			test_encode(&ks[ki], hex, hexsz, bin, 1, hexsz / 2);
+			CHECK(!strcmp(hex, ids[i].hex), "%s encodes %s as %s", ks[ki].name, ids[i].hex,
+			      hex);
+		}
+}

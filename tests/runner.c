@@ -1,0 +1,158 @@
+/*
+ * The test runner: the C tests registered with TEST(), then each shell script named on
+ * the command line, whose "ok - ..." and "not ok - ..." lines count as tests too.
+ * Usage: run [--only SUBSTRING] [SCRIPT...]
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#define MAX_TESTS 256
+static struct {
+	const char *name;
+	test_fn *fn;
+} tests[MAX_TESTS];
+static size_t ntests;
+static int current_failed;
+static unsigned fail_reports;
+
+void test_register(const char *name, test_fn *fn)
+{
+	if (ntests == MAX_TESTS) {
+		fprintf(stderr, "too many tests\n");
+		exit(2);
+	}
+	tests[ntests].name = name;
+	tests[ntests].fn = fn;
+	ntests++;
+}
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	current_failed = 1;
+	/* One broken kernel can fail a million checks: show the first few. */
+	if (++fail_reports > 20)
+		return;
+	fprintf(stdout, "    %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+}
+
+int test_failed(void)
+{
+	return current_failed;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+void test_seed(uint64_t seed)
+{
+	rng_state = seed ? seed : 1;
+}
+uint64_t test_rand(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+unsigned char *guarded_alloc(struct guarded *g, size_t size, int at_end)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t body = (size + page - 1) / page * page;
+	if (body == 0)
+		body = page;
+	g->maplen = body + 2 * page;
+	g->map = mmap(NULL, g->maplen, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (g->map == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	unsigned char *start = (unsigned char *)g->map + page;
+	if (mprotect(start, body, PROT_READ | PROT_WRITE)) {
+		perror("mprotect");
+		exit(2);
+	}
+	/* at_end: the last byte is followed by the guard page; else the first follows one. */
+	return at_end ? start + body - size : start;
+}
+
+void guarded_free(struct guarded *g)
+{
+	munmap(g->map, g->maplen);
+}
+
+/* Run a script, echo its output, count its TAP-style lines. */
+static void run_script(const char *path, unsigned *passed, unsigned *failed)
+{
+	char cmd[4096], line[8192];
+	unsigned ok = 0, bad = 0;
+	snprintf(cmd, sizeof(cmd), "sh '%s' 2>&1", path);
+	fflush(stdout);
+	FILE *p = popen(cmd, "r");
+	if (!p) {
+		printf("not ok - %s: cannot run\n", path);
+		(*failed)++;
+		return;
+	}
+	while (fgets(line, sizeof(line), p)) {
+		fputs(line, stdout);
+		if (!strncmp(line, "ok ", 3))
+			ok++;
+		else if (!strncmp(line, "not ok ", 7))
+			bad++;
+	}
+	int status = pclose(p);
+	if (status != 0 && bad == 0) {
+		printf("not ok - %s exited with status %d\n", path,
+		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		bad++;
+	}
+	*passed += ok;
+	*failed += bad;
+}
+
+
+
+int main(int argc, char **argv)
+{
+	unsigned passed = 0, failed = 0;
+	const char *only = NULL;
+	int argi = 1;
+	if (argc > 2 && !strcmp(argv[1], "--only")) {
+		only = argv[2];
+		argi = 3;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	threads_first_use_check();
+	for (size_t i = 0; i < ntests; i++) {
+		if (only && !strstr(tests[i].name, only))
+			continue;
+		current_failed = 0;
+		fail_reports = 0;
+		test_seed(0x6865786f6964ull + i);
+		tests[i].fn();
+		hexoid_set_kernel("auto");
+		printf("%s - %s\n", current_failed ? "not ok" : "ok", tests[i].name);
+		if (current_failed)
+			failed++;
+		else
+			passed++;
+	}
+	for (; argi < argc; argi++)
+		if (!only)
+			run_script(argv[argi], &passed, &failed);
+
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,71 @@
+/*
+ * A small test runner: TEST(name) registers a function, CHECK() records a failure with
+ * its place, and the last line printed is "N passed, N failed".
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HEXOID_TEST_H
+#define HEXOID_TEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hexoid.h"
+#include "internal.h"
+
+typedef void test_fn(void);
+void test_register(const char *name, test_fn *fn);
+void test_fail(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int test_failed(void); /* has the current test failed yet? */
+
+#define TEST(name)                                                                          \
+	static void name(void);                                                             \
+	__attribute__((constructor)) static void register_##name(void)                      \
+	{                                                                                   \
+		test_register(#name, name);                                                 \
+	}                                                                                   \
+	static void name(void)
+
+/* CHECK(cond, "fmt", ...): on failure, report and go on with the test. */
+#define CHECK(cond, ...)                                                                    \
+	do {                                                                                \
+		if (!(cond))                                                                \
+			test_fail(__FILE__, __LINE__, __VA_ARGS__);                         \
+	} while (0)
+
+/* tests/threads.c: forks its children before anything else uses the library. */
+void threads_first_use_check(void);
+
+/* Deterministic pseudo-random numbers (xorshift64*), so a failure can be replayed. */
+uint64_t test_rand(void);
+void test_seed(uint64_t seed);
+
+/* The naive reference, written from the rules and sharing nothing with the library. */
+enum hexoid_status ref_decode(unsigned char *out, const char *in, size_t n, size_t stride,
+			      size_t hexsz, enum hexoid_kind kind, struct hexoid_error *err);
+void ref_encode(char *out, size_t stride, const unsigned char *in, size_t n, size_t rawsz);
+
+/* Kernels under test: the usable native ones (through the public API) and the portable
+ * SIMDe builds of every SIMD folder. */
+struct test_kernel {
+	char name[40];
+	hexoid_decode_fn *decode; /* NULL: use the public API with this kernel forced */
+	hexoid_encode_fn *encode;
+};
+size_t test_kernels(struct test_kernel *list, size_t cap);
+enum hexoid_status test_decode(const struct test_kernel *k, unsigned char *out, const char *in,
+			       size_t n, size_t stride, size_t hexsz, enum hexoid_kind kind,
+			       struct hexoid_error *err);
+void test_encode(const struct test_kernel *k, char *out, size_t stride,
+		 const unsigned char *in, size_t n, size_t rawsz);
+
+/* Memory whose first or last byte touches an inaccessible page. */
+struct guarded {
+	void *map;
+	size_t maplen;
+};
+unsigned char *guarded_alloc(struct guarded *g, size_t size, int at_end);
+void guarded_free(struct guarded *g);
+
+#endif
