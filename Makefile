@@ -133,7 +133,7 @@ check-sanitize:
 AARCH64_CC := aarch64-linux-gnu-gcc
 check-aarch64:
 	@sh scripts/deps.sh aarch64
-	$(MAKE) BUILD=build-aarch64 CC=$(AARCH64_CC) LDFLAGS=-static \
+	$(MAKE) BUILD=build-aarch64 CC=$(AARCH64_CC) \
 		RUN="qemu-aarch64 -L /usr/aarch64-linux-gnu" check
 
 demo: all
