@@ -2,11 +2,11 @@
  * The scalar kernel: the reference every SIMD kernel is tested against, and the fallback
  * every build has.
  *
- * Decoding is SWAR: eight hex digits are loaded as one 64-bit word, classified with
- * byte-wise range tests that cannot carry from one byte into the next, converted to
- * nibbles and packed into four output bytes. A record's error bits are OR-ed over its
- * words and tested once, so the loop has one branch per record instead of one per byte
- * as git's table loop has.
+ * Decoding is SWAR: eight hex digits are loaded as one 64-bit word, turned into eight
+ * nibbles and packed into four output bytes, with byte-wise arithmetic that never
+ * carries from one byte into the next. A record's error bits are OR-ed over its words
+ * and tested once, so the loop has one branch per record instead of one per byte as
+ * git's table loop has.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -14,7 +14,6 @@
 #include "tables.h"
 
 #define ONES 0x0101010101010101ull
-#define HIGH 0x8080808080808080ull
 
 /* Bytes in string order: byte i of the string is bits 8i..8i+7 of the result. */
 HEXOID_INLINE uint64_t load_le64(const char *p)
@@ -36,36 +35,25 @@ HEXOID_INLINE void store_le32(unsigned char *p, uint32_t v)
 }
 
 /*
- * High bit of each byte set where that byte of x is >= k. Needs every byte of x below
- * 0x80 and 0 < k <= 0x80: then x + (0x80 - k) stays below 0x100 and never carries into
- * the next byte.
- */
-HEXOID_INLINE uint64_t bytes_ge(uint64_t x, unsigned k)
-{
-	return (x + (0x80 - k) * ONES) & HIGH;
-}
-
-/*
- * Decode the 8 digits in w to 4 bytes in *out4. Returns the high bit of every byte of w
- * that `kind` does not accept (0 when all are good).
+ * Decode the 8 digits in w to 4 bytes in *out4. Returns nonzero bits where a byte of w
+ * is not a digit of `kind` (0 when all are good).
+ *
+ * Each byte's value is guessed from its low nibble, plus 9 when bit 6 is set (letters),
+ * and the guess is encoded back to its lowercase digit: the byte is a digit exactly when
+ * that digit is the byte itself (after folding 'A'-'F' to 'a'-'f' in MIXED). Bytes of
+ * 0x80 and more never match, as every digit is ASCII.
  */
 HEXOID_INLINE uint64_t swar8(uint64_t w, enum hexoid_kind kind, uint32_t *out4)
 {
-	uint64_t x = w & ~HIGH; /* bytes >= 0x80 are bad anyway; clear them for bytes_ge */
-	uint64_t digit = bytes_ge(x, '0') & ~bytes_ge(x, '9' + 1);
-	/* In MIXED, OR-ing 0x20 folds 'A'-'F' onto 'a'-'f' and nothing else onto them. */
-	uint64_t y = kind == HEXOID_LOWER ? x : x | 0x20 * ONES;
-	uint64_t alpha = bytes_ge(y, 'a') & ~bytes_ge(y, 'f' + 1);
-	uint64_t bad = (w & HIGH) | (~(digit | alpha) & HIGH);
-
-	/* '0'-'9' are 0x30-0x39 and 'a'-'f' / 'A'-'F' end in 1-6: low nibble, plus 9 for letters. */
-	uint64_t nib = (x & 0x0f * ONES) + (alpha >> 7) * 9;
-	/* Each 16-bit lane: first digit << 4 | second digit, in its low byte. */
-	uint64_t t = ((nib & 0x00ff00ff00ff00ffull) << 4) | ((nib >> 8) & 0x00ff00ff00ff00ffull);
+	uint64_t nib = ((w & 0x0f * ONES) + ((w >> 6) & ONES) * 9) & 0x0f * ONES;
+	uint64_t alpha = ((nib + 0x76 * ONES) >> 7) & ONES; /* nib >= 10 */
+	uint64_t digit = nib + '0' * ONES + alpha * ('a' - '0' - 10);
+	uint64_t folded = kind == HEXOID_LOWER ? w : w | ((w & 0x40 * ONES) >> 1);
+	/* Each 16-bit lane: first digit << 4 | second digit, in its low byte; then close up. */
+	uint64_t t = ((nib << 4) | (nib >> 8)) & 0x00ff00ff00ff00ffull;
 	t = (t | (t >> 8)) & 0x0000ffff0000ffffull;
-	t = (t | (t >> 16)) & 0x00000000ffffffffull;
-	*out4 = (uint32_t)t;
-	return bad;
+	*out4 = (uint32_t)(t | (t >> 16));
+	return digit ^ folded;
 }
 
 /* One record of `words` 8-digit words; returns nonzero when it holds a bad byte. */
