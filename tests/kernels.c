@@ -289,3 +289,35 @@ TEST(kernels_known_git_ids)
 			      hex);
 		}
 }
+
+/* Every stride from hexsz to hexsz + 8 and some large ones, at every start alignment. */
+TEST(kernels_every_stride_and_alignment)
+{
+	struct test_kernel ks[MAXK];
+	size_t nk = test_kernels(ks, MAXK);
+	static const size_t counts[] = { 1, 3, 8, 33 };
+	char *buf = malloc(33 * 4096 + 64);
+	unsigned char *out = malloc(33 * 32), *ref_out = malloc(33 * 32);
+	for (size_t ki = 0; ki < nk && !test_failed(); ki++)
+		for (size_t h = 0; h < 2; h++) {
+			size_t hexsz = hexszs[h];
+			for (size_t s = 0; s < 11; s++) {
+				size_t stride = s < 9 ? hexsz + s : s == 9 ? 100 : 4096;
+				for (size_t align = 0; align < 64; align++)
+					for (size_t ci = 0; ci < 4; ci++) {
+						size_t n = counts[ci];
+						enum hexoid_kind kind = kinds[(align + ci) & 1];
+						char *in = buf + align;
+						fill_records(in, n, stride, hexsz, kind);
+						if ((align + s) % 3) /* a bad byte two times in three */
+							in[(test_rand() % n) * stride + test_rand() % hexsz] =
+								rand_bad(kind);
+						compare_decode(&ks[ki], in, n, stride, hexsz, kind, out,
+							       ref_out, "stride/alignment");
+					}
+			}
+		}
+	free(buf);
+	free(out);
+	free(ref_out);
+}

@@ -135,6 +135,14 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	threads_first_use_check();
+	{
+		struct test_kernel ks[16];
+		size_t nk = test_kernels(ks, 16);
+		printf("# kernels under test:");
+		for (size_t i = 0; i < nk && i < 16; i++)
+			printf(" %s%s", ks[i].name, i + 1 < nk ? "," : "\n");
+		printf("# cpu features: %s\n", hexoid_cpu_features());
+	}
 	for (size_t i = 0; i < ntests; i++) {
 		if (only && !strstr(tests[i].name, only))
 			continue;
