@@ -4,6 +4,7 @@
 #   make check            all tests (installs missing Debian packages when run as root)
 #   make demo             verify this repository's and a fresh SHA-256 repository's listings
 #   make check-sanitize   the tests again under -fsanitize=address,undefined
+#   make check-tsan       the threading tests under -fsanitize=thread
 #   make check-aarch64    cross-build for AArch64 and run the tests under qemu-aarch64
 #   make install PREFIX=/usr/local DESTDIR=
 #
@@ -79,7 +80,7 @@ ifeq ($(NODEPS),1)
 DEPS_STAMP :=
 endif
 
-.PHONY: all check check-sanitize check-aarch64 demo install uninstall clean deps
+.PHONY: all check check-sanitize check-tsan check-aarch64 demo install uninstall clean deps
 all: $(STATIC) $(SHARED) $(HEXOID)
 
 # Debian packages: installed when run as root, otherwise the exact command is printed.
@@ -132,6 +133,12 @@ SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 check-sanitize:
 	$(MAKE) BUILD=build-sanitize CFLAGS="$(SAN)" LDFLAGS="$(SAN)" check
 
+# Many threads making their first call at once, others forcing kernels meanwhile.
+TSAN := -O1 -g -fsanitize=thread
+check-tsan:
+	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN)" LDFLAGS="$(TSAN)" build-tsan/tests/run
+	build-tsan/tests/run --only threads
+
 AARCH64_CC := aarch64-linux-gnu-gcc
 check-aarch64:
 	@sh scripts/deps.sh aarch64
@@ -160,6 +167,6 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/hexoid.pc $(DESTDIR)$(BINDIR)/hexoid
 
 clean:
-	rm -rf build build-sanitize build-aarch64
+	rm -rf build build-sanitize build-tsan build-aarch64
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
