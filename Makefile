@@ -80,7 +80,15 @@ ifeq ($(NODEPS),1)
 DEPS_STAMP :=
 endif
 
-.PHONY: all check check-sanitize check-tsan check-aarch64 demo install uninstall clean deps
+# Objects depend on the build's configuration, so changing CC, CFLAGS or the set of
+# kernels rebuilds what it affects.
+CONFIG := $(CC) | $(CFLAGS) | $(HAVE_DEFS) | $(EMU_DEFS)
+$(BUILD)/.config: FORCE
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(CONFIG)' ]; then echo '$(CONFIG)' > $@; fi
+FORCE:
+
+.PHONY: FORCE all check check-sanitize check-tsan check-aarch64 demo install uninstall clean deps
 all: $(STATIC) $(SHARED) $(HEXOID)
 
 # Debian packages: installed when run as root, otherwise the exact command is printed.
@@ -90,20 +98,20 @@ $(BUILD)/.deps-core:
 deps:
 	@sh scripts/deps.sh core
 
-$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/obj/%.o: %.c $(BUILD)/.config | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(LIBFLAGS) $(HAVE_DEFS) $(CFLAGS) $(call isaflags,$<) -c $< -o $@
 
 # Portable builds of the SIMD kernels, for the tests only.
-$(BUILD)/emu/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/emu/%.o: %.c $(BUILD)/.config | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) -DHEXOID_EMULATED -DSIMDE_NO_NATIVE $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/tests/%.o: tests/%.c | $(DEPS_STAMP)
+$(BUILD)/obj/tests/%.o: tests/%.c $(BUILD)/.config | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(EMU_DEFS) $(HAVE_DEFS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/cli/%.o: cli/%.c | $(DEPS_STAMP)
+$(BUILD)/obj/cli/%.o: cli/%.c $(BUILD)/.config | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
 
