@@ -8,11 +8,13 @@
 #include <stdio.h>
 
 #include "hexoid.h"
+#include "hexoid_listing.h"
 
 /* Exit codes scripts can rely on. */
 enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_TROUBLE = 2 };
 
 struct lines_options {
+	enum hexoid_format format;
 	enum hexoid_kind kind;
 	enum hexoid_algo algo;    /* 0: take it from the first line of each file */
 	unsigned long max_errors; /* stop after this many reports; 0: never */
@@ -21,14 +23,15 @@ struct lines_options {
 
 struct lines_totals {
 	unsigned long long lines; /* lines read */
+	unsigned long long oids;  /* object IDs in good lines */
 	unsigned long long bad;   /* lines reported */
 	int trouble;              /* an I/O error happened */
 	int stopped;              /* max_errors was reached */
 };
 
 /*
- * Check (and with binary_out, decode) every line of `path` ("-" is standard input) as a
- * bare object ID, reporting each bad line as FILE:LINE:COL: error: ... on stderr.
+ * Check (and with binary_out, decode) every line of `path` ("-" is standard input) in
+ * the given format, reporting each bad line as FILE:LINE:COL: error: ... on stderr.
  * Reads in bounded memory, whatever the file's size or line length.
  */
 void lines_run(const char *path, const struct lines_options *opt, struct lines_totals *tot);

@@ -15,8 +15,8 @@ static const char usage_main[] =
 	"Validate, decode and encode hex Git object IDs in bulk.\n"
 	"\n"
 	"commands:\n"
-	"  verify    check lines that are bare object IDs (pack-objects output,\n"
-	"            .git/shallow, loose refs, commit-graph-chain)\n"
+	"  verify    check the object IDs of a listing: bare IDs (pack-objects output,\n"
+	"            .git/shallow, loose refs) or what other git commands print\n"
 	"  decode    the same checks, writing each valid ID as raw binary to stdout\n"
 	"  encode    raw binary IDs to lines of lowercase hex\n"
 	"  kernels   the kernels this build has, the active one, and the CPU's features\n"
@@ -25,11 +25,26 @@ static const char usage_main[] =
 	"HEXOID_KERNEL=<name> in the environment forces a kernel (see 'hexoid kernels').\n";
 
 static const char usage_verify[] =
-	"usage: hexoid verify [--mixed] [--algo=sha1|sha256|auto] [--max-errors=N] [FILE...]\n"
+	"usage: hexoid verify [--format=FORMAT] [--mixed] [--algo=sha1|sha256|auto]\n"
+	"                     [--max-errors=N] [FILE...]\n"
 	"\n"
-	"Check that every line of each FILE (or stdin, or '-') is exactly one object ID:\n"
-	"40 hex digits for sha1, 64 for sha256, then LF (the last line may lack it).\n"
+	"Check every line of each FILE (or stdin, or '-') and the object IDs in it. With the\n"
+	"default format, oids, each line is exactly one object ID: 40 hex digits for sha1,\n"
+	"64 for sha256, then LF (the last line may lack it).\n"
 	"\n"
+	"  --format=FORMAT  what the lines are, as git prints them:\n"
+	"                     oids          <oid> (pack-objects output, shallow, loose refs)\n"
+	"                     pack-objects  <oid>[ <name>] or -<oid> (pack-objects input)\n"
+	"                     rev-list      <oid>[ <path>] (rev-list --objects)\n"
+	"                     batch-check   <oid> <type> <size>, <name> missing\n"
+	"                     show-index    <offset> <oid>[ (<crc32>)]\n"
+	"                     verify-pack   verify-pack -v, with its summary lines\n"
+	"                     ls-tree       <mode> <type> <oid>TAB<path>\n"
+	"                     for-each-ref  <oid> <type>TAB<ref>\n"
+	"                     packed-refs   the file, with its header and ^<oid> lines\n"
+	"                     fetch-head    FETCH_HEAD\n"
+	"                     reflog        <old> <new> <ident> <time> <tz>TAB<message>\n"
+	"                     auto          recognised from the first lines\n"
 	"  --mixed          accept uppercase digits too, as Git 2.x does (default: lowercase\n"
 	"                   only, as Git 3.0 requires)\n"
 	"  --algo=ALGO      sha1, sha256, or auto (default): auto takes it from the first\n"
@@ -40,11 +55,12 @@ static const char usage_verify[] =
 	"Exit status: 0 all valid, 1 invalid lines found, 2 usage or I/O error.\n";
 
 static const char usage_decode[] =
-	"usage: hexoid decode [--mixed] [--algo=sha1|sha256|auto] [--max-errors=N] [FILE...]\n"
+	"usage: hexoid decode [--format=FORMAT] [--mixed] [--algo=sha1|sha256|auto]\n"
+	"                     [--max-errors=N] [FILE...]\n"
 	"\n"
-	"Check lines as 'hexoid verify' does, and write the raw binary of every valid ID to\n"
-	"stdout (20 bytes for sha1, 32 for sha256); bad lines are reported on stderr and\n"
-	"left out, never written in part.\n"
+	"Check lines as 'hexoid verify' does, and write the raw binary of every object ID of\n"
+	"every good line to stdout, in order (20 bytes for sha1, 32 for sha256); bad lines\n"
+	"are reported on stderr and left out, never written in part.\n"
 	"Exit status: 0 all valid, 1 invalid lines found, 2 usage or I/O error.\n";
 
 static const char usage_encode[] =
@@ -82,12 +98,13 @@ static int parse_algo(const char *s, enum hexoid_algo *algo, int allow_auto)
 	return 0;
 }
 
-enum { OPT_MIXED = 256, OPT_LOWER, OPT_ALGO, OPT_MAX_ERRORS, OPT_HELP };
+enum { OPT_MIXED = 256, OPT_LOWER, OPT_ALGO, OPT_MAX_ERRORS, OPT_FORMAT, OPT_HELP };
 static const struct option long_options[] = {
 	{ "mixed", no_argument, NULL, OPT_MIXED },
 	{ "lower", no_argument, NULL, OPT_LOWER },
 	{ "algo", required_argument, NULL, OPT_ALGO },
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -111,6 +128,13 @@ static int parse_options(int argc, char **argv, const char *usage, int is_encode
 			if (parse_algo(optarg, &opt->algo, !is_encode))
 				return usage_error(usage, "unknown --algo '%s'", optarg);
 			break;
+		case OPT_FORMAT: {
+			int f = hexoid_format_from_name(optarg);
+			if (is_encode || f < 0)
+				return usage_error(usage, "unknown --format '%s'", optarg);
+			opt->format = (enum hexoid_format)f;
+			break;
+		}
 		case OPT_MAX_ERRORS: {
 			char *end;
 			errno = 0;
@@ -134,8 +158,9 @@ static int parse_options(int argc, char **argv, const char *usage, int is_encode
 static int cmd_lines(int argc, char **argv, int decode)
 {
 	const char *usage = decode ? usage_decode : usage_verify;
-	struct lines_options opt = { HEXOID_LOWER, 0, 0, decode ? stdout : NULL };
-	struct lines_totals tot = { 0, 0, 0, 0 };
+	struct lines_options opt = { HEXOID_FORMAT_OIDS, HEXOID_LOWER, 0, 0,
+				     decode ? stdout : NULL };
+	struct lines_totals tot = { 0, 0, 0, 0, 0 };
 	int rc = parse_options(argc, argv, usage, 0, &opt);
 	if (rc)
 		return rc < 0 ? EXIT_VALID : rc;
@@ -158,7 +183,7 @@ static int cmd_lines(int argc, char **argv, int decode)
 
 static int cmd_encode(int argc, char **argv)
 {
-	struct lines_options opt = { HEXOID_LOWER, HEXOID_SHA1, 0, NULL };
+	struct lines_options opt = { HEXOID_FORMAT_OIDS, HEXOID_LOWER, HEXOID_SHA1, 0, NULL };
 	int rc = parse_options(argc, argv, usage_encode, 1, &opt);
 	if (rc)
 		return rc < 0 ? EXIT_VALID : rc;

@@ -72,6 +72,16 @@ HEXOID_API enum hexoid_status hexoid_decode(unsigned char *out, const char *in, 
 					    enum hexoid_kind kind, struct hexoid_error *err);
 
 /*
+ * Decode n object IDs that start at base + offsets[i] (hexsz bytes each, in any order,
+ * overlapping or not), as hexoid_decode() does: ID i goes to out + i*rawsz, and
+ * err->record is the index into offsets of the first bad ID. Reads only those IDs.
+ */
+HEXOID_API enum hexoid_status hexoid_decode_at(unsigned char *out, const char *base,
+					       const size_t *offsets, size_t n,
+					       enum hexoid_algo algo, enum hexoid_kind kind,
+					       struct hexoid_error *err);
+
+/*
  * Encode n binary IDs (rawsz bytes each, packed) as lowercase hex at out + i*stride.
  * Writes only those hexsz bytes of each record: separators in between stay as they are.
  * Does nothing for an unknown algo or a stride below the hex size.

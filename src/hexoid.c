@@ -77,6 +77,30 @@ HEXOID_API enum hexoid_status hexoid_decode(unsigned char *out, const char *in, 
 	return fail(err, status, bad, column);
 }
 
+HEXOID_API enum hexoid_status hexoid_decode_at(unsigned char *out, const char *base,
+					       const size_t *offsets, size_t n,
+					       enum hexoid_algo algo, enum hexoid_kind kind,
+					       struct hexoid_error *err)
+{
+	/* Gather the IDs into a small packed block, then decode each block in bulk. */
+	enum { BLOCK = 128 };
+	char packed[BLOCK * HEXOID_MAX_HEXSZ];
+	size_t hexsz = hexoid_hexsz(algo), rawsz = hexsz / 2;
+	if (!hexsz || !valid_kind(kind))
+		return fail(err, HEXOID_EARG, 0, 0);
+	for (size_t done = 0; done < n; done += BLOCK) {
+		size_t m = n - done < BLOCK ? n - done : BLOCK;
+		for (size_t i = 0; i < m; i++)
+			memcpy(packed + i * hexsz, base + offsets[done + i], hexsz);
+		struct hexoid_error e;
+		enum hexoid_status st = hexoid_decode(out ? out + done * rawsz : NULL, packed, m,
+						      hexsz, algo, kind, &e);
+		if (st != HEXOID_OK)
+			return fail(err, st, done + e.record, e.column);
+	}
+	return fail(err, HEXOID_OK, n, 0);
+}
+
 HEXOID_API void hexoid_encode(char *out, size_t stride, const unsigned char *in, size_t n,
 			      enum hexoid_algo algo)
 {

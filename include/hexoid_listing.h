@@ -1,0 +1,92 @@
+/*
+ * hexoid listings: check the object IDs in what git prints — pack-objects output,
+ * rev-list --objects, cat-file --batch-check, show-index, verify-pack -v, ls-tree,
+ * for-each-ref, packed-refs, FETCH_HEAD, reflogs — in bulk, with exact line and column
+ * for every problem.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HEXOID_LISTING_H
+#define HEXOID_LISTING_H
+
+#include "hexoid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hexoid_format {
+	HEXOID_FORMAT_AUTO = 0,     /* recognised from the first lines */
+	HEXOID_FORMAT_OIDS,         /* <oid>: pack-objects output, shallow, *-chain files */
+	HEXOID_FORMAT_PACK_OBJECTS, /* pack-objects stdin: <oid>[ <name>] or -<oid> */
+	HEXOID_FORMAT_REV_LIST,     /* rev-list --objects: <oid>[ <path>] */
+	HEXOID_FORMAT_BATCH_CHECK,  /* cat-file --batch-check: <oid> <type> <size>, <name> missing */
+	HEXOID_FORMAT_SHOW_INDEX,   /* show-index: <offset> <oid>[ (<crc32>)] */
+	HEXOID_FORMAT_VERIFY_PACK,  /* verify-pack -v, with its summary lines */
+	HEXOID_FORMAT_LS_TREE,      /* ls-tree: <mode> <type> <oid>\t<path> */
+	HEXOID_FORMAT_FOR_EACH_REF, /* for-each-ref: <oid> <type>\t<ref> */
+	HEXOID_FORMAT_PACKED_REFS,  /* packed-refs: header, <oid> <ref>, ^<oid> */
+	HEXOID_FORMAT_FETCH_HEAD,   /* FETCH_HEAD: <oid>\t[not-for-merge]\t<desc> */
+	HEXOID_FORMAT_REFLOG,       /* reflog: <old> <new> <ident> <time> <tz>\t<msg> */
+	HEXOID_FORMAT_COUNT
+};
+
+/* "oids", "rev-list", ... (as `hexoid verify --format` takes them); NULL if unknown. */
+HEXOID_API const char *hexoid_format_name(enum hexoid_format format);
+/* The format of that name; -1 if unknown. */
+HEXOID_API int hexoid_format_from_name(const char *name);
+
+/* One problem in a listing. Columns and lines count from 1. */
+struct hexoid_problem {
+	unsigned long long line;
+	size_t column;
+	enum hexoid_status status; /* HEXOID_EUPPER for an uppercase digit (Git 3.0 rejects it),
+				      HEXOID_EHEX for anything else that is wrong */
+	char message[192];         /* what is wrong, for people */
+};
+
+/* Called for each problem, in line order; return nonzero to stop the listing. */
+typedef int hexoid_problem_fn(void *ctx, const struct hexoid_problem *problem);
+/* Called for each object ID of each good line, in order; return nonzero to stop. */
+typedef int hexoid_oid_fn(void *ctx, unsigned long long line, const unsigned char *raw,
+			  size_t rawsz);
+
+struct hexoid_listing;
+
+/*
+ * A listing checker. algo 0 takes the hash from the first object ID and requires every
+ * later one to match. on_oid may be NULL (only check); on_problem may be NULL (count).
+ * Returns NULL on an unknown format, algo or kind, or when out of memory.
+ */
+HEXOID_API struct hexoid_listing *hexoid_listing_new(enum hexoid_format format,
+						     enum hexoid_algo algo, enum hexoid_kind kind,
+						     hexoid_problem_fn *on_problem,
+						     hexoid_oid_fn *on_oid, void *ctx);
+
+/*
+ * Feed the next `len` bytes of the listing. Whole lines are checked as they complete;
+ * memory stays bounded whatever the line length (a line longer than 1 MiB is reported,
+ * not stored). Returns 0, or 1 once a callback asked to stop.
+ */
+HEXOID_API int hexoid_listing_feed(struct hexoid_listing *listing, const char *buf, size_t len);
+
+/* The end of the listing: checks a last line that has no newline. Returns as feed does. */
+HEXOID_API int hexoid_listing_finish(struct hexoid_listing *listing);
+
+struct hexoid_listing_stats {
+	unsigned long long lines;    /* lines seen */
+	unsigned long long oids;     /* object IDs in good lines */
+	unsigned long long problems; /* problems reported (at most one per line) */
+	enum hexoid_format format;   /* the format in use (what AUTO recognised) */
+	enum hexoid_algo algo;       /* the hash in use; 0 if not known yet */
+};
+HEXOID_API void hexoid_listing_stats(const struct hexoid_listing *listing,
+				     struct hexoid_listing_stats *stats);
+
+HEXOID_API void hexoid_listing_free(struct hexoid_listing *listing);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,843 @@
+/*
+ * Listings: the object IDs in what git prints, checked in bulk.
+ *
+ * Each line is parsed by its format's grammar, which checks the text around the IDs and
+ * records where each ID starts (an "item"). Problems found by the grammar are items too,
+ * so that every report comes out in line order. A batch of items is then decoded in one
+ * call to the engine, and only the lines it rejects are looked at again, to say exactly
+ * what is wrong with them.
+ *
+ * Bare-ID listings ("oids") take a faster path still: a run of lines that are exactly
+ * hexsz bytes and a newline is one strided hexoid_decode() call, with no parsing at all.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../internal.h"
+#include "hexoid_listing.h"
+
+#define MAX_LINE (1u << 20) /* longer lines are reported, not stored */
+#define BATCH 1024          /* items decoded per engine call */
+#define PROBE_LINES 64      /* lines AUTO looks at before it decides */
+#define PROBE_BYTES (64u << 10)
+
+enum problem_code {
+	P_NONE,
+	P_EMPTY,
+	P_SHORT,     /* arg: hex digits seen */
+	P_LONGID,    /* a hex digit right after the ID */
+	P_LINE_LONG, /* bare IDs: more bytes after the ID; arg: line length, cut */
+	P_EXPECT,    /* what: the expected thing */
+	P_ALGO,      /* cannot tell sha1 from sha256; arg: token length */
+	P_HUGE,      /* longer than MAX_LINE */
+	P_BYTE,      /* a bad byte where the grammar wants a digit of a number */
+};
+
+enum { ITEM_OID, ITEM_PROBLEM };
+
+struct item {
+	const char *line; /* the line, for messages */
+	size_t len;       /* its length, without the newline */
+	unsigned long long lineno;
+	size_t col; /* 0-based: where the ID starts, or where the problem is */
+	unsigned char type, code;
+	unsigned char bad; /* ITEM_OID: the engine rejected it (status in `status`) */
+	unsigned char cut; /* the line went on past `len` */
+	enum hexoid_status status;
+	size_t badcol; /* ITEM_OID and bad: 0-based column of the bad byte */
+	size_t arg;
+	const char *what;
+	size_t slot; /* ITEM_OID: its place in the batch's packed IDs */
+};
+
+struct hexoid_listing {
+	enum hexoid_format format;
+	enum hexoid_algo algo;
+	enum hexoid_kind kind;
+	size_t hexsz, rawsz;
+	hexoid_problem_fn *on_problem;
+	hexoid_oid_fn *on_oid;
+	void *ctx;
+	int stopped;
+	struct hexoid_listing_stats stats;
+	unsigned long long lineno; /* of the next line, 1-based */
+
+	/* The unfinished last line of the previous feed. */
+	char *carry;
+	size_t carry_len;
+	int skipping; /* inside a line longer than MAX_LINE, already reported */
+
+	/* AUTO: the first bytes, kept until the format is known. */
+	char *probe;
+	size_t probe_len;
+
+	size_t nitems;
+	struct item items[BATCH];
+	size_t slot_item[BATCH]; /* packed ID -> item */
+	char packed[BATCH * HEXOID_MAX_HEXSZ];
+	unsigned char raw[BATCH * HEXOID_MAX_RAWSZ];
+};
+
+static const char *const format_names[HEXOID_FORMAT_COUNT] = {
+	"auto",	       "oids",	      "pack-objects", "rev-list",    "batch-check", "show-index",
+	"verify-pack", "ls-tree",     "for-each-ref", "packed-refs", "fetch-head",  "reflog",
+};
+
+HEXOID_API const char *hexoid_format_name(enum hexoid_format format)
+{
+	return (unsigned)format < HEXOID_FORMAT_COUNT ? format_names[format] : NULL;
+}
+
+HEXOID_API int hexoid_format_from_name(const char *name)
+{
+	for (int i = 0; i < HEXOID_FORMAT_COUNT; i++)
+		if (name && !strcmp(name, format_names[i]))
+			return i;
+	return -1;
+}
+
+static const char *algo_name(enum hexoid_algo algo)
+{
+	return algo == HEXOID_SHA256 ? "sha256" : "sha1";
+}
+
+static void set_algo(struct hexoid_listing *l, enum hexoid_algo algo)
+{
+	l->algo = algo;
+	l->hexsz = hexoid_hexsz(algo);
+	l->rawsz = hexoid_rawsz(algo);
+}
+
+static int is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* ---- The grammar of one line ---------------------------------------------------- */
+
+struct cursor {
+	struct hexoid_listing *l;
+	const char *s;
+	size_t len, pos;
+	int cut;
+	int failed;   /* a problem was recorded: stop parsing this line */
+	int dry;      /* AUTO's trial parse: count problems, record nothing */
+	size_t dry_problems;
+	size_t oid_end; /* where the last object ID ended (0: none yet) */
+};
+
+static void push(struct cursor *c, unsigned char type, size_t col, unsigned char code,
+		 size_t arg, const char *what)
+{
+	if (c->dry) {
+		if (type == ITEM_PROBLEM)
+			c->dry_problems++;
+		return;
+	}
+	struct item *it = &c->l->items[c->l->nitems++];
+	it->line = c->s;
+	it->len = c->len;
+	it->lineno = c->l->lineno;
+	it->col = col;
+	it->type = type;
+	it->code = code;
+	it->bad = 0;
+	it->cut = (unsigned char)c->cut;
+	it->arg = arg;
+	it->what = what;
+}
+
+static int problem(struct cursor *c, size_t col, unsigned char code, size_t arg, const char *what)
+{
+	push(c, ITEM_PROBLEM, col, code, arg, what);
+	c->failed = 1;
+	return 0;
+}
+
+/* The object ID at the cursor; takes the hash from it when the listing has none yet. */
+static int oid(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	if (c->failed)
+		return 0;
+	if (!l->hexsz) {
+		/* The first ID decides the hash: by the length of its token, so that a bad
+		 * digit in it is still reported as one. */
+		size_t run = 0;
+		while (c->pos + run < c->len && c->s[c->pos + run] != ' ' &&
+		       c->s[c->pos + run] != '\t' && c->s[c->pos + run] != '\r')
+			run++;
+		if (run == 40)
+			set_algo(l, HEXOID_SHA1);
+		else if (run == 64)
+			set_algo(l, HEXOID_SHA256);
+		else
+			return problem(c, c->pos, P_ALGO, run, NULL);
+	}
+	if (c->pos + l->hexsz > c->len) {
+		/* Too short: name the first byte that is not a digit, else say how short. */
+		size_t i = c->pos;
+		while (i < c->len && is_hex((unsigned char)c->s[i]) &&
+		       (l->kind == HEXOID_MIXED || !(c->s[i] >= 'A' && c->s[i] <= 'F')))
+			i++;
+		if (i < c->len && c->s[i] != ' ' && c->s[i] != '\t') {
+			/* Let the report describe that byte: an ID item that fails right there. */
+			push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
+			if (!c->dry) {
+				struct item *it = &l->items[l->nitems - 1];
+				it->bad = 1;
+				it->badcol = i;
+			} else {
+				c->dry_problems++; /* the ID does not fit: a shape problem */
+			}
+			c->failed = 1;
+			return 0;
+		}
+		return problem(c, i, P_SHORT, i - c->pos, NULL);
+	}
+	/* A trial parse (AUTO) judges the shape of lines, not their digits. */
+	push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
+	c->pos += l->hexsz;
+	c->oid_end = c->pos;
+	return 1;
+}
+
+/* The byte `ch` (a separator); `what` names it for the message. */
+static int sep(struct cursor *c, char ch, const char *what)
+{
+	if (c->failed)
+		return 0;
+	if (c->pos < c->len && c->s[c->pos] == ch) {
+		c->pos++;
+		return 1;
+	}
+	/* Right after an ID, a digit means the ID is too long. */
+	if (c->pos < c->len && c->pos == c->oid_end && is_hex((unsigned char)c->s[c->pos]))
+		return problem(c, c->pos, P_LONGID, 0, NULL);
+	return problem(c, c->pos, P_EXPECT, 0, what);
+}
+
+static int lit(struct cursor *c, const char *text, const char *what)
+{
+	size_t n = strlen(text);
+	if (c->failed)
+		return 0;
+	if (c->len - c->pos >= n && !memcmp(c->s + c->pos, text, n)) {
+		c->pos += n;
+		return 1;
+	}
+	return problem(c, c->pos, P_EXPECT, 0, what);
+}
+
+/* Does the rest of the line start with `text`? (no problem recorded) */
+static int peek(const struct cursor *c, const char *text)
+{
+	size_t n = strlen(text);
+	return !c->failed && c->len - c->pos >= n && !memcmp(c->s + c->pos, text, n);
+}
+
+static int number(struct cursor *c, int base, size_t min, size_t max, const char *what)
+{
+	size_t start = c->pos;
+	if (c->failed)
+		return 0;
+	while (c->pos < c->len && c->pos - start < max) {
+		unsigned char ch = (unsigned char)c->s[c->pos];
+		int ok = base == 8 ? (ch >= '0' && ch <= '7')
+		       : base == 10 ? (ch >= '0' && ch <= '9')
+				    : ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'));
+		if (!ok)
+			break;
+		c->pos++;
+	}
+	if (c->pos - start < min)
+		return problem(c, c->pos, P_EXPECT, 0, what);
+	return 1;
+}
+
+static int type_word(struct cursor *c)
+{
+	static const char *const types[] = { "commit", "tree", "blob", "tag" };
+	for (size_t i = 0; i < 4; i++)
+		if (peek(c, types[i])) {
+			c->pos += strlen(types[i]);
+			return 1;
+		}
+	return problem(c, c->pos, P_EXPECT, 0, "an object type (commit, tree, blob or tag)");
+}
+
+static int rest_nonempty(struct cursor *c, const char *what)
+{
+	if (c->failed)
+		return 0;
+	if (c->pos >= c->len)
+		return problem(c, c->pos, P_EXPECT, 0, what);
+	c->pos = c->len;
+	return 1;
+}
+
+/* A ref name: the rest of the line, not empty, with no space or tab. */
+static int refname(struct cursor *c)
+{
+	if (c->failed)
+		return 0;
+	if (c->pos >= c->len)
+		return problem(c, c->pos, P_EXPECT, 0, "a ref name");
+	for (size_t i = c->pos; i < c->len; i++)
+		if (c->s[i] == ' ' || c->s[i] == '\t')
+			return problem(c, i, P_EXPECT, 0, "the end of the ref name");
+	c->pos = c->len;
+	return 1;
+}
+
+static int end(struct cursor *c)
+{
+	if (c->failed)
+		return 0;
+	if (c->pos == c->len)
+		return 1;
+	return problem(c, c->pos, P_EXPECT, 0, "the end of the line");
+}
+
+static int line_ends_with(const struct cursor *c, const char *text)
+{
+	size_t n = strlen(text);
+	return c->len >= n && !memcmp(c->s + c->len - n, text, n);
+}
+
+/* One grammar per format. */
+static void parse_line(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	if (c->len == 0) {
+		problem(c, 0, P_EMPTY, 0, NULL);
+		return;
+	}
+	switch (l->format) {
+	case HEXOID_FORMAT_OIDS:
+		if (oid(c) && c->pos < c->len)
+			problem(c, c->pos, P_LINE_LONG, c->len, NULL);
+		break;
+	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>] or -<oid> (an edge) */
+		if (c->s[0] == '-') {
+			c->pos = 1;
+			oid(c);
+			end(c);
+			break;
+		}
+		/* Otherwise the same as rev-list. */
+		__attribute__((fallthrough));
+	case HEXOID_FORMAT_REV_LIST: /* <oid>, or <oid> <path> (the root tree: "<oid> ") */
+		if (oid(c) && c->pos < c->len)
+			sep(c, ' ', "a space after the object ID");
+		break;
+	case HEXOID_FORMAT_BATCH_CHECK:
+		/* "<name> missing" / "<name> ambiguous": whatever was asked for, as given. */
+		if (line_ends_with(c, " missing") || line_ends_with(c, " ambiguous"))
+			break;
+		oid(c);
+		sep(c, ' ', "a space after the object ID");
+		type_word(c);
+		sep(c, ' ', "a space after the type");
+		number(c, 10, 1, 20, "the object size");
+		end(c);
+		break;
+	case HEXOID_FORMAT_SHOW_INDEX: /* <offset> <oid>[ (<crc32>)] */
+		number(c, 10, 1, 20, "the offset");
+		sep(c, ' ', "a space after the offset");
+		oid(c);
+		if (c->pos < c->len) {
+			lit(c, " (", "\" (\" before the CRC32");
+			number(c, 16, 8, 8, "8 lowercase hex digits of CRC32");
+			lit(c, ")", "\")\" after the CRC32");
+			end(c);
+		}
+		break;
+	case HEXOID_FORMAT_VERIFY_PACK:
+		if (peek(c, "non delta: ") || peek(c, "chain length = ") || line_ends_with(c, ": ok"))
+			break;
+		oid(c);
+		sep(c, ' ', "a space after the object ID");
+		{
+			size_t start = c->pos;
+			type_word(c);
+			while (!c->failed && c->pos < c->len && c->pos - start < 6 && c->s[c->pos] == ' ')
+				c->pos++; /* the type is padded to 6 */
+		}
+		sep(c, ' ', "a space after the type");
+		number(c, 10, 1, 20, "the object size");
+		sep(c, ' ', "a space after the size");
+		number(c, 10, 1, 20, "the size in the pack");
+		sep(c, ' ', "a space after the size in the pack");
+		number(c, 10, 1, 20, "the offset");
+		if (!c->failed && c->pos < c->len) {
+			sep(c, ' ', "a space after the offset");
+			number(c, 10, 1, 10, "the delta depth");
+			sep(c, ' ', "a space after the delta depth");
+			oid(c);
+			end(c);
+		}
+		break;
+	case HEXOID_FORMAT_LS_TREE: /* <mode> <type> <oid>\t<path> */
+		number(c, 8, 6, 6, "a 6-digit octal mode");
+		sep(c, ' ', "a space after the mode");
+		type_word(c);
+		sep(c, ' ', "a space after the type");
+		oid(c);
+		sep(c, '\t', "a tab after the object ID");
+		rest_nonempty(c, "a path");
+		break;
+	case HEXOID_FORMAT_FOR_EACH_REF: /* <oid> <type>\t<ref> */
+		oid(c);
+		sep(c, ' ', "a space after the object ID");
+		type_word(c);
+		sep(c, '\t', "a tab after the type");
+		refname(c);
+		break;
+	case HEXOID_FORMAT_PACKED_REFS: /* header, <oid> <ref>, ^<oid> */
+		if (peek(c, "# pack-refs with:"))
+			break;
+		if (c->s[0] == '^') {
+			c->pos = 1;
+			oid(c);
+			end(c);
+			break;
+		}
+		oid(c);
+		sep(c, ' ', "a space after the object ID");
+		refname(c);
+		break;
+	case HEXOID_FORMAT_FETCH_HEAD: /* <oid>\t[not-for-merge]\t<desc> */
+		oid(c);
+		sep(c, '\t', "a tab after the object ID");
+		if (peek(c, "not-for-merge"))
+			c->pos += strlen("not-for-merge");
+		sep(c, '\t', "a tab before the description");
+		break;
+	case HEXOID_FORMAT_REFLOG: /* <old> <new> <ident> <time> <tz>\t<msg> */
+		oid(c);
+		sep(c, ' ', "a space after the old object ID");
+		oid(c);
+		sep(c, ' ', "a space after the new object ID");
+		rest_nonempty(c, "the identity");
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- Reports ---------------------------------------------------------------------- */
+
+static int emit(struct hexoid_listing *l, const struct item *it, size_t col,
+		enum hexoid_status status, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int emit(struct hexoid_listing *l, const struct item *it, size_t col,
+		enum hexoid_status status, const char *fmt, ...)
+{
+	struct hexoid_problem p;
+	va_list ap;
+	p.line = it->lineno;
+	p.column = col + 1;
+	p.status = status;
+	va_start(ap, fmt);
+	vsnprintf(p.message, sizeof(p.message), fmt, ap);
+	va_end(ap);
+	l->stats.problems++;
+	if (l->on_problem && l->on_problem(l->ctx, &p))
+		l->stopped = 1;
+	return l->stopped;
+}
+
+/* What is wrong with byte `col` of the line, where a digit of an ID was expected. */
+static void report_byte(struct hexoid_listing *l, const struct item *it, size_t col,
+			size_t id_start)
+{
+	unsigned char b = (unsigned char)it->line[col];
+	if (b >= 'A' && b <= 'F' && l->kind == HEXOID_LOWER)
+		emit(l, it, col, HEXOID_EUPPER,
+		     "uppercase hex digit '%c' in object ID: Git 3.0 accepts only lowercase "
+		     "(--mixed allows it)",
+		     b);
+	else if (b == '\r' && col + 1 == it->len)
+		emit(l, it, col, HEXOID_EHEX, "carriage return before end of line (CRLF line ending)");
+	else if (b == '\0')
+		emit(l, it, col, HEXOID_EHEX, "NUL byte in line");
+	else if (b == ' ' || b == '\t')
+		emit(l, it, col, HEXOID_EHEX, "object ID too short: %zu hex digits, expected %zu (%s)",
+		     col - id_start, l->hexsz, algo_name(l->algo));
+	else if (b > ' ' && b < 0x7f)
+		emit(l, it, col, HEXOID_EHEX, "invalid hex digit '%c' in object ID", b);
+	else
+		emit(l, it, col, HEXOID_EHEX, "invalid byte 0x%02x in object ID", b);
+}
+
+static void report(struct hexoid_listing *l, const struct item *it)
+{
+	if (it->type == ITEM_OID) {
+		report_byte(l, it, it->badcol, it->col);
+		return;
+	}
+	size_t col = it->col;
+	unsigned char b = col < it->len ? (unsigned char)it->line[col] : 0;
+	/* A CR or NUL where the grammar wanted something else says more than the grammar. */
+	if (col < it->len && b == '\r' && col + 1 == it->len && it->code != P_HUGE) {
+		emit(l, it, col, HEXOID_EHEX, "carriage return before end of line (CRLF line ending)");
+		return;
+	}
+	if (col < it->len && b == '\0' && it->code != P_HUGE) {
+		emit(l, it, col, HEXOID_EHEX, "NUL byte in line");
+		return;
+	}
+	switch (it->code) {
+	case P_EMPTY:
+		emit(l, it, col, HEXOID_EHEX, "empty line");
+		break;
+	case P_SHORT:
+		emit(l, it, col, HEXOID_EHEX, "object ID too short: %zu hex digits, expected %zu (%s)",
+		     it->arg, l->hexsz, algo_name(l->algo));
+		break;
+	case P_LONGID:
+		emit(l, it, col, HEXOID_EHEX, "object ID too long: more than %zu hex digits (%s)",
+		     l->hexsz, algo_name(l->algo));
+		break;
+	case P_LINE_LONG:
+		emit(l, it, col, HEXOID_EHEX,
+		     "line too long: %s%zu bytes, a %s object ID has %zu hex digits",
+		     it->cut ? "more than " : "", it->arg, algo_name(l->algo), l->hexsz);
+		break;
+	case P_ALGO:
+		emit(l, it, col, HEXOID_EHEX,
+		     "cannot tell the object format: %s%zu hex digits, expected 40 (sha1) or 64 "
+		     "(sha256)",
+		     it->cut ? "more than " : "", it->arg);
+		break;
+	case P_HUGE:
+		emit(l, it, col, HEXOID_EHEX, "line longer than %u bytes", MAX_LINE);
+		break;
+	default:
+		if (col >= it->len)
+			emit(l, it, col, HEXOID_EHEX, "expected %s, found the end of the line",
+			     it->what);
+		else if (b >= ' ' && b < 0x7f)
+			emit(l, it, col, HEXOID_EHEX, "expected %s, found '%c'", it->what, b);
+		else
+			emit(l, it, col, HEXOID_EHEX, "expected %s, found byte 0x%02x", it->what, b);
+		break;
+	}
+}
+
+/* Decode the batch's IDs, then report or hand over each line's, in line order. */
+static void flush(struct hexoid_listing *l)
+{
+	size_t n = l->nitems, m = 0, hexsz = l->hexsz, rawsz = l->rawsz;
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct item *it = &l->items[i];
+		if (it->type != ITEM_OID || it->bad)
+			continue;
+		it->slot = m;
+		l->slot_item[m] = i;
+		memcpy(l->packed + m++ * hexsz, it->line + it->col, hexsz);
+	}
+	/* One engine call for the batch; after a bad ID, go on with the ones after it. */
+	for (size_t done = 0; done < m;) {
+		struct hexoid_error e;
+		unsigned char *out = l->on_oid ? l->raw + done * rawsz : NULL;
+		if (hexoid_decode(out, l->packed + done * hexsz, m - done, hexsz, l->algo, l->kind,
+				  &e) == HEXOID_OK)
+			break;
+		struct item *it = &l->items[l->slot_item[done + e.record]];
+		it->bad = 1;
+		it->badcol = it->col + e.column;
+		done += e.record + 1;
+	}
+	/* Line by line: the first bad item of a line is its report. */
+	for (size_t i = 0; i < n && !l->stopped;) {
+		size_t j = i, first_bad = n;
+		for (; j < n && l->items[j].lineno == l->items[i].lineno; j++)
+			if (first_bad == n && (l->items[j].type == ITEM_PROBLEM || l->items[j].bad))
+				first_bad = j;
+		if (first_bad < n) {
+			report(l, &l->items[first_bad]);
+		} else {
+			for (size_t t = i; t < j && !l->stopped; t++) {
+				l->stats.oids++;
+				if (l->on_oid && l->on_oid(l->ctx, l->items[t].lineno,
+							    l->raw + l->items[t].slot * rawsz, rawsz))
+					l->stopped = 1;
+			}
+		}
+		i = j;
+	}
+	l->nitems = 0;
+}
+
+/* ---- Lines ------------------------------------------------------------------------ */
+
+static void take_line(struct hexoid_listing *l, const char *s, size_t len, int cut)
+{
+	struct cursor c = { .l = l, .s = s, .len = len, .cut = cut };
+	/* Room for every item one line can make (a few IDs and one problem). */
+	if (l->nitems + 8 > BATCH)
+		flush(l);
+	if (cut) {
+		size_t before = l->nitems;
+		parse_line(&c);
+		if (l->nitems == before || l->items[l->nitems - 1].type != ITEM_PROBLEM) {
+			c.failed = 0;
+			problem(&c, MAX_LINE, P_HUGE, 0, NULL);
+		}
+	} else {
+		parse_line(&c);
+	}
+	l->lineno++;
+	l->stats.lines++;
+}
+
+/* Whole lines in buf[0, len), each ending with '\n'. */
+static void take_lines(struct hexoid_listing *l, const char *buf, size_t len)
+{
+	size_t p = 0;
+	while (p < len && !l->stopped) {
+		if (l->format == HEXOID_FORMAT_OIDS && l->hexsz) {
+			/* Bare IDs: a run of hexsz-byte lines is one strided engine call. */
+			size_t rec = l->hexsz + 1, k = 0;
+			while (p + (k + 1) * rec <= len && buf[p + k * rec + l->hexsz] == '\n')
+				k++;
+			if (k) {
+				flush(l);
+				struct hexoid_error e;
+				size_t good = k;
+				unsigned char *out = l->on_oid ? l->raw : NULL;
+				size_t chunk = l->on_oid ? BATCH : k;
+				for (size_t d = 0; d < k; d += chunk) {
+					size_t m = k - d < chunk ? k - d : chunk;
+					if (hexoid_decode(out, buf + p + d * rec, m, rec, l->algo,
+							  l->kind, &e) != HEXOID_OK) {
+						m = e.record;
+						good = d + m;
+					}
+					for (size_t t = 0; l->on_oid && t < m && !l->stopped; t++)
+						if (l->on_oid(l->ctx, l->lineno + d + t,
+							      l->raw + t * l->rawsz, l->rawsz))
+							l->stopped = 1;
+					if (good < k)
+						break;
+				}
+				l->lineno += good;
+				l->stats.lines += good;
+				l->stats.oids += good;
+				p += good * rec;
+				if (good == k)
+					continue;
+			}
+		}
+		const char *nl = memchr(buf + p, '\n', len - p);
+		size_t n = (size_t)(nl - (buf + p));
+		take_line(l, buf + p, n, 0);
+		p += n + 1;
+	}
+	flush(l);
+}
+
+/* ---- AUTO ------------------------------------------------------------------------- */
+
+/* The candidates, most particular first: the first whose grammar fits every probed line. */
+static const enum hexoid_format candidates[] = {
+	HEXOID_FORMAT_REFLOG,	    HEXOID_FORMAT_PACKED_REFS, HEXOID_FORMAT_LS_TREE,
+	HEXOID_FORMAT_SHOW_INDEX,   HEXOID_FORMAT_VERIFY_PACK, HEXOID_FORMAT_FOR_EACH_REF,
+	HEXOID_FORMAT_FETCH_HEAD,   HEXOID_FORMAT_BATCH_CHECK, HEXOID_FORMAT_OIDS,
+	HEXOID_FORMAT_REV_LIST,	    HEXOID_FORMAT_PACK_OBJECTS,
+};
+
+static void decide(struct hexoid_listing *l)
+{
+	size_t best_problems = (size_t)-1;
+	enum hexoid_format best = HEXOID_FORMAT_OIDS;
+	enum hexoid_algo given = l->algo;
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+		size_t problems = 0, p = 0, lines = 0;
+		l->format = candidates[i];
+		while (p < l->probe_len && lines < PROBE_LINES) {
+			const char *nl = memchr(l->probe + p, '\n', l->probe_len - p);
+			size_t n = nl ? (size_t)(nl - (l->probe + p)) : l->probe_len - p;
+			struct cursor c = { .l = l, .s = l->probe + p, .len = n, .dry = 1 };
+			if (n)
+				parse_line(&c);
+			problems += c.dry_problems;
+			p += n + 1;
+			lines++;
+		}
+		set_algo(l, given); /* a trial may have guessed the hash: forget it */
+		if (!given)
+			l->algo = 0, l->hexsz = 0, l->rawsz = 0;
+		if (problems < best_problems) {
+			best_problems = problems;
+			best = candidates[i];
+			if (!problems)
+				break;
+		}
+	}
+	l->format = best;
+	l->stats.format = best;
+}
+
+/* ---- The streaming interface ------------------------------------------------------- */
+
+HEXOID_API struct hexoid_listing *hexoid_listing_new(enum hexoid_format format,
+						     enum hexoid_algo algo, enum hexoid_kind kind,
+						     hexoid_problem_fn *on_problem,
+						     hexoid_oid_fn *on_oid, void *ctx)
+{
+	if ((unsigned)format >= HEXOID_FORMAT_COUNT || (algo && !hexoid_hexsz(algo)) ||
+	    (kind != HEXOID_MIXED && kind != HEXOID_LOWER))
+		return NULL;
+	struct hexoid_listing *l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->carry = malloc(MAX_LINE);
+	if (!l->carry) {
+		free(l);
+		return NULL;
+	}
+	l->format = format;
+	if (algo)
+		set_algo(l, algo);
+	l->kind = kind;
+	l->on_problem = on_problem;
+	l->on_oid = on_oid;
+	l->ctx = ctx;
+	l->lineno = 1;
+	l->stats.format = format;
+	return l;
+}
+
+HEXOID_API void hexoid_listing_free(struct hexoid_listing *l)
+{
+	if (!l)
+		return;
+	free(l->carry);
+	free(l->probe);
+	free(l);
+}
+
+static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
+{
+	/* First finish the line the last feed left open. */
+	if (l->carry_len || l->skipping) {
+		const char *nl = memchr(buf, '\n', len);
+		size_t n = nl ? (size_t)(nl - buf) : len;
+		if (!l->skipping) {
+			size_t room = MAX_LINE - l->carry_len;
+			if (n > room) {
+				/* Too long to keep: report it once, then skip to its end. */
+				memcpy(l->carry + l->carry_len, buf, room);
+				take_line(l, l->carry, MAX_LINE, 1);
+				flush(l);
+				l->carry_len = 0;
+				l->skipping = 1;
+			} else {
+				memcpy(l->carry + l->carry_len, buf, n);
+				l->carry_len += n;
+			}
+		}
+		if (!nl)
+			return l->stopped;
+		if (l->skipping) {
+			l->skipping = 0;
+		} else {
+			take_line(l, l->carry, l->carry_len, 0);
+			flush(l);
+			l->carry_len = 0;
+		}
+		buf += n + 1;
+		len -= n + 1;
+	}
+	/* Whole lines straight from the caller's buffer; keep the unfinished rest. */
+	const char *last = NULL;
+	for (size_t i = len; i-- > 0;)
+		if (buf[i] == '\n') {
+			last = buf + i;
+			break;
+		}
+	size_t whole = last ? (size_t)(last + 1 - buf) : 0;
+	if (whole && !l->stopped)
+		take_lines(l, buf, whole);
+	buf += whole;
+	len -= whole;
+	if (l->stopped || !len)
+		return l->stopped;
+	if (len > MAX_LINE) {
+		take_line(l, buf, MAX_LINE, 1);
+		flush(l);
+		l->skipping = 1;
+	} else {
+		memcpy(l->carry, buf, len);
+		l->carry_len = len;
+	}
+	return l->stopped;
+}
+
+static size_t count_newlines(const char *s, size_t n)
+{
+	size_t count = 0;
+	for (const char *p = s; (p = memchr(p, '\n', n - (size_t)(p - s))); p++)
+		count++;
+	return count;
+}
+
+/* AUTO keeps the first lines until it has seen enough to choose a format. */
+static int probe_then_feed(struct hexoid_listing *l, const char *buf, size_t len, int eof)
+{
+	if (!l->probe && !(l->probe = malloc(PROBE_BYTES)))
+		return l->stopped = 1;
+	size_t take = PROBE_BYTES - l->probe_len < len ? PROBE_BYTES - l->probe_len : len;
+	memcpy(l->probe + l->probe_len, buf, take);
+	l->probe_len += take;
+	if (!eof && l->probe_len < PROBE_BYTES &&
+	    count_newlines(l->probe, l->probe_len) < PROBE_LINES)
+		return 0;
+	decide(l);
+	char *probe = l->probe;
+	size_t probe_len = l->probe_len;
+	l->probe = NULL;
+	feed_lines(l, probe, probe_len);
+	free(probe);
+	if (!l->stopped && len > take)
+		feed_lines(l, buf + take, len - take);
+	return l->stopped;
+}
+
+HEXOID_API int hexoid_listing_feed(struct hexoid_listing *l, const char *buf, size_t len)
+{
+	if (l->stopped)
+		return 1;
+	if (l->format == HEXOID_FORMAT_AUTO)
+		return probe_then_feed(l, buf, len, 0);
+	return feed_lines(l, buf, len);
+}
+
+HEXOID_API int hexoid_listing_finish(struct hexoid_listing *l)
+{
+	if (!l->stopped && l->format == HEXOID_FORMAT_AUTO)
+		probe_then_feed(l, "", 0, 1);
+	if (!l->stopped && l->carry_len && !l->skipping) {
+		take_line(l, l->carry, l->carry_len, 0);
+		flush(l);
+	}
+	l->carry_len = 0;
+	l->skipping = 0;
+	return l->stopped;
+}
+
+HEXOID_API void hexoid_listing_stats(const struct hexoid_listing *l,
+				     struct hexoid_listing_stats *stats)
+{
+	*stats = l->stats;
+	stats->algo = l->algo;
+}

@@ -1,0 +1,146 @@
+/*
+ * hexoid_decode_at and the listing checker: the same problems and IDs whatever the
+ * sizes of the pieces a listing is fed in.
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hexoid_listing.h"
+#include "test.h"
+
+TEST(listing_decode_at_matches_reference)
+{
+	enum { N = 300 };
+	static char base[N * 100];
+	static unsigned char out[N * 32], want[32];
+	size_t offsets[N];
+	for (int iter = 0; iter < 200; iter++) {
+		size_t hexsz = iter & 1 ? 64 : 40;
+		enum hexoid_algo algo = hexsz == 64 ? HEXOID_SHA256 : HEXOID_SHA1;
+		size_t n = test_rand() % N;
+		for (size_t i = 0; i < sizeof(base); i++)
+			base[i] = "0123456789abcdef"[test_rand() % 16];
+		for (size_t i = 0; i < n; i++)
+			offsets[i] = test_rand() % (sizeof(base) - hexsz);
+		size_t bad = n && iter % 3 ? test_rand() % n : n;
+		size_t badcol = test_rand() % hexsz;
+		if (bad < n)
+			base[offsets[bad] + badcol] = 'x';
+		/* Earlier IDs may overlap the bad byte: the first ID that holds it is bad. */
+		size_t first = n, firstcol = 0;
+		for (size_t i = 0; i < n && first == n; i++)
+			for (size_t j = 0; j < hexsz; j++)
+				if (base[offsets[i] + j] == 'x') {
+					first = i;
+					firstcol = j;
+					break;
+				}
+		struct hexoid_error e;
+		enum hexoid_status st = hexoid_decode_at(out, base, offsets, n, algo, HEXOID_LOWER, &e);
+		CHECK(first == n ? st == HEXOID_OK : st == HEXOID_EHEX && e.record == first &&
+								 e.column == firstcol,
+		      "decode_at n=%zu: status %d record %zu column %zu, want %zu:%zu", n, st,
+		      e.record, e.column, first, firstcol);
+		for (size_t i = 0; i < first && i < n; i++) {
+			struct hexoid_error r;
+			ref_decode(want, base + offsets[i], 1, hexsz, hexsz, HEXOID_LOWER, &r);
+			CHECK(!memcmp(out + i * hexsz / 2, want, hexsz / 2), "decode_at ID %zu differs", i);
+		}
+		if (bad < n)
+			base[offsets[bad] + badcol] = '0';
+	}
+}
+
+/* What a listing run produced, to compare runs fed in different pieces. */
+struct record {
+	char text[8192];
+	size_t len;
+};
+
+static int note_problem(void *ctx, const struct hexoid_problem *p)
+{
+	struct record *r = ctx;
+	int w = snprintf(r->text + r->len, sizeof(r->text) - r->len, "P%llu:%zu:%d:%s\n", p->line,
+			 p->column, p->status, p->message);
+	if (w > 0 && (size_t)w < sizeof(r->text) - r->len)
+		r->len += (size_t)w;
+	return 0;
+}
+
+static int note_oid(void *ctx, unsigned long long line, const unsigned char *raw, size_t rawsz)
+{
+	struct record *r = ctx;
+	int w = snprintf(r->text + r->len, sizeof(r->text) - r->len, "O%llu:%02x%02x:%zu\n", line,
+			 raw[0], raw[rawsz - 1], rawsz);
+	if (w > 0 && (size_t)w < sizeof(r->text) - r->len)
+		r->len += (size_t)w;
+	return 0;
+}
+
+static void run_listing(enum hexoid_format format, const char *text, size_t len, size_t piece,
+			struct record *r)
+{
+	memset(r, 0, sizeof(*r));
+	struct hexoid_listing *l =
+		hexoid_listing_new(format, 0, HEXOID_LOWER, note_problem, note_oid, r);
+	for (size_t p = 0; p < len; p += piece)
+		hexoid_listing_feed(l, text + p, len - p < piece ? len - p : piece);
+	hexoid_listing_finish(l);
+	hexoid_listing_free(l);
+}
+
+TEST(listing_same_result_whatever_the_pieces)
+{
+	static const char text[] =
+		"4b825dc642cb6eb9a060e54bf8d69288fbee4904\n"
+		"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 dir/file name\n"
+		"4b825dc642cb6eb9a060e54bf8d69288fbee4904 \n"
+		"4b825dc642cb6eb9a060E54bf8d69288fbee4904 upper\n"
+		"4b825dc642cb6eb9a060e54bf8d69288fbee490\n"
+		"\n"
+		"4b825dc642cb6eb9a060e54bf8d69288fbee4904\r\n"
+		"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 last line, no newline";
+	static struct record whole, piece;
+	for (int f = 0; f < 2; f++) {
+		enum hexoid_format format = f ? HEXOID_FORMAT_AUTO : HEXOID_FORMAT_REV_LIST;
+		run_listing(format, text, sizeof(text) - 1, sizeof(text), &whole);
+		CHECK(strstr(whole.text, "P4:21:2:uppercase") && strstr(whole.text, "P5:40:1:") &&
+			      strstr(whole.text, "P6:1:1:empty line") &&
+			      strstr(whole.text, "P7:41:1:carriage return") &&
+			      strstr(whole.text, "O8:e691:20"),
+		      "%s: unexpected result:\n%s", hexoid_format_name(format), whole.text);
+		for (size_t size = 1; size < 90; size++) {
+			run_listing(format, text, sizeof(text) - 1, size, &piece);
+			CHECK(whole.len == piece.len && !memcmp(whole.text, piece.text, whole.len),
+			      "fed %zu bytes at a time:\n%s\nvs whole:\n%s", size, piece.text,
+			      whole.text);
+		}
+	}
+}
+
+TEST(listing_arguments)
+{
+	CHECK(!hexoid_listing_new(HEXOID_FORMAT_COUNT, 0, HEXOID_LOWER, NULL, NULL, NULL),
+	      "unknown format");
+	CHECK(!hexoid_listing_new(HEXOID_FORMAT_OIDS, (enum hexoid_algo)7, HEXOID_LOWER, NULL,
+				  NULL, NULL),
+	      "unknown algo");
+	CHECK(!hexoid_listing_new(HEXOID_FORMAT_OIDS, 0, (enum hexoid_kind)3, NULL, NULL, NULL),
+	      "unknown kind");
+	for (int f = 0; f < HEXOID_FORMAT_COUNT; f++)
+		CHECK(hexoid_format_from_name(hexoid_format_name((enum hexoid_format)f)) == f,
+		      "format %d name", f);
+	CHECK(hexoid_format_from_name("nope") == -1 && !hexoid_format_name(HEXOID_FORMAT_COUNT),
+	      "unknown names");
+	/* Without callbacks it still counts. */
+	struct hexoid_listing *l =
+		hexoid_listing_new(HEXOID_FORMAT_OIDS, HEXOID_SHA1, HEXOID_LOWER, NULL, NULL, NULL);
+	hexoid_listing_feed(l, "4b825dc642cb6eb9a060e54bf8d69288fbee4904\nzz\n", 44);
+	hexoid_listing_finish(l);
+	struct hexoid_listing_stats st;
+	hexoid_listing_stats(l, &st);
+	CHECK(st.lines == 2 && st.oids == 1 && st.problems == 1 && st.algo == HEXOID_SHA1,
+	      "stats %llu %llu %llu", st.lines, st.oids, st.problems);
+	hexoid_listing_free(l);
+}
