@@ -5,6 +5,7 @@
 #   make demo             verify this repository's and a fresh SHA-256 repository's listings
 #   make check-sanitize   the tests again under -fsanitize=address,undefined
 #   make check-tsan       the threading tests under -fsanitize=thread
+#   make fuzz-smoke       build the libFuzzer targets (clang), run each FUZZ_SECONDS
 #   make check-aarch64    cross-build for AArch64 and run the tests under qemu-aarch64
 #   make install PREFIX=/usr/local DESTDIR=
 #
@@ -88,7 +89,7 @@ $(BUILD)/.config: FORCE
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(CONFIG)' ]; then echo '$(CONFIG)' > $@; fi
 FORCE:
 
-.PHONY: FORCE all check check-sanitize check-tsan check-aarch64 demo install uninstall clean deps
+.PHONY: FORCE all check check-sanitize check-tsan fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
 all: $(STATIC) $(SHARED) $(HEXOID)
 
 # Debian packages: installed when run as root, otherwise the exact command is printed.
@@ -147,6 +148,29 @@ check-tsan:
 	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN)" LDFLAGS="$(TSAN)" build-tsan/tests/run
 	build-tsan/tests/run --only threads
 
+# libFuzzer targets (clang): every kernel against scalar, and the listing checker.
+FUZZ_TARGETS := kernels listing
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_SECONDS ?= 30
+fuzz:
+	@sh scripts/deps.sh fuzz
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_FLAGS)" fuzz-targets
+fuzz-targets: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+$(BUILD)/fuzz/%: fuzz/%.c $(STATIC) $(EMU_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(EMU_DEFS) $(CFLAGS) -fsanitize=fuzzer $(filter %.c %.a %.o,$^) -o $@ $(THREADS)
+# Each target for FUZZ_SECONDS from seeds made by the installed git.
+fuzz-smoke: fuzz
+	rm -rf build-fuzz/seeds && sh fuzz/seeds.sh build-fuzz/seeds
+	for t in $(FUZZ_TARGETS); do \
+		mkdir -p build-fuzz/corpus/$$t && \
+		build-fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+			build-fuzz/corpus/$$t build-fuzz/seeds/$$t > build-fuzz/$$t.log 2>&1; \
+		status=$$?; \
+		grep -E 'stat::(number_of_executed_units|average_exec_per_sec)|ERROR|SUMMARY|differs' build-fuzz/$$t.log | sed "s/^/$$t: /"; \
+		if [ $$status != 0 ]; then tail -n 30 build-fuzz/$$t.log; exit 1; fi; \
+	done
+
 AARCH64_CC := aarch64-linux-gnu-gcc
 check-aarch64:
 	@sh scripts/deps.sh aarch64
@@ -176,6 +200,6 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/hexoid.pc $(DESTDIR)$(BINDIR)/hexoid
 
 clean:
-	rm -rf build build-sanitize build-tsan build-aarch64
+	rm -rf build build-sanitize build-tsan build-aarch64 build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -700,11 +700,6 @@ HEXOID_API struct hexoid_listing *hexoid_listing_new(enum hexoid_format format,
 	struct hexoid_listing *l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
-	l->carry = malloc(MAX_LINE);
-	if (!l->carry) {
-		free(l);
-		return NULL;
-	}
 	l->format = format;
 	if (algo)
 		set_algo(l, algo);
@@ -724,6 +719,14 @@ HEXOID_API void hexoid_listing_free(struct hexoid_listing *l)
 	free(l->carry);
 	free(l->probe);
 	free(l);
+}
+
+/* The carry buffer, made at the first line that spans two feeds. */
+static int need_carry(struct hexoid_listing *l)
+{
+	if (!l->carry && !(l->carry = malloc(MAX_LINE)))
+		l->stopped = 1;
+	return !l->stopped;
 }
 
 static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
@@ -776,7 +779,7 @@ static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 		take_line(l, buf, MAX_LINE, 1);
 		flush(l);
 		l->skipping = 1;
-	} else {
+	} else if (need_carry(l)) {
 		memcpy(l->carry, buf, len);
 		l->carry_len = len;
 	}
