@@ -7,6 +7,8 @@
 #   make check-tsan       the threading tests under -fsanitize=thread
 #   make fuzz-smoke       build the libFuzzer targets (clang), run each FUZZ_SECONDS
 #   make check-aarch64    cross-build for AArch64 and run the tests under qemu-aarch64
+#   make bench            the benchmarks (ARGS='--benchmark_filter=...'); see bench/bench.mk
+#   make bench-report     a fixed set; writes bench/results/<cpu>.{json,md,svg}
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # Each ISA folder src/<isa>/ is compiled with its own -m flags and nothing else is, so no
@@ -201,5 +203,7 @@ uninstall:
 
 clean:
 	rm -rf build build-sanitize build-tsan build-aarch64 build-fuzz
+
+include bench/bench.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -31,6 +31,7 @@ for group in "$@"; do
 	bench)
 		need g++ has g++
 		need libbenchmark-dev hdr benchmark/benchmark.h
+		need gnuplot-nox has gnuplot
 		;;
 	fuzz)
 		need clang has clang
