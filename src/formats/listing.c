@@ -129,7 +129,7 @@ struct cursor {
 	size_t oid_end; /* where the last object ID ended (0: none yet) */
 };
 
-static void push(struct cursor *c, unsigned char type, size_t col, unsigned char code,
+HEXOID_INLINE void push(struct cursor *c, unsigned char type, size_t col, unsigned char code,
 		 size_t arg, const char *what)
 {
 	if (c->dry) {
@@ -150,7 +150,7 @@ static void push(struct cursor *c, unsigned char type, size_t col, unsigned char
 	it->what = what;
 }
 
-static int problem(struct cursor *c, size_t col, unsigned char code, size_t arg, const char *what)
+HEXOID_INLINE int problem(struct cursor *c, size_t col, unsigned char code, size_t arg, const char *what)
 {
 	push(c, ITEM_PROBLEM, col, code, arg, what);
 	c->failed = 1;
@@ -206,7 +206,7 @@ static int oid(struct cursor *c)
 }
 
 /* The byte `ch` (a separator); `what` names it for the message. */
-static int sep(struct cursor *c, char ch, const char *what)
+HEXOID_INLINE int sep(struct cursor *c, char ch, const char *what)
 {
 	if (c->failed)
 		return 0;
@@ -220,7 +220,7 @@ static int sep(struct cursor *c, char ch, const char *what)
 	return problem(c, c->pos, P_EXPECT, 0, what);
 }
 
-static int lit(struct cursor *c, const char *text, const char *what)
+HEXOID_INLINE int lit(struct cursor *c, const char *text, const char *what)
 {
 	size_t n = strlen(text);
 	if (c->failed)
@@ -233,13 +233,13 @@ static int lit(struct cursor *c, const char *text, const char *what)
 }
 
 /* Does the rest of the line start with `text`? (no problem recorded) */
-static int peek(const struct cursor *c, const char *text)
+HEXOID_INLINE int peek(const struct cursor *c, const char *text)
 {
 	size_t n = strlen(text);
 	return !c->failed && c->len - c->pos >= n && !memcmp(c->s + c->pos, text, n);
 }
 
-static int number(struct cursor *c, int base, size_t min, size_t max, const char *what)
+HEXOID_INLINE int number(struct cursor *c, int base, size_t min, size_t max, const char *what)
 {
 	size_t start = c->pos;
 	if (c->failed)
@@ -258,18 +258,24 @@ static int number(struct cursor *c, int base, size_t min, size_t max, const char
 	return 1;
 }
 
-static int type_word(struct cursor *c)
+HEXOID_INLINE int type_word(struct cursor *c)
 {
-	static const char *const types[] = { "commit", "tree", "blob", "tag" };
-	for (size_t i = 0; i < 4; i++)
-		if (peek(c, types[i])) {
-			c->pos += strlen(types[i]);
-			return 1;
-		}
+	const char *t = NULL;
+	if (c->failed)
+		return 0;
+	switch (c->pos < c->len ? c->s[c->pos] : 0) {
+	case 'c': t = "commit"; break;
+	case 't': t = c->pos + 1 < c->len && c->s[c->pos + 1] == 'r' ? "tree" : "tag"; break;
+	case 'b': t = "blob"; break;
+	}
+	if (t && peek(c, t)) {
+		c->pos += strlen(t);
+		return 1;
+	}
 	return problem(c, c->pos, P_EXPECT, 0, "an object type (commit, tree, blob or tag)");
 }
 
-static int rest_nonempty(struct cursor *c, const char *what)
+HEXOID_INLINE int rest_nonempty(struct cursor *c, const char *what)
 {
 	if (c->failed)
 		return 0;
@@ -293,7 +299,7 @@ static int refname(struct cursor *c)
 	return 1;
 }
 
-static int end(struct cursor *c)
+HEXOID_INLINE int end(struct cursor *c)
 {
 	if (c->failed)
 		return 0;
@@ -302,7 +308,7 @@ static int end(struct cursor *c)
 	return problem(c, c->pos, P_EXPECT, 0, "the end of the line");
 }
 
-static int line_ends_with(const struct cursor *c, const char *text)
+HEXOID_INLINE int line_ends_with(const struct cursor *c, const char *text)
 {
 	size_t n = strlen(text);
 	return c->len >= n && !memcmp(c->s + c->len - n, text, n);
@@ -336,7 +342,8 @@ static void parse_line(struct cursor *c)
 		break;
 	case HEXOID_FORMAT_BATCH_CHECK:
 		/* "<name> missing" / "<name> ambiguous": whatever was asked for, as given. */
-		if (line_ends_with(c, " missing") || line_ends_with(c, " ambiguous"))
+		if ((c->s[c->len - 1] == 'g' && line_ends_with(c, " missing")) ||
+		    (c->s[c->len - 1] == 's' && line_ends_with(c, " ambiguous")))
 			break;
 		oid(c);
 		sep(c, ' ', "a space after the object ID");
