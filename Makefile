@@ -142,7 +142,7 @@ $(TESTRUN): $(TEST_OBJ) $(EMU_OBJ) $(STATIC)
 check: all $(TESTRUN)
 	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" \
 	CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" RUN="$(RUN)" \
-		$(RUN) $(TESTRUN) tests/cli.sh tests/formats.sh tests/install.sh
+		$(RUN) $(TESTRUN) tests/cli.sh tests/formats.sh tests/show_index.sh tests/check_listing.sh tests/install.sh
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
@@ -190,7 +190,8 @@ demo: all
 # hexoid.pc is written at install time: it must name the PREFIX of this install.
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
-	install -m 644 include/hexoid.h include/hexoid_listing.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 include/hexoid.h include/hexoid_listing.h include/hexoid_idx.h \
+		$(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
 	ln -sf libhexoid.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -202,6 +203,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/hexoid.h $(DESTDIR)$(INCLUDEDIR)/hexoid_listing.h \
+	      $(DESTDIR)$(INCLUDEDIR)/hexoid_idx.h \
 	      $(DESTDIR)$(LIBDIR)/libhexoid.* \
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/hexoid.pc $(DESTDIR)$(BINDIR)/hexoid
 

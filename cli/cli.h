@@ -39,6 +39,10 @@ void lines_run(const char *path, const struct lines_options *opt, struct lines_t
 /* Raw binary IDs from `path` to lines on `out`; returns an exit code. */
 int encode_run(const char *path, enum hexoid_algo algo, FILE *out);
 
+/* The commands of their own files. */
+int cmd_show_index(int argc, char **argv);
+int cmd_check_listing(int argc, char **argv);
+
 /* The name to show for a path in messages. */
 const char *display_name(const char *path);
 

@@ -50,10 +50,12 @@ static int flush_out(struct run *r)
 	return 0;
 }
 
-static int on_oid(void *ctx, unsigned long long line, const unsigned char *raw, size_t rawsz)
+static int on_oid(void *ctx, unsigned long long line, size_t column, const unsigned char *raw,
+		  size_t rawsz)
 {
 	struct run *r = ctx;
 	(void)line;
+	(void)column;
 	if (r->outlen + rawsz > BUF_SIZE && flush_out(r))
 		return 1;
 	memcpy(r->out + r->outlen, raw, rawsz);

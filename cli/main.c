@@ -19,6 +19,8 @@ static const char usage_main[] =
 	"            .git/shallow, loose refs) or what other git commands print\n"
 	"  decode    the same checks, writing each valid ID as raw binary to stdout\n"
 	"  encode    raw binary IDs to lines of lowercase hex\n"
+	"  show-index     a pack index's entries, as 'git show-index' prints them\n"
+	"  check-listing  every listed ID is in a pack index (and with --exact, the reverse)\n"
 	"  kernels   the kernels this build has, the active one, and the CPU's features\n"
 	"\n"
 	"'hexoid <command> --help' describes a command. 'hexoid --version' prints the version.\n"
@@ -258,6 +260,10 @@ int main(int argc, char **argv)
 		return cmd_encode(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kernels"))
 		return cmd_kernels(argc - 1, argv + 1);
+	if (!strcmp(cmd, "show-index"))
+		return cmd_show_index(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check-listing"))
+		return cmd_check_listing(argc - 1, argv + 1);
 	fprintf(stderr, "hexoid: unknown command '%s'\n\n%s", cmd, usage_main);
 	return EXIT_TROUBLE;
 }

@@ -32,9 +32,11 @@ static int on_problem(void *ctx, const struct hexoid_problem *p)
 	return 0;
 }
 
-static int on_oid(void *ctx, unsigned long long line, const unsigned char *raw, size_t rawsz)
+static int on_oid(void *ctx, unsigned long long line, size_t column, const unsigned char *raw,
+		  size_t rawsz)
 {
 	mix(ctx, &line, sizeof(line));
+	mix(ctx, &column, sizeof(column));
 	mix(ctx, raw, rawsz);
 	return 0;
 }

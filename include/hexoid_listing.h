@@ -47,9 +47,10 @@ struct hexoid_problem {
 
 /* Called for each problem, in line order; return nonzero to stop the listing. */
 typedef int hexoid_problem_fn(void *ctx, const struct hexoid_problem *problem);
-/* Called for each object ID of each good line, in order; return nonzero to stop. */
-typedef int hexoid_oid_fn(void *ctx, unsigned long long line, const unsigned char *raw,
-			  size_t rawsz);
+/* Called for each object ID of each good line, in order, with the line and the 1-based
+ * column where its hex starts; return nonzero to stop. */
+typedef int hexoid_oid_fn(void *ctx, unsigned long long line, size_t column,
+			  const unsigned char *raw, size_t rawsz);
 
 struct hexoid_listing;
 

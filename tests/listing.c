@@ -68,11 +68,12 @@ static int note_problem(void *ctx, const struct hexoid_problem *p)
 	return 0;
 }
 
-static int note_oid(void *ctx, unsigned long long line, const unsigned char *raw, size_t rawsz)
+static int note_oid(void *ctx, unsigned long long line, size_t column, const unsigned char *raw,
+		    size_t rawsz)
 {
 	struct record *r = ctx;
-	int w = snprintf(r->text + r->len, sizeof(r->text) - r->len, "O%llu:%02x%02x:%zu\n", line,
-			 raw[0], raw[rawsz - 1], rawsz);
+	int w = snprintf(r->text + r->len, sizeof(r->text) - r->len, "O%llu:%zu:%02x%02x:%zu\n",
+			 line, column, raw[0], raw[rawsz - 1], rawsz);
 	if (w > 0 && (size_t)w < sizeof(r->text) - r->len)
 		r->len += (size_t)w;
 	return 0;
@@ -108,7 +109,7 @@ TEST(listing_same_result_whatever_the_pieces)
 		CHECK(strstr(whole.text, "P4:21:2:uppercase") && strstr(whole.text, "P5:40:1:") &&
 			      strstr(whole.text, "P6:1:1:empty line") &&
 			      strstr(whole.text, "P7:41:1:carriage return") &&
-			      strstr(whole.text, "O8:e691:20"),
+			      strstr(whole.text, "O8:1:e691:20"),
 		      "%s: unexpected result:\n%s", hexoid_format_name(format), whole.text);
 		for (size_t size = 1; size < 90; size++) {
 			run_listing(format, text, sizeof(text) - 1, size, &piece);

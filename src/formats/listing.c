@@ -575,6 +575,7 @@ static void flush(struct hexoid_listing *l)
 			for (size_t t = i; t < j && !l->stopped; t++) {
 				l->stats.oids++;
 				if (l->on_oid && l->on_oid(l->ctx, l->items[t].lineno,
+							    l->items[t].col + 1,
 							    l->raw + l->items[t].slot * rawsz, rawsz))
 					l->stopped = 1;
 			}
@@ -630,7 +631,7 @@ static void take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 						good = d + m;
 					}
 					for (size_t t = 0; l->on_oid && t < m && !l->stopped; t++)
-						if (l->on_oid(l->ctx, l->lineno + d + t,
+						if (l->on_oid(l->ctx, l->lineno + d + t, 1,
 							      l->raw + t * l->rawsz, l->rawsz))
 							l->stopped = 1;
 					if (good < k)
