@@ -142,7 +142,7 @@ $(TESTRUN): $(TEST_OBJ) $(EMU_OBJ) $(STATIC)
 check: all $(TESTRUN)
 	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" \
 	CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" RUN="$(RUN)" \
-		$(RUN) $(TESTRUN) tests/cli.sh tests/formats.sh tests/show_index.sh tests/check_listing.sh tests/install.sh
+		$(RUN) $(TESTRUN) tests/cli.sh tests/formats.sh tests/show_index.sh tests/check_listing.sh tests/limits.sh tests/install.sh
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
