@@ -273,7 +273,7 @@ function plot(    np, ncolors, colors, i) {
 	print "set xtics (\"1\" 1, \"16\" 16, \"1K\" 1024, \"64K\" 65536, \"1M\" 1048576, \"16M\" 16777216)" > gp
 	print "set xlabel \"IDs per call\"" > gp
 	print "set ylabel \"million IDs per second\"" > gp
-	print "set key left top font \",10\" spacing 0.9" > gp
+	print "set key outside right top font \",10\" spacing 0.9" > gp
 	printf "set multiplot layout 2,2 title \"hexoid on %s, %s (one run; git-loop = git's table loop)\"\n", \
 		ctx["cpu_model"], substr(ctx["date"], 1, 10) > gp
 	np = panel(1, "decode/sha1/stride=41/lower", "decode SHA-1 lines (40 hex + LF), lowercase-only")
