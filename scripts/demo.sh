@@ -11,11 +11,11 @@ echo "== active kernel"
 $H kernels | grep -E '^(\*|active|cpu)'
 
 echo
-echo "== this repository: git rev-list --objects --all (the IDs), verified as Git 3.0 would"
+echo "== this repository: git rev-list --objects --all, verified as Git 3.0 would"
 if git rev-parse --git-dir >/dev/null 2>&1; then
-	git rev-list --objects --all | cut -d' ' -f1 >"$tmp/self"
-	fmt=$(head -n 1 "$tmp/self" | awk '{ print length($0) == 64 ? "sha256" : "sha1" }')
-	$H verify "$tmp/self" && echo "$(wc -l <"$tmp/self") $fmt object IDs: all valid lowercase"
+	git rev-list --objects --all >"$tmp/self"
+	fmt=$(head -n 1 "$tmp/self" | awk '{ print length($1) == 64 ? "sha256" : "sha1" }')
+	$H verify --format=rev-list "$tmp/self" && echo "$(wc -l <"$tmp/self") $fmt object IDs: all valid lowercase"
 else
 	echo "(not a git checkout: skipped)"
 fi
@@ -29,6 +29,12 @@ for i in 1 2 3; do
 done
 git -C "$tmp/repo" rev-list --objects --all | cut -d' ' -f1 >"$tmp/s256"
 $H verify "$tmp/s256" && echo "$(wc -l <"$tmp/s256") sha256 object IDs: all valid"
+git_ -C "$tmp/repo" repack -adq
+idx=$(ls "$tmp"/repo/.git/objects/pack/*.idx)
+$H check-listing --idx "$idx" --exact "$tmp/s256" && echo "and exactly the objects of its pack"
+git -C "$tmp/repo" show-index <"$idx" >"$tmp/git-show"
+$H show-index <"$idx" | cmp -s - "$tmp/git-show" &&
+	echo "hexoid show-index prints what git show-index prints, byte for byte"
 
 echo
 echo "== the same listing with one ID in uppercase: Git 2.x accepts it, Git 3.0 will not"
