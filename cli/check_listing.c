@@ -29,7 +29,7 @@ static const char usage[] =
 	"\n"
 	"  --idx PACK.idx        the pack index (version 1 or 2)\n"
 	"  --exact               also every packed object must be listed, and none twice\n"
-	"  --object-format=HASH  the index's hash; default: from the listing, else the size\n"
+	"  --object-format=HASH  the index's hash (sha1 or sha256); default: from its size\n"
 	"  --max-errors=N        stop after N reports (default 0: all)\n"
 	"\n"
 	"Reports go to stderr as FILE:LINE:COL: error: ... (or PACK.idx: error: ... for packed\n"
@@ -225,16 +225,12 @@ int cmd_check_listing(int argc, char **argv)
 				return EXIT_TROUBLE;
 			}
 			break;
-		case OPT_MAX: {
-			char *end;
-			errno = 0;
-			max_errors = strtoul(optarg, &end, 10);
-			if (errno || *end || !*optarg || optarg[0] == '-') {
+		case OPT_MAX:
+			if (parse_count(optarg, &max_errors)) {
 				fprintf(stderr, "hexoid: bad --max-errors '%s'\n%s", optarg, usage);
 				return EXIT_TROUBLE;
 			}
 			break;
-		}
 		case 'h':
 		case OPT_HELP:
 			fputs(usage, stdout);

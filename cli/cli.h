@@ -43,6 +43,9 @@ int encode_run(const char *path, enum hexoid_algo algo, FILE *out);
 int cmd_show_index(int argc, char **argv);
 int cmd_check_listing(int argc, char **argv);
 
+/* A decimal count for an option (no sign, no junk): 0, or -1 if `s` is not one. */
+int parse_count(const char *s, unsigned long *out);
+
 /* The name to show for a path in messages. */
 const char *display_name(const char *path);
 

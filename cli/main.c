@@ -87,6 +87,17 @@ static int usage_error(const char *usage, const char *fmt, const char *arg)
 	return EXIT_TROUBLE;
 }
 
+int parse_count(const char *s, unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno || *end || !*s || s[0] == '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static int parse_algo(const char *s, enum hexoid_algo *algo, int allow_auto)
 {
 	if (!strcmp(s, "sha1"))
@@ -137,15 +148,10 @@ static int parse_options(int argc, char **argv, const char *usage, int is_encode
 			opt->format = (enum hexoid_format)f;
 			break;
 		}
-		case OPT_MAX_ERRORS: {
-			char *end;
-			errno = 0;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (is_encode || errno || *end || !*optarg || optarg[0] == '-')
+		case OPT_MAX_ERRORS:
+			if (is_encode || parse_count(optarg, &opt->max_errors))
 				return usage_error(usage, "bad --max-errors '%s'", optarg);
-			opt->max_errors = v;
 			break;
-		}
 		case 'h':
 		case OPT_HELP:
 			fputs(usage, stdout);

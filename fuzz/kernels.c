@@ -10,30 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "../tests/emulated.h"
 
-struct kernel {
-	const char *name;
-	hexoid_decode_fn *decode;
-	hexoid_encode_fn *encode;
-};
-
-static const struct kernel emulated[] = {
-#ifdef HEXOID_EMU_HAVE_SSE
-	{ "sse (simde)", hexoid_sse_decode_emu, hexoid_sse_encode_emu },
-#endif
-#ifdef HEXOID_EMU_HAVE_AVX2
-	{ "avx2 (simde)", hexoid_avx2_decode_emu, hexoid_avx2_encode_emu },
-#endif
-#ifdef HEXOID_EMU_HAVE_AVX512
-	{ "avx512 (simde)", hexoid_avx512_decode_emu, hexoid_avx512_encode_emu },
-	{ "avx512vbmi (simde)", hexoid_avx512vbmi_decode_emu, hexoid_avx512vbmi_encode_emu },
-#endif
-#ifdef HEXOID_EMU_HAVE_NEON
-	{ "neon (simde)", hexoid_neon_decode_emu, hexoid_neon_encode_emu },
-#endif
-	{ NULL, NULL, NULL },
-};
 
 static void check(int ok, const char *what, const char *kernel)
 {
@@ -44,7 +22,7 @@ static void check(int ok, const char *what, const char *kernel)
 }
 
 /* Decode with the public API and the kernel forced (or a kernel function directly). */
-static enum hexoid_status run(const struct kernel *k, const char *name, unsigned char *out,
+static enum hexoid_status run(const struct emulated_kernel *k, const char *name, unsigned char *out,
 			      const char *in, size_t n, size_t stride, size_t hexsz,
 			      enum hexoid_kind kind, struct hexoid_error *e)
 {
@@ -88,8 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	const char *names[16];
 	size_t nk = hexoid_kernels(names, 16);
-	for (size_t i = 0; i < nk + sizeof(emulated) / sizeof(emulated[0]) - 1; i++) {
-		const struct kernel *k = i < nk ? NULL : &emulated[i - nk];
+	for (size_t i = 0; i < nk + sizeof(emulated_kernels) / sizeof(emulated_kernels[0]) - 1; i++) {
+		const struct emulated_kernel *k = i < nk ? NULL : &emulated_kernels[i - nk];
 		const char *name = k ? k->name : names[i];
 		enum hexoid_status gs = run(k, name, got, in, n, stride, hexsz, kind, &ge);
 		check(gs == ws, "status", name);

@@ -6,28 +6,13 @@
 # index-pack (repack_local_links) lets through, is caught here.
 # Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
 set -u
-H=${HEXOID:?HEXOID must name the hexoid command}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; }
+. "$(dirname "$0")/lib.sh"
 expect() { # expect NAME STATUS STDERR-SUBSTRING|'' ARGS...
 	name=$1 want=$2 pattern=$3
 	shift 3
 	$H "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	got=$?
-	if [ "$got" != "$want" ]; then
-		fail "$name: exit $got, expected $want"
-		sed 's/^/#   /' "$tmp/err" | head -3
-	elif [ -n "$pattern" ] && ! grep -qF -- "$pattern" "$tmp/err"; then
-		fail "$name: stderr lacks '$pattern'"
-		sed 's/^/#   /' "$tmp/err" | head -3
-	else
-		pass "$name"
-	fi
+	judge "$name" "$want" "$pattern" $?
 }
-git_() { git -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
 
 for fmt in sha1 sha256; do
 	if [ $fmt = sha1 ]; then hexsz=40; else hexsz=64; fi

@@ -4,12 +4,7 @@
 # and exit code. Prints "ok N - ..." / "not ok N - ..." lines for the test runner.
 # Needs: HEXOID (the command, possibly behind an emulator prefix).
 set -u
-H=${HEXOID:?HEXOID must name the hexoid command}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; }
+. "$(dirname "$0")/lib.sh"
 
 # expect NAME STATUS STDERR-SUBSTRING|'' INPUT-FILE ARGS...: run hexoid with ARGS on
 # INPUT-FILE as stdin; STATUS and (if given) a line of stderr must match.
@@ -17,16 +12,7 @@ expect() {
 	name=$1 want=$2 pattern=$3 input=$4
 	shift 4
 	$H "$@" <"$input" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" != "$want" ]; then
-		fail "$name: exit $got, expected $want"
-		sed 's/^/#   /' "$tmp/err" | head -5
-	elif [ -n "$pattern" ] && ! grep -qF -- "$pattern" "$tmp/err"; then
-		fail "$name: stderr lacks '$pattern'"
-		sed 's/^/#   /' "$tmp/err" | head -5
-	else
-		pass "$name"
-	fi
+	judge "$name" "$want" "$pattern" $?
 }
 
 # Replace column COL (1-based) of line LINE of FILE with CHAR, into OUT.
@@ -34,7 +20,6 @@ plant() {
 	awk -v l="$2" -v c="$3" -v ch="$4" 'NR == l { $0 = substr($0, 1, c - 1) ch substr($0, c + 1) } { print }' "$1" >"$5"
 }
 
-git_() { git -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
 
 # A repository with history, branches, annotated and lightweight tags, packed refs.
 make_repo() { # make_repo DIR FORMAT

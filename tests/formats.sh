@@ -4,30 +4,15 @@
 # the exact LINE:COL and exit status are checked, with the format given and with auto.
 # Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
 set -u
-H=${HEXOID:?HEXOID must name the hexoid command}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; }
+. "$(dirname "$0")/lib.sh"
 
 expect() { # expect NAME STATUS STDERR-SUBSTRING|'' FILE ARGS...
 	name=$1 want=$2 pattern=$3 input=$4
 	shift 4
 	$H "$@" "$input" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" != "$want" ]; then
-		fail "$name: exit $got, expected $want"
-		sed 's/^/#   /' "$tmp/err" | head -3
-	elif [ -n "$pattern" ] && ! grep -qF -- "$pattern" "$tmp/err"; then
-		fail "$name: stderr lacks '$pattern'"
-		sed 's/^/#   /' "$tmp/err" | head -3
-	else
-		pass "$name"
-	fi
+	judge "$name" "$want" "$pattern" $?
 }
 
-git_() { git -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
 
 # Replace the byte at column COL of line LINE with 'G' (never a hex digit).
 plant() { # plant FILE LINE COL OUT

@@ -6,28 +6,9 @@
  */
 #include <string.h>
 
+#include "emulated.h"
 #include "test.h"
 
-static const struct {
-	const char *name;
-	hexoid_decode_fn *decode;
-	hexoid_encode_fn *encode;
-} emulated[] = {
-#ifdef HEXOID_EMU_HAVE_SSE
-	{ "sse (simde)", hexoid_sse_decode_emu, hexoid_sse_encode_emu },
-#endif
-#ifdef HEXOID_EMU_HAVE_AVX2
-	{ "avx2 (simde)", hexoid_avx2_decode_emu, hexoid_avx2_encode_emu },
-#endif
-#ifdef HEXOID_EMU_HAVE_AVX512
-	{ "avx512 (simde)", hexoid_avx512_decode_emu, hexoid_avx512_encode_emu },
-	{ "avx512vbmi (simde)", hexoid_avx512vbmi_decode_emu, hexoid_avx512vbmi_encode_emu },
-#endif
-#ifdef HEXOID_EMU_HAVE_NEON
-	{ "neon (simde)", hexoid_neon_decode_emu, hexoid_neon_encode_emu },
-#endif
-	{ NULL, NULL, NULL },
-};
 
 size_t test_kernels(struct test_kernel *list, size_t cap)
 {
@@ -43,11 +24,11 @@ size_t test_kernels(struct test_kernel *list, size_t cap)
 		}
 		count++;
 	}
-	for (size_t i = 0; emulated[i].name; i++, count++)
+	for (size_t i = 0; emulated_kernels[i].name; i++, count++)
 		if (count < cap) {
-			snprintf(list[count].name, sizeof(list[count].name), "%s", emulated[i].name);
-			list[count].decode = emulated[i].decode;
-			list[count].encode = emulated[i].encode;
+			snprintf(list[count].name, sizeof(list[count].name), "%s", emulated_kernels[i].name);
+			list[count].decode = emulated_kernels[i].decode;
+			list[count].encode = emulated_kernels[i].encode;
 		}
 	return count;
 }

@@ -5,34 +5,18 @@
 # Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID; CFLAGS and RUN from make
 # (the memory and size checks are skipped under sanitizers and emulation).
 set -u
-H=${HEXOID:?HEXOID must name the hexoid command}
-tmp=$(mktemp -d)
-trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-n=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # skip $2"; }
+. "$(dirname "$0")/lib.sh"
 id=4b825dc642cb6eb9a060e54bf8d69288fbee4904
 
 heavy=yes
 case "${CFLAGS:-}" in *-fsanitize*) heavy="no: sanitizer build" ;; esac
 [ -n "${RUN:-}" ] && heavy="no: emulated"
 
-# status_of CMD...: run, and fail the test when a signal ended it (status > 128).
-check_status() { # NAME WANT GOT
-	if [ "$3" -gt 128 ]; then
-		fail "$1: killed by signal $(($3 - 128))"
-	elif [ "$3" != "$2" ]; then
-		fail "$1: exit $3, expected $2"
-	else
-		pass "$1"
-	fi
-}
 
 if [ "$heavy" = yes ] && [ -x /usr/bin/time ]; then
 	# 100M lines, 4.1 GB, through a pipe: never on disk, never in memory at once.
 	yes "$id" | head -n 100000000 | /usr/bin/time -f '%M' -o "$tmp/rss" $H verify >"$tmp/out" 2>"$tmp/err"
-	check_status "4.1 GB listing through a pipe is valid" 0 $?
+	judge "4.1 GB listing through a pipe is valid" 0 "" $?
 	rss=$(tail -n 1 "$tmp/rss")
 	if [ "$rss" -lt 65536 ]; then pass "peak RSS ${rss} KiB < 64 MiB on 4.1 GB"; else fail "peak RSS ${rss} KiB on 4.1 GB"; fi
 	# decode of 1 GB: the output is exactly 20 bytes per line, never half a record.
@@ -42,41 +26,41 @@ if [ "$heavy" = yes ] && [ -x /usr/bin/time ]; then
 	[ "$rss" -lt 65536 ] && pass "decode peak RSS ${rss} KiB < 64 MiB" || fail "decode peak RSS ${rss} KiB"
 	# A 100 MiB line with no newline at all.
 	head -c 104857600 /dev/zero | tr '\0' a | /usr/bin/time -f '%M' -o "$tmp/rss" $H verify --algo=sha1 >"$tmp/out" 2>"$tmp/err"
-	check_status "a 100 MiB line without newline" 1 $?
+	judge "a 100 MiB line without newline" 1 "" $?
 	grep -q "<stdin>:1:41: error: line too long: more than" "$tmp/err" && pass "reported once, at 1:41" || fail "100 MiB line message: $(head -c 200 "$tmp/err")"
 	rss=$(tail -n 1 "$tmp/rss")
 	[ "$rss" -lt 65536 ] && pass "100 MiB line: peak RSS ${rss} KiB" || fail "100 MiB line: peak RSS ${rss} KiB"
 	head -c 104857600 /dev/zero | tr '\0' a | $H verify --format=rev-list >/dev/null 2>"$tmp/err"
-	check_status "a 100 MiB line, rev-list format" 1 $?
+	judge "a 100 MiB line, rev-list format" 1 "" $?
 else
 	skip "bounded memory on 4.1 GB" "$heavy"
 fi
 
 # Odd inputs.
 : >"$tmp/empty"
-$H verify "$tmp/empty" 2>"$tmp/err"; check_status "empty file: valid, nothing to check" 0 $?
+$H verify "$tmp/empty" 2>"$tmp/err"; judge "empty file: valid, nothing to check" 0 "" $?
 for f in oids rev-list batch-check show-index packed-refs auto; do
-	$H verify --format=$f "$tmp/empty" 2>/dev/null; check_status "empty file, --format=$f" 0 $?
+	$H verify --format=$f "$tmp/empty" 2>/dev/null; judge "empty file, --format=$f" 0 "" $?
 done
 printf '\n\n' >"$tmp/blank"
-$H verify "$tmp/blank" 2>"$tmp/err"; check_status "blank lines" 1 $?
+$H verify "$tmp/blank" 2>"$tmp/err"; judge "blank lines" 1 "" $?
 grep -q ":2:1: error: empty line" "$tmp/err" && pass "each blank line reported" || fail "blank lines report"
 head -c 4096 /dev/zero >"$tmp/zeros"
-$H verify "$tmp/zeros" 2>"$tmp/err"; check_status "NUL bytes only" 1 $?
+$H verify "$tmp/zeros" 2>"$tmp/err"; judge "NUL bytes only" 1 "" $?
 printf '%s\r\n%s\r\n' $id $id >"$tmp/crlf"
-$H verify --format=rev-list "$tmp/crlf" 2>"$tmp/err"; check_status "CRLF in rev-list format" 1 $?
+$H verify --format=rev-list "$tmp/crlf" 2>"$tmp/err"; judge "CRLF in rev-list format" 1 "" $?
 grep -q ":1:41: error: carriage return" "$tmp/err" && pass "CRLF named as such" || fail "CRLF message: $(cat "$tmp/err")"
 head -c 65536 /dev/urandom >"$tmp/random"
 for f in oids pack-objects rev-list batch-check show-index verify-pack ls-tree for-each-ref packed-refs fetch-head reflog auto; do
-	$H verify --format=$f "$tmp/random" >/dev/null 2>&1; check_status "random bytes, --format=$f" 1 $?
+	$H verify --format=$f "$tmp/random" >/dev/null 2>&1; judge "random bytes, --format=$f" 1 "" $?
 done
-$H show-index "$tmp/random" >/dev/null 2>&1; check_status "random bytes as a pack index" 2 $?
-$H check-listing --idx "$tmp/random" "$tmp/empty" >/dev/null 2>&1; check_status "check-listing with a random index" 2 $?
-$H verify "$tmp" 2>"$tmp/err"; check_status "a directory" 2 $?
-$H show-index "$tmp" 2>"$tmp/err"; check_status "show-index of a directory" 2 $?
+$H show-index "$tmp/random" >/dev/null 2>&1; judge "random bytes as a pack index" 2 "" $?
+$H check-listing --idx "$tmp/random" "$tmp/empty" >/dev/null 2>&1; judge "check-listing with a random index" 2 "" $?
+$H verify "$tmp" 2>"$tmp/err"; judge "a directory" 2 "" $?
+$H show-index "$tmp" 2>"$tmp/err"; judge "show-index of a directory" 2 "" $?
 if [ "$(id -u)" != 0 ]; then
 	echo "$id" >"$tmp/locked" && chmod 000 "$tmp/locked"
-	$H verify "$tmp/locked" 2>"$tmp/err"; check_status "an unreadable file" 2 $?
+	$H verify "$tmp/locked" 2>"$tmp/err"; judge "an unreadable file" 2 "" $?
 else
 	skip "an unreadable file" "root reads everything"
 fi

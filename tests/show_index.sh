@@ -6,14 +6,7 @@
 # Prints "ok N - ..." / "not ok N - ..." lines for the test runner.
 # Needs: HEXOID (the command, possibly behind an emulator prefix).
 set -u
-H=${HEXOID:?HEXOID must name the hexoid command}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; }
-
-git_() { git -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
+. "$(dirname "$0")/lib.sh"
 
 # expect NAME STATUS STDERR-SUBSTRING|'' INPUT-FILE ARGS...: run hexoid with ARGS and
 # INPUT-FILE as stdin; the status must be exactly STATUS and (if given) stderr must hold
@@ -23,16 +16,10 @@ expect() {
 	shift 4
 	$H "$@" <"$input" >"$tmp/out" 2>"$tmp/err"
 	got=$?
-	if [ "$got" != "$want" ]; then
-		fail "$name: exit $got, expected $want"
-		sed 's/^/#   /' "$tmp/err" | head -5
-	elif [ -n "$pattern" ] && ! grep -qF -- "$pattern" "$tmp/err"; then
-		fail "$name: stderr lacks '$pattern'"
-		sed 's/^/#   /' "$tmp/err" | head -5
-	elif [ "$want" = 2 ] && [ -s "$tmp/out" ]; then
+	if [ "$want" = 2 ] && [ "$got" = 2 ] && [ -s "$tmp/out" ]; then
 		fail "$name: printed something before failing"
 	else
-		pass "$name"
+		judge "$name" "$want" "$pattern" $got
 	fi
 }
 
