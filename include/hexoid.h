@@ -89,7 +89,8 @@ HEXOID_API enum hexoid_status hexoid_decode_at(unsigned char *out, const char *b
 HEXOID_API void hexoid_encode(char *out, size_t stride, const unsigned char *in, size_t n,
 			      enum hexoid_algo algo);
 
-/* The active kernel: "scalar", "sse", "avx2", "avx512" or "neon". */
+/* The active kernel: "scalar", "sse", "avx2", "avx512" (or "avx512bw" on CPUs
+ * without VBMI) or "neon". */
 HEXOID_API const char *hexoid_kernel(void);
 
 /*

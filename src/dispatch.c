@@ -48,9 +48,10 @@ struct kernel {
 
 /* Best first: automatic selection takes the first row that is built and supported. */
 static const struct kernel kernels[] = {
-	{ "avx512vbmi", "avx512f avx512bw avx512vl avx512vbmi bmi2",
+	/* AVX-512 is one kernel for users; CPUs without VBMI run its BW-only variant. */
+	{ "avx512", "avx512f avx512bw avx512vl avx512vbmi bmi2",
 	  AVX512_NEEDS | HEXOID_CPU_AVX512VBMI, FNS_AVX512VBMI },
-	{ "avx512", "avx512f avx512bw avx512vl bmi2", AVX512_NEEDS, FNS_AVX512 },
+	{ "avx512bw", "avx512f avx512bw avx512vl bmi2", AVX512_NEEDS, FNS_AVX512 },
 	{ "avx2", "avx2", HEXOID_CPU_AVX2, FNS_AVX2 },
 	{ "sse", "ssse3 sse4.1", HEXOID_CPU_SSSE3 | HEXOID_CPU_SSE41, FNS_SSE },
 	{ "neon", "neon", HEXOID_CPU_NEON, FNS_NEON },

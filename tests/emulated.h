@@ -23,8 +23,8 @@ static const struct emulated_kernel emulated_kernels[] = {
 	{ "avx2 (simde)", hexoid_avx2_decode_emu, hexoid_avx2_encode_emu },
 #endif
 #ifdef HEXOID_EMU_HAVE_AVX512
-	{ "avx512 (simde)", hexoid_avx512_decode_emu, hexoid_avx512_encode_emu },
-	{ "avx512vbmi (simde)", hexoid_avx512vbmi_decode_emu, hexoid_avx512vbmi_encode_emu },
+	{ "avx512bw (simde)", hexoid_avx512_decode_emu, hexoid_avx512_encode_emu },
+	{ "avx512 (simde)", hexoid_avx512vbmi_decode_emu, hexoid_avx512vbmi_encode_emu },
 #endif
 #ifdef HEXOID_EMU_HAVE_NEON
 	{ "neon (simde)", hexoid_neon_decode_emu, hexoid_neon_encode_emu },
