@@ -12,8 +12,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -122,58 +120,6 @@ static int on_oid(void *ctx, unsigned long long line, size_t column, const unsig
 	return 0;
 }
 
-/* The whole index file in memory: mapped when it can be, read otherwise (a pipe). */
-static void *load(const char *path, size_t *size, int *mapped)
-{
-	int fd = open(path, O_RDONLY);
-	struct stat st;
-	void *data = NULL;
-	*mapped = 0;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		fprintf(stderr, "hexoid: %s: %s\n", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "hexoid: %s: %s\n", path, strerror(EISDIR));
-	} else if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		*size = (size_t)st.st_size;
-		data = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (data == MAP_FAILED) {
-			fprintf(stderr, "hexoid: %s: %s\n", path, strerror(errno));
-			data = NULL;
-		} else {
-			*mapped = 1;
-		}
-	} else {
-		size_t cap = 1 << 16, len = 0;
-		char *buf = malloc(cap);
-		ssize_t got;
-		while (buf && (got = read(fd, buf + len, cap - len)) != 0) {
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got < 0) {
-				fprintf(stderr, "hexoid: %s: %s\n", path, strerror(errno));
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			len += (size_t)got;
-			if (len == cap) {
-				char *bigger = realloc(buf, cap *= 2);
-				if (!bigger)
-					free(buf);
-				buf = bigger;
-			}
-		}
-		data = buf;
-		*size = len;
-	}
-	close(fd);
-	return data;
-}
-
 int cmd_check_listing(int argc, char **argv)
 {
 	enum { OPT_IDX = 256, OPT_EXACT, OPT_FORMAT, OPT_MIXED, OPT_OBJFMT, OPT_MAX, OPT_HELP };
@@ -245,19 +191,14 @@ int cmd_check_listing(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 
-	size_t size = 0;
-	int mapped;
-	void *data = load(idx_path, &size, &mapped);
-	if (!data)
+	struct cli_file file;
+	if (cli_load(idx_path, &file))
 		return EXIT_TROUBLE;
 	struct hexoid_idx idx;
 	struct hexoid_idx_error ierr;
-	if (hexoid_idx_open(&idx, data, size, algo, &ierr) != HEXOID_IDX_OK) {
+	if (hexoid_idx_open(&idx, file.data, file.size, algo, &ierr) != HEXOID_IDX_OK) {
 		fprintf(stderr, "%s: error: %s\n", idx_path, ierr.message);
-		if (mapped)
-			munmap(data, size);
-		else
-			free(data);
+		cli_unload(&file);
 		return EXIT_TROUBLE;
 	}
 
@@ -327,9 +268,6 @@ int cmd_check_listing(int argc, char **argv)
 done:
 	free(first);
 	free(c);
-	if (mapped)
-		munmap(data, size);
-	else
-		free(data);
+	cli_unload(&file);
 	return trouble ? EXIT_TROUBLE : errors ? EXIT_INVALID : EXIT_VALID;
 }

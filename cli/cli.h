@@ -39,6 +39,16 @@ void lines_run(const char *path, const struct lines_options *opt, struct lines_t
 /* Raw binary IDs from `path` to lines on `out`; returns an exit code. */
 int encode_run(const char *path, enum hexoid_algo algo, FILE *out);
 
+/* A whole file in memory ("-" is standard input): cli_load() reports its own errors on
+ * stderr and returns -1; cli_unload() gives the memory back. */
+struct cli_file {
+	unsigned char *data;
+	size_t size;
+	int mapped;
+};
+int cli_load(const char *path, struct cli_file *file);
+void cli_unload(struct cli_file *file);
+
 /* The commands of their own files. */
 int cmd_show_index(int argc, char **argv);
 int cmd_check_listing(int argc, char **argv);

@@ -11,12 +11,9 @@
  * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -40,81 +37,6 @@ static const char usage_show_index[] =
 #define BLOCK 2048
 /* The longest line: 20 decimal digits, ' ', 64 hex digits, " (xxxxxxxx)", '\n'. */
 #define MAX_LINE (20 + 1 + HEXOID_MAX_HEXSZ + 11 + 1)
-
-struct input {
-	unsigned char *data;
-	size_t size;
-	int mapped;
-};
-
-/* Map a regular file; read anything else (a pipe, a terminal) whole into memory. */
-static int load(const char *path, struct input *in)
-{
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
-	struct stat st;
-	in->data = NULL;
-	in->size = 0;
-	in->mapped = 0;
-	if (fd < 0)
-		goto io_error;
-	if (fstat(fd, &st))
-		goto io_error;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto io_error;
-	}
-	if (S_ISREG(st.st_mode) && st.st_size > 0 && (uintmax_t)st.st_size <= SIZE_MAX) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m != MAP_FAILED) {
-			in->data = m;
-			in->size = (size_t)st.st_size;
-			in->mapped = 1;
-			goto done;
-		}
-	}
-	size_t cap = 0;
-	for (;;) {
-		if (in->size == cap) {
-			size_t ncap = cap ? cap * 2 : 1u << 16;
-			unsigned char *p = ncap > cap ? realloc(in->data, ncap) : NULL;
-			if (!p) {
-				fprintf(stderr, "hexoid: %s: out of memory reading the index\n",
-					display_name(path));
-				goto fail;
-			}
-			in->data = p;
-			cap = ncap;
-		}
-		ssize_t got = read(fd, in->data + in->size, cap - in->size);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			goto io_error;
-		if (got == 0)
-			break;
-		in->size += (size_t)got;
-	}
-done:
-	if (fd != STDIN_FILENO)
-		close(fd);
-	return 0;
-io_error:
-	fprintf(stderr, "hexoid: %s: %s\n", display_name(path), strerror(errno));
-fail:
-	free(in->data);
-	in->data = NULL;
-	if (fd > STDIN_FILENO)
-		close(fd);
-	return -1;
-}
-
-static void unload(struct input *in)
-{
-	if (in->mapped)
-		munmap(in->data, in->size);
-	else
-		free(in->data);
-}
 
 /* "00" .. "99": decimal offsets go two digits per division, the slow step per line;
  * and 10^k, to count an offset's digits with comparisons rather than divisions. */
@@ -269,8 +191,8 @@ int cmd_show_index(int argc, char **argv)
 	if (!path)
 		path = "-";
 
-	struct input in;
-	if (load(path, &in))
+	struct cli_file in;
+	if (cli_load(path, &in))
 		return EXIT_TROUBLE;
 	struct hexoid_idx idx;
 	struct hexoid_idx_error err;
@@ -283,6 +205,6 @@ int cmd_show_index(int argc, char **argv)
 	} else {
 		rc = print_index(&idx, stdout);
 	}
-	unload(&in);
+	cli_unload(&in);
 	return rc;
 }
