@@ -11,7 +11,7 @@ void register_latency_cases(void);
 /* Bulk decode, validate-only and encode over record counts and strides (cases.c). */
 void register_bulk_cases(void);
 
-/* Whole listings through the `hexoid verify` path (cases_listing.c): still to come. */
+/* Whole listings through the `hexoid verify` path (cases_listing.c). */
 void register_listing_cases(void);
 
 #endif /* HEXOID_BENCH_CASES_H */

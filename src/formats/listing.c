@@ -258,18 +258,26 @@ HEXOID_INLINE int number(struct cursor *c, int base, size_t min, size_t max, con
 	return 1;
 }
 
+/* The word at the cursor is `word` (a literal: its length folds to a constant). */
+#define AT_WORD(c, word)                                                                    \
+	((c)->len - (c)->pos >= sizeof(word) - 1 &&                                         \
+	 !memcmp((c)->s + (c)->pos, word, sizeof(word) - 1))
+
 HEXOID_INLINE int type_word(struct cursor *c)
 {
-	const char *t = NULL;
+	size_t n = 0;
 	if (c->failed)
 		return 0;
-	switch (c->pos < c->len ? c->s[c->pos] : 0) {
-	case 'c': t = "commit"; break;
-	case 't': t = c->pos + 1 < c->len && c->s[c->pos + 1] == 'r' ? "tree" : "tag"; break;
-	case 'b': t = "blob"; break;
-	}
-	if (t && peek(c, t)) {
-		c->pos += strlen(t);
+	if (AT_WORD(c, "blob"))
+		n = 4;
+	else if (AT_WORD(c, "tree"))
+		n = 4;
+	else if (AT_WORD(c, "commit"))
+		n = 6;
+	else if (AT_WORD(c, "tag"))
+		n = 3;
+	if (n) {
+		c->pos += n;
 		return 1;
 	}
 	return problem(c, c->pos, P_EXPECT, 0, "an object type (commit, tree, blob or tag)");
