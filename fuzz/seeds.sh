@@ -1,12 +1,12 @@
 #!/bin/sh
 # Seed corpora for the fuzz targets, made from real git output: a small SHA-1 and SHA-256
 # repository and every listing format git prints for them.
-# Usage: fuzz/seeds.sh OUTDIR   (makes OUTDIR/kernels and OUTDIR/listing)
+# Usage: fuzz/seeds.sh OUTDIR   (makes OUTDIR/kernels, OUTDIR/listing and OUTDIR/idx)
 set -eu
 out=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$out/kernels" "$out/listing"
+mkdir -p "$out/kernels" "$out/listing" "$out/idx"
 git_() { git -c user.name=fuzz -c user.email=fuzz@example.com -c init.defaultBranch=main "$@"; }
 for fmt in sha1 sha256; do
 	r=$tmp/$fmt
@@ -35,6 +35,10 @@ for fmt in sha1 sha256; do
 		{ printf '\000\003'; cat "$src"; } >"$out/listing/$fmt-$f-auto"
 		i=$((i + 1))
 	done
+	# idx: byte 0 = 0 infer the hash, 1 sha1, 2 sha256; then the .idx, and a v1 one
+	{ printf '\000'; cat "$idx"; } >"$out/idx/$fmt-v2"
+	git -C "$r" index-pack --index-version=1 -o "$tmp/v1.idx" "${idx%.idx}.pack" >/dev/null
+	{ printf '\000'; cat "$tmp/v1.idx"; } >"$out/idx/$fmt-v1"
 	# kernels: byte 0 = bit 0 sha256, bit 1 lower, bits 2.. stride extra; lines have stride hexsz+1
 	if [ $fmt = sha1 ]; then b0=006; else b0=007; fi
 	{ printf "\\$b0"; cat "$tmp/oids"; } >"$out/kernels/$fmt-lines"
