@@ -19,6 +19,7 @@ for group in "$@"; do
 		need libsimde-dev hdr simde/x86/avx2.h
 		need git has git
 		need pkg-config has pkg-config
+		need time test -x /usr/bin/time # the tests measure peak memory with it
 		;;
 	demo)
 		need git has git
