@@ -23,7 +23,6 @@ struct lines_options {
 
 struct lines_totals {
 	unsigned long long lines; /* lines read */
-	unsigned long long oids;  /* object IDs in good lines */
 	unsigned long long bad;   /* lines reported */
 	int trouble;              /* an I/O error happened */
 	int stopped;              /* max_errors was reached */

@@ -105,7 +105,6 @@ void lines_run(const char *path, const struct lines_options *opt, struct lines_t
 	struct hexoid_listing_stats st;
 	hexoid_listing_stats(l, &st);
 	tot->lines += st.lines;
-	tot->oids += st.oids;
 done:
 	hexoid_listing_free(l);
 	free(buf);

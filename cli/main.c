@@ -168,7 +168,7 @@ static int cmd_lines(int argc, char **argv, int decode)
 	const char *usage = decode ? usage_decode : usage_verify;
 	struct lines_options opt = { HEXOID_FORMAT_OIDS, HEXOID_LOWER, 0, 0,
 				     decode ? stdout : NULL };
-	struct lines_totals tot = { 0, 0, 0, 0, 0 };
+	struct lines_totals tot = { 0, 0, 0, 0 };
 	int rc = parse_options(argc, argv, usage, 0, &opt);
 	if (rc)
 		return rc < 0 ? EXIT_VALID : rc;

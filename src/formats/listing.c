@@ -33,7 +33,6 @@ enum problem_code {
 	P_EXPECT,    /* what: the expected thing */
 	P_ALGO,      /* cannot tell sha1 from sha256; arg: token length */
 	P_HUGE,      /* longer than MAX_LINE */
-	P_BYTE,      /* a bad byte where the grammar wants a digit of a number */
 };
 
 enum { ITEM_OID, ITEM_PROBLEM };
