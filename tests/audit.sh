@@ -1,0 +1,266 @@
+#!/bin/sh
+# hexoid audit: everything in a repository that Git 2.x accepts and Git 3.0 will reject,
+# in SHA-1 and SHA-256 repositories made by the installed git. A clean repository (work
+# tree, bare clone, a .git file naming the git directory, REPO defaulting to .) reports
+# nothing; a planted one reports exactly its planted findings, in order, with exact
+# paths, lines and columns, object IDs and headers, and git fsck --strict accepting it
+# all; the same as JSON, with --jobs 2, --progress and --verify-ids. Then invalid hex and
+# wrong lengths (class error), the commit-graph and multi-pack-index chains, a corrupt
+# pack, and unusable input (exit 2).
+# Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
+set -u
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/planted.sh"
+
+# audit ARGS...: run it; stdout in $tmp/out, stderr in $tmp/err; returns its status.
+audit() { $H audit "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
+
+# The report's parts: finding lines are those between the first line and the empty line
+# before "summary:"; summary rows end in "scanned git3 error", whatever the header says.
+findings_of() { awk 'NR > 1 && $0 == "" { exit } NR > 1' "$1"; }
+summary_of() {
+	awk -v areas="$planted_areas total" '
+		BEGIN { split(areas, a, " "); for (i in a) want[a[i]] = 1 }
+		/^summary:/ { on = 1; next }
+		on && ($1 in want) && NF >= 4 { print $1, $(NF - 2), $(NF - 1), $NF }' "$1"
+}
+# expected_summary EXPECT: "area git3 error" for each area key and the total.
+expected_summary() {
+	awk -F '\t' -v areas="$planted_areas" '
+		{ a = substr($1, 2, index($1, "]") - 2); c[a, $2]++; t[$2]++ }
+		END { n = split(areas, k, " ")
+			for (i = 1; i <= n; i++) print k[i], c[k[i], "git3"] + 0, c[k[i], "error"] + 0
+			print "total", t["git3"] + 0, t["error"] + 0 }' "$1"
+}
+
+# check_report NAME EXPECT REPO FORMAT: the text report in $tmp/out against EXPECT (an
+# empty file for a clean repository): the first line, the findings, the summary table.
+check_report() {
+	c_name=$1 c_expect=$2
+	if [ "$(head -n 1 "$tmp/out")" = "hexoid audit: $3 ($4)" ]; then
+		pass "$c_name: first line names the repository and $4"
+	else
+		fail "$c_name: first line is '$(head -n 1 "$tmp/out")'"
+	fi
+	findings_of "$tmp/out" >"$tmp/found"
+	if check_findings "$c_expect" "$tmp/found"; then
+		pass "$c_name: exactly the $(wc -l <"$c_expect") expected findings, in order"
+	else
+		fail "$c_name: findings differ"
+	fi
+	summary_of "$tmp/out" >"$tmp/sum"
+	# The counts must match; scanned must be a number at least as large as what it found.
+	expected_summary "$c_expect" >"$tmp/sum.want"
+	if awk '{ print $1, $3, $4 }' "$tmp/sum" | cmp -s - "$tmp/sum.want" &&
+		awk '!($2 ~ /^[0-9]+$/ && $2 >= $3 + $4) { bad = 1 } END { exit bad }' "$tmp/sum"; then
+		pass "$c_name: summary rows for every area and the total"
+	else
+		fail "$c_name: summary differs"
+		awk '{ print $1, $3, $4 }' "$tmp/sum" | diff "$tmp/sum.want" - | sed 's/^/#   /' | head -12
+	fi
+}
+
+# check_json NAME EXPECT REPO FORMAT: --json output in $tmp/json: it parses, every finding
+# has every key, and rendered as text lines the findings are those EXPECT wants; the
+# summary is the text report's ($tmp/sum).
+cat >"$tmp/render.py" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+keys = ("area", "path", "line", "column", "object", "type", "header", "offset", "class", "message")
+with open(sys.argv[2], "w") as out:
+    for f in d["findings"]:
+        missing = [k for k in keys if k not in f]
+        if missing:
+            sys.exit("finding without %s: %r" % (missing, f))
+        if f["object"] is not None:
+            s = "[%s] %s: %s %s: %s header, line %s, column %s" % (f["area"], f["path"], f["type"],
+                f["object"], f["header"], f["line"], f["column"])
+        elif f["offset"] is not None:
+            s = "[%s] %s: offset %s" % (f["area"], f["path"], f["offset"])
+        else:
+            s = "[%s] %s:%s:%s" % (f["area"], f["path"], f["line"], f["column"])
+        out.write("%s: %s: %s\n" % (s, f["class"], f["message"]))
+with open(sys.argv[3], "w") as out:
+    for area in sys.argv[4].split():
+        s = d["summary"][area]
+        out.write("%s %d %d %d\n" % (area, s["scanned"], s["git3"], s["error"]))
+print(d["repository"], d["object_format"])
+EOF
+check_json() {
+	j_name=$1
+	if [ -z "$have_python" ]; then
+		skip "$j_name: JSON" "no python3"
+		return
+	fi
+	if ! python3 -m json.tool "$tmp/json" >/dev/null 2>"$tmp/err"; then
+		fail "$j_name: --json output does not parse"
+		sed 's/^/#   /' "$tmp/err" | head -3
+		return
+	fi
+	pass "$j_name: --json output parses"
+	if ! python3 "$tmp/render.py" "$tmp/json" "$tmp/jfound" "$tmp/jsum" "$planted_areas" >"$tmp/jhead" 2>"$tmp/err"; then
+		fail "$j_name: --json lacks fields"
+		sed 's/^/#   /' "$tmp/err" | tail -3
+		return
+	fi
+	if [ "$(cat "$tmp/jhead")" = "$3 $4" ]; then
+		pass "$j_name: --json repository and object_format"
+	else
+		fail "$j_name: --json repository and object_format are '$(cat "$tmp/jhead")'"
+	fi
+	if check_findings "$2" "$tmp/jfound"; then
+		pass "$j_name: --json has the same $(wc -l <"$2") findings"
+	else
+		fail "$j_name: --json findings differ"
+	fi
+	if grep -v '^total ' "$tmp/sum" | cmp -s - "$tmp/jsum"; then
+		pass "$j_name: --json summary is the text summary"
+	else
+		fail "$j_name: --json summary differs from the text one"
+		grep -v '^total ' "$tmp/sum" | diff - "$tmp/jsum" | sed 's/^/#   /' | head -6
+	fi
+}
+have_python=
+command -v python3 >/dev/null 2>&1 && have_python=1
+
+# same_out NAME FILE: stdout of the last run is FILE's bytes.
+same_out() {
+	# (an empty reference proves nothing: the run it came from failed, and said so)
+	if [ -s "$2" ] && cmp -s "$2" "$tmp/out"; then pass "$1"; else
+		fail "$1: stdout differs"
+		diff "$2" "$tmp/out" | head -6 | sed 's/^/#   /'
+	fi
+}
+
+: >"$tmp/none"
+for fmt in sha1 sha256; do
+	# --- A clean repository, its bare clone, a .git file, the default REPO.
+	r=$tmp/clean-$fmt
+	if ! make_clean "$r" $fmt >"$tmp/git.log" 2>&1; then
+		fail "$fmt: git cannot make a repository"
+		sed 's/^/#   /' "$tmp/git.log" | head -5
+		continue
+	fi
+	audit "$r"
+	judge "$fmt: clean work tree: exit 0" 0 "" $?
+	check_report "$fmt: clean work tree" "$tmp/none" "$r" $fmt
+	audit --json "$r"
+	cp "$tmp/out" "$tmp/json"
+	check_json "$fmt: clean work tree" "$tmp/none" "$r" $fmt
+
+	git clone -q --bare "$r" "$tmp/bare-$fmt.git" 2>"$tmp/git.log"
+	audit "$tmp/bare-$fmt.git"
+	judge "$fmt: bare clone: exit 0" 0 "" $?
+	check_report "$fmt: bare clone" "$tmp/none" "$tmp/bare-$fmt.git" $fmt
+
+	# The work tree's .git is a file: "gitdir: <path>".
+	git_ init -q --object-format=$fmt --separate-git-dir="$tmp/sep-$fmt.git" "$tmp/wt-$fmt" >"$tmp/git.log" 2>&1 &&
+		(cd "$tmp/wt-$fmt" && echo x >x && git_ add x && git_ commit -q -m x) >>"$tmp/git.log" 2>&1
+	if [ -f "$tmp/wt-$fmt/.git" ]; then
+		audit "$tmp/wt-$fmt"
+		judge "$fmt: work tree with a gitdir: file: exit 0" 0 "" $?
+		check_report "$fmt: gitdir: file" "$tmp/none" "$tmp/wt-$fmt" $fmt
+	else
+		fail "$fmt: git init --separate-git-dir made no .git file"
+	fi
+
+	case $H in
+	/* | *' '/*) # an absolute command path: it still runs from inside the repository
+		(cd "$r" && $H audit >"$tmp/out" 2>"$tmp/err" </dev/null)
+		judge "$fmt: REPO defaults to .: exit 0" 0 "" $?
+		[ "$(head -n 1 "$tmp/out")" = "hexoid audit: . ($fmt)" ] &&
+			pass "$fmt: REPO defaults to ." || fail "$fmt: default REPO: '$(head -n 1 "$tmp/out")'"
+		;;
+	*) skip "$fmt: REPO defaults to ." "HEXOID is a relative path" ;;
+	esac
+
+	# --- Planted: uppercase IDs in objects (loose and packed, one a delta) and files.
+	p=$tmp/planted-$fmt
+	if ! make_planted "$p" $fmt >"$tmp/git.log" 2>&1; then
+		fail "$fmt: cannot plant the repository"
+		sed 's/^/#   /' "$tmp/git.log" | tail -5
+		continue
+	fi
+	if git -C "$p" fsck --strict >"$tmp/git.log" 2>&1; then
+		pass "$fmt: git fsck --strict accepts the planted repository (Git 2.x takes all of it)"
+	else
+		fail "$fmt: git fsck --strict rejects the planted repository"
+		sed 's/^/#   /' "$tmp/git.log" | head -5
+	fi
+	# verify-pack -v prints a depth and a base after the offset for a delta.
+	deltas=$(awk 'NR == FNR { o[$2] = 1; next } ($1 in o) && NF >= 7' "$p.objects" "$p.verify" | wc -l)
+	if [ "$deltas" -ge 1 ]; then
+		pass "$fmt: $deltas of the planted objects are deltas in the pack"
+	else
+		fail "$fmt: no planted object is a delta"
+	fi
+	audit --no-progress "$p"
+	judge "$fmt: planted: exit 1" 1 "" $?
+	check_report "$fmt: planted" "$p.expect" "$p" $fmt
+	cp "$tmp/out" "$tmp/planted.out"
+	audit --json --no-progress "$p"
+	judge "$fmt: planted, --json: exit 1" 1 "" $?
+	cp "$tmp/out" "$tmp/json"
+	# (the text report's summary is still in $tmp/sum)
+	check_json "$fmt: planted" "$p.expect" "$p" $fmt
+	audit --no-progress --jobs 2 "$p"
+	judge "$fmt: planted, --jobs 2: exit 1" 1 "" $?
+	same_out "$fmt: --jobs 2 prints the same report" "$tmp/planted.out"
+	audit --progress "$p"
+	judge "$fmt: planted, --progress: exit 1" 1 "" $?
+	same_out "$fmt: --progress leaves stdout alone" "$tmp/planted.out"
+	# Every planted object hashes to its ID: rehashing finds nothing more.
+	audit --no-progress --verify-ids --jobs 2 "$p"
+	judge "$fmt: planted, --verify-ids: exit 1" 1 "" $?
+	same_out "$fmt: --verify-ids finds nothing more" "$tmp/planted.out"
+
+	# --- Invalid hex, wrong lengths, the chain files.
+	b=$tmp/broken-$fmt
+	if ! make_broken "$b" $fmt >"$tmp/git.log" 2>&1; then
+		fail "$fmt: cannot break the repository"
+		sed 's/^/#   /' "$tmp/git.log" | tail -5
+		continue
+	fi
+	audit --no-progress "$b"
+	judge "$fmt: invalid hex and chains: exit 1" 1 "" $?
+	check_report "$fmt: invalid hex and chains" "$b.expect" "$b" $fmt
+
+	# --- A corrupt pack: one byte of a commit's zlib stream, in a copy of the clean one.
+	c=$tmp/corrupt-$fmt
+	cp -R "$r" "$c"
+	pack=$(cd "$c/.git" && ls objects/pack/pack-*.pack)
+	git -C "$c" verify-pack -v "$c/.git/${pack%.pack}.idx" >"$tmp/v"
+	# A commit stored whole, as "oid commit size size-in-pack offset".
+	set -- $(awk '$2 == "commit" && NF == 5 { print $5, $4; exit }' "$tmp/v") 0 0
+	chmod u+w "$c/.git/$pack"
+	byte=$(od -An -tu1 -j $(($1 + $2 / 2)) -N1 "$c/.git/$pack" | tr -d ' ')
+	printf "\\$(printf %03o $((byte ^ 255)))" | dd of="$c/.git/$pack" bs=1 seek=$(($1 + $2 / 2)) conv=notrunc 2>/dev/null
+	audit --no-progress "$c"
+	judge "$fmt: corrupt pack: exit 1" 1 "" $?
+	if grep -q "^\[pack-objects\] $pack: offset $1: error: " "$tmp/out"; then
+		pass "$fmt: corrupt pack: an error at the commit's offset $1"
+	else
+		fail "$fmt: corrupt pack: no '[pack-objects] $pack: offset $1: error:' line"
+		sed 's/^/#   /' "$tmp/out" | head -5
+	fi
+done
+
+# --- Unusable input: exit 2 and a message, nothing reported.
+# unusable NAME ARGS...
+unusable() {
+	u_name=$1
+	shift
+	audit "$@"
+	u=$?
+	if [ $u = 2 ] && [ -s "$tmp/err" ]; then pass "$u_name: exit 2 and a message"; else
+		judge "$u_name" 2 "" $u
+		[ $u = 2 ] && echo "#   nothing on stderr"
+	fi
+}
+mkdir "$tmp/not-a-repo"
+unusable "a directory that is not a repository" "$tmp/not-a-repo"
+unusable "a missing directory" "$tmp/no-such"
+unusable "an unknown option" --frob "$tmp/clean-sha1"
+unusable "--jobs without a number" --jobs
+unusable "two repositories" "$tmp/clean-sha1" "$tmp/clean-sha1"
+exit 0

@@ -1,0 +1,250 @@
+#!/bin/sh
+# hexoid verify-pack on packs written by the installed git, SHA-1 and SHA-256: a clean
+# pack gives "ok" with the counts git verify-pack -v shows, named by .idx or by .pack;
+# a pack with planted uppercase headers gives exactly those findings; copies broken in
+# known places give exit 1 (a flipped byte in a commit's zlib stream, in the CRC table,
+# in the trailer, truncations) or 2 (bad magic or version, a missing index), a message
+# each and never a signal; --verify-ids catches an index entry whose ID the object does
+# not hash to, which every checksum still agrees with.
+# Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
+set -u
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/planted.sh"
+
+# vp ARGS...: run verify-pack; stdout in $tmp/out, stderr in $tmp/err; its status.
+vp() { $H verify-pack "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
+
+# flip FILE OFFSET: invert every bit of one byte in place.
+flip() {
+	f_byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "\\$(printf %03o $((f_byte ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+# poke FILE OFFSET OCTAL-ESCAPES: overwrite bytes in place.
+poke() { printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
+be32() { printf '\\%03o\\%03o\\%03o\\%03o' $(($1 >> 24 & 255)) $(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)); }
+# hex2oct HEX: the octal escapes of the bytes HEX spells, for poke.
+hex2oct() { echo "$1" | awk '{ for (i = 1; i < length($0); i += 2) printf "\\%03o", index("0123456789abcdef", substr($0, i, 1)) * 16 + index("0123456789abcdef", substr($0, i + 1, 1)) - 17 }'; }
+# fresh NAME [PACK]: writable copies of PACK (the clean one by default) and its index as
+# $tmp/NAME.pack and .idx.
+fresh() {
+	f_pack=${2:-$pack}
+	rm -f "$tmp/$1.pack" "$tmp/$1.idx"
+	cp "$f_pack" "$tmp/$1.pack" && cp "${f_pack%.pack}.idx" "$tmp/$1.idx" &&
+		chmod u+w "$tmp/$1.pack" "$tmp/$1.idx"
+}
+# same_as NAME FILE: stdout of the last run is FILE's bytes (and FILE is not empty: an
+# empty one comes from a run that failed, and said so).
+same_as() {
+	if [ -s "$2" ] && cmp -s "$2" "$tmp/out"; then pass "$1"; else
+		fail "$1: stdout differs"
+		diff "$2" "$tmp/out" | head -4 | sed 's/^/#   /'
+	fi
+}
+
+# summary_ok NAME PACKPATH: $tmp/out's line for PACKPATH says ok with git's counts.
+summary_ok() {
+	s_line=$(grep -F "$2: " "$tmp/out" | tail -n 1)
+	s_want="$2: $nobj objects, $ncommit commits, $ntag tags, "
+	case $s_line in
+	"$s_want"*" deltas resolved: ok")
+		s_d=${s_line#"$s_want"}
+		s_d=${s_d%" deltas resolved: ok"}
+		case $s_d in
+		'' | *[!0-9]*) fail "$1: deltas resolved is not a number: '$s_line'" ;;
+		*) pass "$1" ;;
+		esac
+		;;
+	*)
+		fail "$1: want '$s_want<D> deltas resolved: ok'"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -4
+		;;
+	esac
+}
+# has_error NAME PACKPATH OFFSET [WORD]: stdout has "PACKPATH: offset OFFSET: error: ..."
+# (and the message holds WORD).
+has_error() {
+	if grep -F "$2: offset $3: error: " "$tmp/out" | grep -qi -- "${4:-}"; then pass "$1"; else
+		fail "$1: no '$2: offset $3: error: ${4:+...$4}' line"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -5
+	fi
+}
+# broken NAME GOT: a damaged pack: exit 1 or 2, a message where the status puts it, and the
+# exit-2 form "hexoid: <path>: error: ..." on stderr.
+broken() {
+	if [ "$2" -gt 128 ]; then
+		fail "$1: killed by signal $(($2 - 128))"
+	elif [ "$2" = 1 ] && grep -q 'error' "$tmp/out"; then
+		pass "$1: exit 1 with an error line"
+	elif [ "$2" = 2 ] && grep -q '^hexoid: .*: error: ' "$tmp/err"; then
+		pass "$1: exit 2 with an error message"
+	else
+		fail "$1: exit $2 and no error message where it belongs"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -5
+	fi
+}
+
+for fmt in sha1 sha256; do
+	if [ $fmt = sha1 ]; then rawsz=20; else rawsz=32; fi
+	r=$tmp/clean-$fmt
+	if ! { make_clean "$r" $fmt && git_ -C "$r" repack -adfq; } >"$tmp/git.log" 2>&1; then
+		fail "$fmt: git cannot make a repository"
+		sed 's/^/#   /' "$tmp/git.log" | head -5
+		continue
+	fi
+	pack=$(ls "$r"/.git/objects/pack/pack-*.pack)
+	idx=${pack%.pack}.idx
+	git -C "$r" verify-pack -v "$idx" >"$tmp/v"
+	# "oid type size size-in-pack offset [depth base]"; the summary lines after differ.
+	nobj=$(awk '$2 ~ /^(commit|tree|blob|tag)$/ && NF >= 5' "$tmp/v" | wc -l | tr -d ' ')
+	ncommit=$(awk '$2 == "commit" && NF >= 5' "$tmp/v" | wc -l | tr -d ' ')
+	ntag=$(awk '$2 == "tag" && NF >= 5' "$tmp/v" | wc -l | tr -d ' ')
+	size=$(wc -c <"$pack" | tr -d ' ')
+
+	# --- Clean.
+	vp "$idx"
+	judge "$fmt: clean pack by its .idx: exit 0" 0 "" $?
+	summary_ok "$fmt: by .idx: the .pack path, $nobj objects, $ncommit commits, $ntag tags: ok" "$pack"
+	[ "$(wc -l <"$tmp/out")" = 1 ] && pass "$fmt: clean: one line" || fail "$fmt: clean: $(wc -l <"$tmp/out") lines"
+	cp "$tmp/out" "$tmp/clean.out"
+	vp "$pack"
+	judge "$fmt: clean pack by its .pack: exit 0" 0 "" $?
+	same_as "$fmt: by .pack: the same line" "$tmp/clean.out"
+	vp --object-format=$fmt --jobs 2 --verify-ids "$pack"
+	judge "$fmt: clean, --object-format=$fmt --jobs 2 --verify-ids: exit 0" 0 "" $?
+	same_as "$fmt: clean, with options: the same line" "$tmp/clean.out"
+	vp -q "$idx"
+	judge "$fmt: clean, -q: exit 0" 0 "" $?
+	[ -s "$tmp/out" ] && fail "$fmt: -q still prints" || pass "$fmt: -q prints nothing for a clean pack"
+
+	# --- Planted uppercase headers: each a git3 finding, in pack order, then the summary.
+	p=$tmp/planted-$fmt ppack=
+	if make_planted "$p" $fmt >"$tmp/git.log" 2>&1; then
+		ppack=$(ls "$p"/.git/objects/pack/pack-*.pack)
+		while IFS='	' read -r off ty o hd l c; do
+			printf '%s: %s %s: %s header, line %s, column %s: \tgit3\tuppercase\n' "$ppack" "$ty" "$o" "$hd" "$l" "$c"
+		done <"$p.offsets" >"$tmp/p.expect"
+		vp -q "$ppack" "$idx"
+		judge "$fmt: planted pack and a clean one, -q: exit 1" 1 "" $?
+		if [ ! -s "$tmp/out" ] || grep -vF "$ppack: " "$tmp/out" | grep -q .; then
+			fail "$fmt: -q: want the planted pack's lines only"
+		else
+			pass "$fmt: -q: no line for the clean pack"
+		fi
+		grep -F "$ppack: " "$tmp/out" | sed '$d' >"$tmp/found"
+		if check_findings "$tmp/p.expect" "$tmp/found"; then pass "$fmt: planted: the 4 findings, in pack order"; else
+			fail "$fmt: planted: findings differ"
+		fi
+		case $(tail -n 1 "$tmp/out") in
+		"$ppack: "*" objects, "*" commits, "*" tags, "*" deltas resolved: 4 findings") pass "$fmt: planted: summary says 4 findings" ;;
+		*) fail "$fmt: planted: summary is '$(tail -n 1 "$tmp/out")'" ;;
+		esac
+		vp --jobs 2 "$idx" "$ppack"
+		judge "$fmt: clean then planted, --jobs 2: exit 1" 1 "" $?
+		[ -s "$tmp/clean.out" ] && head -n 1 "$tmp/out" | cmp -s - "$tmp/clean.out" && pass "$fmt: two packs: the clean one's ok line first" ||
+			fail "$fmt: two packs: first line is '$(head -n 1 "$tmp/out")'"
+	else
+		fail "$fmt: cannot plant the repository"
+		sed 's/^/#   /' "$tmp/git.log" | tail -5
+	fi
+
+	# --- One byte of a commit's zlib stream, for a commit stored whole (in the clean pack)
+	# and a delta (the planted pack has them: make_planted checks).
+	for kind in whole delta; do
+		if [ $kind = whole ]; then
+			set -- $(awk '$2 == "commit" && NF == 5 { print $5, $4; exit }' "$tmp/v")
+			fresh zlib
+		else
+			set -- $(awk '$2 == "commit" && NF == 7 { print $5, $4; exit }' "$p.verify" 2>/dev/null)
+			fresh zlib "${ppack:-}" 2>/dev/null
+		fi
+		if [ $# != 2 ] || [ ! -s "$tmp/zlib.idx" ]; then
+			skip "$fmt: a flipped byte in a $kind commit" "git stored no such commit"
+			continue
+		fi
+		# Half way through its bytes: past the type/size header (and a delta's base
+		# offset), inside the deflate data.
+		flip "$tmp/zlib.pack" $(($1 + $2 / 2))
+		vp "$tmp/zlib.idx"
+		judge "$fmt: a flipped byte in a $kind commit: exit 1" 1 "" $?
+		has_error "$fmt: $kind commit: an error at its offset $1" "$tmp/zlib.pack" "$1"
+		tail -n 1 "$tmp/out" | grep -q ' findings$' && pass "$fmt: $kind commit: the summary counts findings" ||
+			fail "$fmt: $kind commit: summary is '$(tail -n 1 "$tmp/out")'"
+	done
+
+	# --- The CRC of a commit in the index: the idx checksum breaks with it.
+	i=$(git show-index --object-format=$fmt <"$idx" | awk 'NR == FNR { if ($2 == "commit") c[$1] = 1; next }
+		($2 in c) { print FNR - 1, $1; exit }' "$tmp/v" -)
+	set -- $i
+	fresh crc
+	flip "$tmp/crc.idx" $((8 + 1024 + nobj * rawsz + 4 * $1))
+	vp "$tmp/crc.pack"
+	judge "$fmt: a flipped byte in the CRC table: exit 1" 1 "" $?
+	has_error "$fmt: CRC: crc32 mismatch at the commit's offset $2" "$tmp/crc.pack" "$2" crc32
+	grep -vi crc32 "$tmp/out" | grep -qi checksum && pass "$fmt: CRC: the index checksum mismatch too" ||
+		fail "$fmt: CRC: no line about the index checksum"
+
+	# --- The pack's trailing checksum.
+	fresh trailer
+	flip "$tmp/trailer.pack" $((size - 1))
+	vp "$tmp/trailer.pack"
+	judge "$fmt: a flipped byte in the pack checksum: exit 1" 1 "" $?
+	grep -qi checksum "$tmp/out" && pass "$fmt: trailer: a checksum message" || fail "$fmt: trailer: no checksum message"
+
+	# --- Header: magic, version, object count.
+	fresh magic && poke "$tmp/magic.pack" 3 X
+	vp "$tmp/magic.pack"
+	judge "$fmt: magic PACX: exit 2" 2 "hexoid: $tmp/magic.pack: error: " $?
+	[ -s "$tmp/out" ] && fail "$fmt: PACX: something on stdout" || pass "$fmt: PACX: nothing on stdout"
+	fresh version && poke "$tmp/version.pack" 7 '\003'
+	vp "$tmp/version.idx"
+	judge "$fmt: pack version 3: exit 2" 2 ": error: " $?
+	fresh count && poke "$tmp/count.pack" 8 "$(be32 $((nobj + 1)))"
+	vp "$tmp/count.pack"
+	broken "$fmt: header says $((nobj + 1)) objects, the index $nobj" $?
+
+	# --- Truncated: in the header, after it, inside a commit, without the trailer, a byte
+	# short. The index is intact; only the pack is cut.
+	set -- $(awk '$2 == "commit" && NF == 5 { print $5, $4; exit }' "$tmp/v")
+	for len in 0 5 12 $(($1 + $2 / 2)) $((size - rawsz - 1)) $((size - rawsz)) $((size - 1)); do
+		fresh cut
+		head -c $len "$pack" >"$tmp/cut.pack"
+		vp "$tmp/cut.pack"
+		broken "$fmt: pack cut to $len of $size bytes" $?
+	done
+
+	# --- --verify-ids: an index entry of a commit with its last ID byte changed and the
+	# index checksum made right again; every CRC and checksum agrees, only the hash not.
+	fresh ids
+	set -- $i
+	e=$((8 + 1024 + $1 * rawsz + rawsz - 1))
+	flip "$tmp/ids.idx" $e
+	isize=$(wc -c <"$idx" | tr -d ' ')
+	sum=$(head -c $((isize - rawsz)) "$tmp/ids.idx" | ${fmt}sum | cut -c1-$((2 * rawsz)))
+	poke "$tmp/ids.idx" $((isize - rawsz)) "$(hex2oct "$sum")"
+	vp "$tmp/ids.pack"
+	judge "$fmt: an entry's ID changed: every checksum agrees, exit 0 without --verify-ids" 0 "" $?
+	vp --verify-ids "$tmp/ids.pack"
+	judge "$fmt: --verify-ids: exit 1" 1 "" $?
+	grep -q 'error' "$tmp/out" && pass "$fmt: --verify-ids: an error line" || fail "$fmt: --verify-ids: no error line"
+
+	# --- Unusable: exit 2.
+	other=sha256
+	[ $fmt = sha256 ] && other=sha1
+	vp --object-format=$other "$idx"
+	judge "$fmt: told --object-format=$other: exit 2" 2 ": error: " $?
+	rm -f "$tmp/lone.pack" && cp "$pack" "$tmp/lone.pack"
+	vp "$tmp/lone.pack"
+	judge "$fmt: a pack without its .idx: exit 2" 2 "hexoid: $tmp/lone." $?
+done
+
+vp "$tmp/no-such.pack"
+judge "a missing pack: exit 2" 2 "hexoid: $tmp/no-such." $?
+: >"$tmp/empty.idx"
+: >"$tmp/empty.pack"
+vp "$tmp/empty.idx"
+judge "an empty pack and index: exit 2" 2 "hexoid: $tmp/empty." $?
+vp --frob "$tmp/empty.pack"
+judge "an unknown option: exit 2" 2 "" $?
+vp
+judge "no pack named: exit 2" 2 "" $?
+exit 0
