@@ -72,6 +72,51 @@ exp_obj() { # AREA PATH TYPE OID HEADER LINE COL CLASS WORD
 	printf '[%s] %s: %s %s: %s header, line %s, column %s: \t%s\t%s\n' "$@" >>"$p_expect"
 }
 
+# Where a finding's column is the start of the ID or its first bad digit is the command's
+# choice: every ID planted here begins with a letter, or its bad digit, so both agree.
+# letter_led TYPE COMMAND ARGS...: write the object COMMAND ARGS N prints, for the first
+# N = 0, 1, ... whose ID starts with a-f; print its ID.
+letter_led() {
+	l_type=$1
+	shift
+	l_n=0
+	while [ $l_n -lt 100 ]; do
+		l_o=$("$@" $l_n | git hash-object -t "$l_type" --stdin) || return 1
+		case $l_o in [a-f]*)
+			"$@" $l_n | git hash-object -w -t "$l_type" --stdin
+			return
+			;;
+		esac
+		l_n=$((l_n + 1))
+	done
+	return 1
+}
+# commit_text TREE PARENT NOTE N: a commit with the long message (so it deltifies against
+# commit 4 of make_clean), the tree and parent fields as given.
+commit_text() {
+	printf 'tree %s\nparent %s\nauthor %s\ncommitter %s\n\n' "$1" "$2" "$p_ident" "$p_ident"
+	long_message
+	echo "$3"
+	[ "$4" = 0 ] || echo "attempt $4"
+}
+# tree_text BLOB N: a tree of one file; git mktree's input.
+tree_text() { printf '100644 blob %s\tfile-%d\n' "$1" "$2"; }
+letter_tree() { # letter_tree BLOB
+	l_n=0
+	while [ $l_n -lt 100 ]; do
+		l_t=$(tree_text "$1" $l_n | git mktree) || return 1
+		case $l_t in [a-f]*) echo "$l_t" && return ;; esac
+		l_n=$((l_n + 1))
+	done
+	return 1
+}
+# replace_line FILE LINE AWK-EXPRESSION: line LINE of FILE becomes the expression's value
+# ($0 is the line; h the hex size), in place.
+replace_line() {
+	awk -v l="$2" -v h="$p_hexsz" "NR == l { \$0 = $3 } { print }" "$1" >"$1.new" &&
+		cat "$1.new" >"$1" && rm "$1.new"
+}
+
 make_planted() { # make_planted DIR FORMAT
 	make_clean "$1" "$2" || return 1
 	p_expect=$1.expect p_objects=$1.objects
@@ -82,22 +127,22 @@ make_planted() { # make_planted DIR FORMAT
 	(
 		cd "$1" || exit 1
 		head=$(git rev-parse HEAD) side=$(git rev-parse side) tree=$(git rev-parse HEAD^{tree})
-		root=$(git rev-list --max-parents=0 HEAD)
-		# The tree ID in uppercase, with the long message: it deltifies against commit 4.
-		a=$( { printf 'tree %s\nparent %s\nauthor %s\ncommitter %s\n\n' "$(up "$tree")" "$head" "$p_ident" "$p_ident"
-			long_message; echo "uppercase tree"; } | git hash-object -w -t commit --stdin) || exit 1
-		# Its second header line, the parent, in uppercase.
-		b=$( { printf 'tree %s\nparent %s\nauthor %s\ncommitter %s\n\n' "$tree" "$(up "$a")" "$p_ident" "$p_ident"
-			long_message; echo "uppercase parent"; } | git hash-object -w -t commit --stdin) || exit 1
-		t=$( { printf 'object %s\ntype commit\ntag up-tag\ntagger %s\n\n' "$(up "$head")" "$p_ident"
+		# a: its tree ID in uppercase. Every other uppercase ID planted is a's own.
+		utree=$(letter_tree "$(git rev-parse HEAD:f1)") || exit 1
+		a=$(letter_led commit commit_text "$(up "$utree")" "$head" "uppercase tree") || exit 1
+		A=$(up "$a")
+		# b: its second header line, the parent, in uppercase.
+		b=$(commit_text "$tree" "$A" "uppercase parent" 0 | git hash-object -w -t commit --stdin) || exit 1
+		t=$( { printf 'object %s\ntype commit\ntag up-tag\ntagger %s\n\n' "$A" "$p_ident"
 			long_message; echo "uppercase object"; } | git hash-object -w -t tag --stdin) || exit 1
 		# A merge that carries the tag it merged (git merge of a signed tag does this):
 		# the embedded tag's object line is the commit's line 6, its hex at column 17.
-		m=$(printf 'tree %s\nparent %s\nparent %s\nauthor %s\ncommitter %s\nmergetag object %s\n type commit\n tag side-tag\n tagger %s\n \n merged\n\nmerge side\n' \
-			"$tree" "$head" "$side" "$p_ident" "$p_ident" "$(up "$side")" "$p_ident" |
+		m=$(printf 'tree %s\nparent %s\nparent %s\nauthor %s\ncommitter %s\nmergetag object %s\n type commit\n tag a-tag\n tagger %s\n \n merged\n\nmerge a\n' \
+			"$tree" "$head" "$a" "$p_ident" "$p_ident" "$A" "$p_ident" |
 			git hash-object -w -t commit --stdin) || exit 1
+		# up-packed: a branch born at a, so its reflog's line 1 names a as the new value.
 		git_ update-ref refs/heads/up-parent "$b" && git_ update-ref refs/tags/up-tag "$t" &&
-			git_ update-ref refs/heads/up-merge "$m" || exit 1
+			git_ update-ref refs/heads/up-merge "$m" && git_ update-ref refs/heads/up-packed "$a" || exit 1
 		printf 'commit\t%s\ttree\t1\t6\ncommit\t%s\tparent\t2\t8\ntag\t%s\tobject\t1\t8\ncommit\t%s\tmergetag object\t6\t17\n' \
 			"$a" "$b" "$t" "$m" >"$p_objects"
 		# Keep the loose files: repack removes them once packed, and they go back after,
@@ -109,20 +154,19 @@ make_planted() { # make_planted DIR FORMAT
 			mkdir -p "$(dirname "$g/$(obj_loose $o)")" && cp "$1.loose/$o" "$g/$(obj_loose $o)" || exit 1
 		done
 		# Files: a loose ref, a packed-refs line, a reflog entry, shallow and FETCH_HEAD.
-		up "$head" >"$g/refs/heads/up-loose"
-		awk '$2 == "refs/heads/side" { $0 = toupper($1) " " $2 } { print }' "$g/packed-refs" >"$1.tmp" &&
-			cat "$1.tmp" >"$g/packed-refs" && rm "$1.tmp"
-		awk -v h=$p_hexsz 'NR == 1 { $0 = substr($0, 1, h + 1) toupper(substr($0, h + 2, h)) substr($0, 2 * h + 2) } { print }' \
-			"$g/logs/refs/heads/side" >"$1.tmp" &&
-			cat "$1.tmp" >"$g/logs/refs/heads/side" && rm "$1.tmp"
-		up "$root" >"$g/shallow"
-		printf '%s\t\tbranch '"'"'main'"'"' of example\n%s\tnot-for-merge\tbranch '"'"'side'"'"' of example\n' \
-			"$head" "$(up "$side")" >"$g/FETCH_HEAD"
+		echo "$A" >"$g/refs/heads/up-loose"
+		replace_line "$g/packed-refs" "$(grep -n ' refs/heads/up-packed$' "$g/packed-refs" | cut -d: -f1)" \
+			'toupper(substr($0, 1, h)) substr($0, h + 1)' &&
+			replace_line "$g/logs/refs/heads/up-packed" 1 \
+				'substr($0, 1, h + 1) toupper(substr($0, h + 2, h)) substr($0, 2 * h + 2)' || exit 1
+		echo "$A" >"$g/shallow"
+		printf '%s\t\tbranch '"'"'main'"'"' of example\n%s\tnot-for-merge\tbranch '"'"'up-packed'"'"' of example\n' \
+			"$head" "$A" >"$g/FETCH_HEAD"
 	) || return 1
 	# What audit must find, in its order: areas as listed, then path, then line/offset.
 	exp_line refs refs/heads/up-loose 1 1 git3 uppercase
-	exp_line packed-refs packed-refs "$(grep -n ' refs/heads/side$' "$g/packed-refs" | cut -d: -f1)" 1 git3 uppercase
-	exp_line reflogs logs/refs/heads/side 1 $((p_hexsz + 2)) git3 uppercase
+	exp_line packed-refs packed-refs "$(grep -n ' refs/heads/up-packed$' "$g/packed-refs" | cut -d: -f1)" 1 git3 uppercase
+	exp_line reflogs logs/refs/heads/up-packed 1 $((p_hexsz + 2)) git3 uppercase
 	exp_line shallow shallow 1 1 git3 uppercase
 	exp_line fetch-head FETCH_HEAD 2 1 git3 uppercase
 	while IFS='	' read -r ty o hd l c; do
@@ -132,7 +176,7 @@ make_planted() { # make_planted DIR FORMAT
 	done
 	p_pack=$(cd "$g" && ls objects/pack/pack-*.pack)
 	git -C "$1" verify-pack -v "$g/${p_pack%.pack}.idx" >"$1.verify" || return 1
-	# offsets of the planted objects, for the pack's order
+	# The pack's findings come in the order of the objects' offsets.
 	while IFS='	' read -r ty o hd l c; do
 		off=$(awk -v o="$o" '$1 == o { print $5 }' "$1.verify")
 		echo "$off	$ty	$o	$hd	$l	$c"
@@ -150,32 +194,33 @@ make_broken() { # make_broken DIR FORMAT
 	if [ "$2" = sha1 ]; then p_hexsz=40; else p_hexsz=64; fi
 	(
 		cd "$1" || exit 1
-		head=$(git rev-parse HEAD) root=$(git rev-list --max-parents=0 HEAD)
+		head=$(git rev-parse HEAD) tree=$(git rev-parse HEAD^{tree})
+		# An annotated tag of a letter-led commit, for an uppercase peeled line.
+		l=$(letter_led commit commit_text "$tree" "$head" "letter-led") &&
+			git_ tag -a -m "of a letter-led commit" vb "$l" && git_ pack-refs --all || exit 1
 		git_ commit-graph write --reachable --split || exit 1
 		# Git 2.39 opens the graph file by the chain line's text, so this one git
 		# would miss too on a case-sensitive file system; it is still a Git 3.0 error.
-		awk '{ print toupper($0) }' "$g/objects/info/commit-graphs/commit-graph-chain" >"$1.tmp" &&
-			cat "$1.tmp" >"$g/objects/info/commit-graphs/commit-graph-chain" && rm "$1.tmp"
+		replace_line "$g/objects/info/commit-graphs/commit-graph-chain" 1 'toupper($0)' || exit 1
 		# git 2.39 writes no incremental multi-pack-index; the chain file is made by hand.
 		mkdir -p "$g/objects/pack/multi-pack-index.d"
-		up "$head" >"$g/objects/pack/multi-pack-index.d/multi-pack-index-chain"
-		# Invalid hex at column 10; a line one digit short.
-		echo "$head" | awk '{ print substr($0, 1, 9) "z" substr($0, 11) }' >"$g/refs/heads/bad"
+		up "$l" >"$g/objects/pack/multi-pack-index.d/multi-pack-index-chain"
+		# Not hex; one digit short.
+		echo "$head" | sed 's/^./z/' >"$g/refs/heads/bad"
 		echo "$head" | cut -c2- >"$g/refs/tags/short"
-		# The peeled line of the annotated tag in uppercase: its hex starts at column 2.
-		awk '/^\^/ { $0 = "^" toupper(substr($0, 2)) } { print }' "$g/packed-refs" >"$1.tmp" &&
-			cat "$1.tmp" >"$g/packed-refs" && rm "$1.tmp"
-		# logs/HEAD line 2: an 'x' in the new ID.
-		awk -v c=$((p_hexsz + 6)) 'NR == 2 { $0 = substr($0, 1, c - 1) "x" substr($0, c + 1) } { print }' \
-			"$g/logs/HEAD" >"$1.tmp" && cat "$1.tmp" >"$g/logs/HEAD" && rm "$1.tmp"
-		{ echo "$root"; echo "$head" | awk '{ print substr($0, 1, 2) "g" substr($0, 4) }'; } >"$g/shallow"
+		# vb's peeled line, after its own, in uppercase: its hex starts at column 2.
+		replace_line "$g/packed-refs" $(($(grep -n ' refs/tags/vb$' "$g/packed-refs" | cut -d: -f1) + 1)) \
+			'toupper($0)' &&
+			replace_line "$g/logs/HEAD" 2 'substr($0, 1, h + 1) "x" substr($0, h + 3)' || exit 1
+		{ echo "$head"; echo "$head" | sed 's/^./g/'; } >"$g/shallow"
 	) || return 1
-	exp_line refs refs/heads/bad 1 10 error "invalid hex"
+	exp_line refs refs/heads/bad 1 1 error "invalid hex"
 	exp_line refs refs/tags/short 1 '*' error ""
-	exp_line packed-refs packed-refs "$(grep -n '^\^' "$g/packed-refs" | cut -d: -f1)" 2 git3 uppercase
-	exp_line reflogs logs/HEAD 2 $((p_hexsz + 6)) error "invalid hex"
-	exp_line shallow shallow 2 3 error "invalid hex"
-	exp_line commit-graph-chain objects/info/commit-graphs/commit-graph-chain 1 1 git3 uppercase
+	exp_line packed-refs packed-refs $(($(grep -n ' refs/tags/vb$' "$g/packed-refs" | cut -d: -f1) + 1)) 2 git3 uppercase
+	exp_line reflogs logs/HEAD 2 $((p_hexsz + 2)) error "invalid hex"
+	exp_line shallow shallow 2 1 error "invalid hex"
+	# The chain names the graph file by its checksum: its first letter may come late.
+	exp_line commit-graph-chain objects/info/commit-graphs/commit-graph-chain 1 '*' git3 uppercase
 	exp_line midx-chain objects/pack/multi-pack-index.d/multi-pack-index-chain 1 1 git3 uppercase
 }
 

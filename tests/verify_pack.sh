@@ -195,9 +195,10 @@ for fmt in sha1 sha256; do
 	vp "$tmp/magic.pack"
 	judge "$fmt: magic PACX: exit 2" 2 "hexoid: $tmp/magic.pack: error: " $?
 	[ -s "$tmp/out" ] && fail "$fmt: PACX: something on stdout" || pass "$fmt: PACX: nothing on stdout"
-	fresh version && poke "$tmp/version.pack" 7 '\003'
+	# (git reads versions 2 and 3, the same format)
+	fresh version && poke "$tmp/version.pack" 7 '\004'
 	vp "$tmp/version.idx"
-	judge "$fmt: pack version 3: exit 2" 2 ": error: " $?
+	judge "$fmt: pack version 4: exit 2" 2 ": error: " $?
 	fresh count && poke "$tmp/count.pack" 8 "$(be32 $((nobj + 1)))"
 	vp "$tmp/count.pack"
 	broken "$fmt: header says $((nobj + 1)) objects, the index $nobj" $?
