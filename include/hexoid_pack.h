@@ -134,6 +134,17 @@ HEXOID_API int hexoid_pack_scan_buffers(const char *name, const void *pack, size
 HEXOID_API int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options *options,
 				 struct hexoid_scan_stats *stats, char *err, size_t errlen);
 
+/*
+ * One loose object's file contents (zlib of "<type> <size>\0<content>"), as
+ * hexoid_loose_scan() checks each: `oid` (rawsz bytes, or NULL) is its ID, for findings
+ * and verify_ids. options->algo is required. Returns 0, 1 if the callback stopped, -1 on
+ * bad arguments or no memory.
+ */
+HEXOID_API int hexoid_loose_object_scan(const char *name, const void *data, size_t size,
+					const unsigned char *oid,
+					const struct hexoid_scan_options *options,
+					struct hexoid_scan_stats *stats);
+
 /* One object ID in a commit or tag header that is not lowercase hexsz digits. */
 struct hexoid_header_problem {
 	enum hexoid_finding_code code; /* HEXOID_FIND_UPPERCASE or HEXOID_FIND_BAD_ID */

@@ -135,11 +135,10 @@ static struct hexoid_finding *add(struct loose *l, enum hexoid_finding_code code
 	return f;
 }
 
-/* Inflate, check and (for commits and tags) check the text of one loose object file. */
-static void one_object(struct loose *l, const char *path, const unsigned char *oid)
+/* Inflate and check one loose object file's bytes, and for commits and tags their text. */
+static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
+		       const unsigned char *oid)
 {
-	struct pk_map m;
-	char err[256];
 	unsigned char head[64], *text = NULL;
 	size_t hlen, nul, got;
 	enum hexoid_object_type type;
@@ -147,11 +146,6 @@ static void one_object(struct loose *l, const char *path, const unsigned char *o
 	struct hexoid_finding *f;
 	int rc;
 
-	if (pk_map_file(&m, path, err, sizeof(err))) {
-		if ((f = add(l, HEXOID_FIND_IO, path, oid)))
-			pk_say(f, "cannot read the object: %s", err);
-		return;
-	}
 	l->st.objects++;
 	/* The header first: at most 64 bytes of output. */
 	inflateReset(&l->z);
@@ -260,7 +254,48 @@ static void one_object(struct loose *l, const char *path, const unsigned char *o
 	}
 done:
 	free(text);
+}
+
+static void one_object(struct loose *l, const char *path, const unsigned char *oid)
+{
+	struct pk_map m;
+	char err[256];
+	struct hexoid_finding *f;
+
+	if (pk_map_file(&m, path, err, sizeof(err))) {
+		if ((f = add(l, HEXOID_FIND_IO, path, oid)))
+			pk_say(f, "cannot read the object: %s", err);
+		return;
+	}
+	one_buffer(l, path, m, oid);
 	pk_unmap(&m);
+}
+
+int hexoid_loose_object_scan(const char *name, const void *data, size_t size,
+			     const unsigned char *oid, const struct hexoid_scan_options *opt,
+			     struct hexoid_scan_stats *stats)
+{
+	struct loose l;
+	struct pk_map m = { data, size };
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	l.opt = opt;
+	l.algo = opt->algo;
+	l.rawsz = hexoid_rawsz(opt->algo);
+	l.hexsz = hexoid_hexsz(opt->algo);
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (!l.rawsz || (!data && size) || inflateInit(&l.z) != Z_OK)
+		return -1;
+	one_buffer(&l, name ? name : "(object)", m, oid);
+	inflateEnd(&l.z);
+	rc = l.out.oom ? -1 : pk_report(&l.out, 1, opt, &l.st);
+	if (stats)
+		*stats = l.st;
+	pk_list_free(&l.out);
+	free_list(l.paths, l.npaths);
+	return rc;
 }
 
 int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options *opt,
