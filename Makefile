@@ -65,6 +65,7 @@ EMU_DEFS  := $(foreach i,$(EMU_ISAS),-DHEXOID_EMU_HAVE_$(call upper,$(i)))
 isaflags = $(FLAGS_$(word 2,$(subst /, ,$(1)))) $(if $(filter %_vbmi.c,$(1)),$(VBMI_FLAGS))
 
 LIB_SRC := src/hexoid.c src/dispatch.c src/cpu.c $(wildcard src/scalar/*.c) $(wildcard src/formats/*.c) \
+           $(wildcard src/pack/*.c) \
            $(foreach i,$(NATIVE_ISAS),$(wildcard src/$(i)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 EMU_OBJ := $(foreach i,$(EMU_ISAS),$(patsubst %.c,$(BUILD)/emu/%.o,$(wildcard src/$(i)/*.c)))
@@ -79,6 +80,8 @@ SHARED := $(BUILD)/libhexoid.so.$(VERSION)
 HEXOID := $(BUILD)/hexoid
 TESTRUN := $(BUILD)/tests/run
 THREADS := -pthread
+# The pack module inflates with zlib and hashes with OpenSSL's libcrypto.
+LIBS := -lz -lcrypto $(THREADS)
 
 DEPS_STAMP := $(BUILD)/.deps-core
 ifeq ($(NODEPS),1)
@@ -127,17 +130,17 @@ $(STATIC): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(SHARED): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,$(SONAME) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(THREADS)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 	ln -sf libhexoid.so.$(VERSION) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libhexoid.so
 
 # The command links the static library: it runs from the build tree as it is.
 $(HEXOID): $(CLI_OBJ) $(STATIC)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(THREADS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(TESTRUN): $(TEST_OBJ) $(EMU_OBJ) $(STATIC)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(THREADS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 check: all $(TESTRUN)
 	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" \
@@ -164,7 +167,7 @@ fuzz:
 fuzz-targets: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 $(BUILD)/fuzz/%: fuzz/%.c $(STATIC) $(EMU_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(BASEFLAGS) $(EMU_DEFS) $(CFLAGS) -fsanitize=fuzzer $(filter %.c %.a %.o,$^) -o $@ $(THREADS)
+	$(CC) $(BASEFLAGS) $(EMU_DEFS) $(CFLAGS) -fsanitize=fuzzer $(filter %.c %.a %.o,$^) -o $@ $(LIBS)
 # Each target for FUZZ_SECONDS from seeds made by the installed git.
 fuzz-smoke: fuzz
 	rm -rf build-fuzz/seeds && sh fuzz/seeds.sh build-fuzz/seeds
@@ -181,7 +184,7 @@ AARCH64_CC := aarch64-linux-gnu-gcc
 check-aarch64:
 	@sh scripts/deps.sh aarch64
 	$(MAKE) BUILD=build-aarch64 CC=$(AARCH64_CC) \
-		RUN="qemu-aarch64 -L /usr/aarch64-linux-gnu" check
+		RUN="qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/lib/aarch64-linux-gnu" check
 
 demo: all
 	@sh scripts/deps.sh demo
@@ -191,7 +194,7 @@ demo: all
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
 	install -m 644 include/hexoid.h include/hexoid_listing.h include/hexoid_idx.h \
-		$(DESTDIR)$(INCLUDEDIR)/
+		include/hexoid_pack.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
 	ln -sf libhexoid.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -203,7 +206,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/hexoid.h $(DESTDIR)$(INCLUDEDIR)/hexoid_listing.h \
-	      $(DESTDIR)$(INCLUDEDIR)/hexoid_idx.h \
+	      $(DESTDIR)$(INCLUDEDIR)/hexoid_idx.h $(DESTDIR)$(INCLUDEDIR)/hexoid_pack.h \
 	      $(DESTDIR)$(LIBDIR)/libhexoid.* \
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/hexoid.pc $(DESTDIR)$(BINDIR)/hexoid
 

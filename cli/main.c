@@ -21,6 +21,9 @@ static const char usage_main[] =
 	"  encode    raw binary IDs to lines of lowercase hex\n"
 	"  show-index     a pack index's entries, as 'git show-index' prints them\n"
 	"  check-listing  every listed ID is in a pack index (and with --exact, the reverse)\n"
+	"  audit     everything in a repository that Git 3.0 will reject: refs, reflogs,\n"
+	"            shallow, and the headers of every loose and packed commit and tag\n"
+	"  verify-pack    a pack's checksums and CRC32s, and its commits' and tags' headers\n"
 	"  kernels   the kernels this build has, the active one, and the CPU's features\n"
 	"\n"
 	"'hexoid <command> --help' describes a command. 'hexoid --version' prints the version.\n"
@@ -270,6 +273,10 @@ int main(int argc, char **argv)
 		return cmd_show_index(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check-listing"))
 		return cmd_check_listing(argc - 1, argv + 1);
+	if (!strcmp(cmd, "audit"))
+		return cmd_audit(argc - 1, argv + 1);
+	if (!strcmp(cmd, "verify-pack"))
+		return cmd_verify_pack(argc - 1, argv + 1);
 	fprintf(stderr, "hexoid: unknown command '%s'\n\n%s", cmd, usage_main);
 	return EXIT_TROUBLE;
 }

@@ -20,6 +20,8 @@ for group in "$@"; do
 		need git has git
 		need pkg-config has pkg-config
 		need time test -x /usr/bin/time # the tests measure peak memory with it
+		need zlib1g-dev hdr zlib.h       # packs: inflate, crc32
+		need libssl-dev hdr openssl/evp.h # packs: SHA-1 and SHA-256 (libcrypto)
 		;;
 	demo)
 		need git has git
@@ -28,6 +30,9 @@ for group in "$@"; do
 		need gcc-aarch64-linux-gnu has aarch64-linux-gnu-gcc
 		need libc6-dev-arm64-cross test -f /usr/aarch64-linux-gnu/lib/libc.a
 		need qemu-user has qemu-aarch64
+		# The pack module's libraries for the target, from Debian's arm64 archive.
+		need zlib1g-dev:arm64 test -f /usr/lib/aarch64-linux-gnu/libz.so
+		need libssl-dev:arm64 test -f /usr/lib/aarch64-linux-gnu/libcrypto.so
 		;;
 	bench)
 		need g++ has g++
@@ -53,6 +58,10 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "hexoid: installing Debian packages:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+# Packages of another architecture need it added to dpkg first.
+case $missing in
+*:arm64*) dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64 ;;
+esac
 # A fresh machine may have no package lists yet: update once, then install.
 apt-get update -qq >/dev/null &&
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null ||

@@ -1,0 +1,894 @@
+/*
+ * hexoid audit: everything in a repository that Git 3.0 will reject — object IDs in
+ * refs, packed-refs, reflogs, shallow, FETCH_HEAD, the commit-graph and multi-pack-index
+ * chains, and the tree/parent/object headers of every loose and packed commit and tag.
+ * hexoid verify-pack: the pack part alone.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "hexoid_pack.h"
+
+static const char usage_audit[] =
+	"usage: hexoid audit [--json] [--jobs=N] [--verify-ids] [--progress|--no-progress] [REPO]\n"
+	"\n"
+	"Find every object ID in the repository REPO (default: the current directory; a work\n"
+	"tree or a bare repository) that Git 3.0 will reject, and everything malformed:\n"
+	"  refs                loose refs (refs/**, HEAD and the other *_HEAD files)\n"
+	"  packed-refs         packed-refs, with its ^ lines\n"
+	"  reflogs             logs/**\n"
+	"  shallow             shallow\n"
+	"  fetch-head          FETCH_HEAD\n"
+	"  commit-graph-chain  objects/info/commit-graphs/commit-graph-chain\n"
+	"  midx-chain          objects/pack/multi-pack-index.d/multi-pack-index-chain\n"
+	"  loose-objects       objects/xx/...: names, and the headers of commits and tags\n"
+	"  pack-objects        objects/pack/*.pack: CRC32s, checksums, and the headers of\n"
+	"                      every commit and tag, through their delta chains\n"
+	"The hash (SHA-1 or SHA-256) comes from the repository's config.\n"
+	"\n"
+	"  --json           one JSON object on stdout instead of the text report\n"
+	"  --jobs=N         threads for each pack (default 1)\n"
+	"  --verify-ids     also rehash every commit and tag and compare it with its ID\n"
+	"  --progress       a progress line on stderr (default: when stderr is a terminal)\n"
+	"\n"
+	"Each finding is one line: [AREA] PATH:LINE:COL: CLASS: MESSAGE for files, and\n"
+	"[AREA] PATH: TYPE OID: HEADER header, line L, column C: CLASS: MESSAGE for objects,\n"
+	"where CLASS is git3 (Git 2.x accepts it, Git 3.0 rejects it) or error (rejected by\n"
+	"both, or damaged). A summary table follows.\n"
+	"Exit status: 0 nothing found, 1 findings, 2 usage error or unusable repository.\n";
+
+static const char usage_verify_pack[] =
+	"usage: hexoid verify-pack [--verify-ids] [--jobs=N] [--object-format=sha1|sha256] [-q]\n"
+	"                          PACK.idx|PACK.pack...\n"
+	"\n"
+	"Check each pack with its index: the header and object count, every object's CRC32,\n"
+	"the pack and index checksums, and the tree/parent/object headers of every commit and\n"
+	"tag (inflated through their delta chains) in lowercase-only mode. Findings are printed\n"
+	"as 'hexoid audit' prints them, then a summary line per pack (-q: only when something\n"
+	"was found).\n"
+	"\n"
+	"  --verify-ids          also rehash every commit and tag and compare it with its ID\n"
+	"  --jobs=N              threads (default 1)\n"
+	"  --object-format=HASH  the pack's hash; default: from the index's size\n"
+	"\n"
+	"Exit status: 0 clean, 1 findings (including damaged objects or checksums),\n"
+	"2 usage error or unusable input (missing file, not a pack, corrupt index).\n";
+
+enum area {
+	A_REFS, A_PACKED_REFS, A_REFLOGS, A_SHALLOW, A_FETCH_HEAD, A_GRAPH_CHAIN, A_MIDX_CHAIN,
+	A_LOOSE, A_PACK, A_COUNT
+};
+static const char *const area_key[A_COUNT] = {
+	"refs", "packed-refs", "reflogs", "shallow", "fetch-head", "commit-graph-chain",
+	"midx-chain", "loose-objects", "pack-objects",
+};
+
+struct audit {
+	const char *repo;       /* as given */
+	char *gitdir;           /* its git directory */
+	size_t gitdir_len;
+	enum hexoid_algo algo;
+	int json, progress, trouble;
+	unsigned long jobs;
+	int verify_ids;
+	unsigned long long scanned[A_COUNT], git3[A_COUNT], errors[A_COUNT];
+	unsigned long long nfindings;
+	enum area current;
+	const char *current_pack; /* for the progress line */
+};
+
+/* --- output ------------------------------------------------------------------------ */
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* A path under the git directory, shown relative to it. */
+static const char *rel(const struct audit *a, const char *path)
+{
+	if (!strncmp(path, a->gitdir, a->gitdir_len) && path[a->gitdir_len] == '/')
+		return path + a->gitdir_len + 1;
+	return path;
+}
+
+struct line_finding {
+	const char *path;
+	unsigned long long line;
+	size_t column;
+	int git3;
+	const char *message;
+};
+
+static void count(struct audit *a, int git3)
+{
+	a->nfindings++;
+	if (git3)
+		a->git3[a->current]++;
+	else
+		a->errors[a->current]++;
+}
+
+static void json_sep(struct audit *a)
+{
+	if (a->nfindings > 1)
+		fputs(",\n", stdout);
+	else
+		fputs("\n", stdout);
+}
+
+static void emit_line(struct audit *a, const struct line_finding *l)
+{
+	count(a, l->git3);
+	if (!a->json) {
+		printf("[%s] %s:%llu:%zu: %s: %s\n", area_key[a->current], l->path, l->line, l->column,
+		       l->git3 ? "git3" : "error", l->message);
+		return;
+	}
+	json_sep(a);
+	printf("    {\"area\": \"%s\", \"path\": ", area_key[a->current]);
+	json_string(l->path);
+	printf(", \"line\": %llu, \"column\": %zu, \"object\": null, \"type\": null, \"header\": null, "
+	       "\"offset\": null, \"class\": \"%s\", \"message\": ",
+	       l->line, l->column, l->git3 ? "git3" : "error");
+	json_string(l->message);
+	putchar('}');
+}
+
+/* One object finding as text, without the area: PATH: ... */
+static void object_text(FILE *out, const char *path, const struct hexoid_finding *f)
+{
+	enum hexoid_algo algo = f->algo;
+	char hex[HEXOID_MAX_HEXSZ + 1] = "";
+	const char *cls = f->git3 ? "git3" : "error";
+	const char *type = hexoid_object_type_name(f->type);
+
+	if (f->has_oid) {
+		size_t rawsz = hexoid_rawsz(algo);
+		hexoid_encode(hex, 2 * rawsz, f->oid, 1, algo);
+		hex[2 * rawsz] = 0;
+	}
+	if (f->header)
+		fprintf(out, "%s: %s %s: %s header, line %u, column %u: %s: %s\n", path, type, hex,
+			f->header, f->line, f->column, cls, f->message);
+	else if (f->offset != HEXOID_NO_OFFSET && f->has_oid)
+		fprintf(out, "%s: offset %llu: %s: %s (object %s)\n", path,
+			(unsigned long long)f->offset, cls, f->message, hex);
+	else if (f->offset != HEXOID_NO_OFFSET)
+		fprintf(out, "%s: offset %llu: %s: %s\n", path, (unsigned long long)f->offset, cls,
+			f->message);
+	else if (f->has_oid && type)
+		fprintf(out, "%s: %s %s: %s: %s\n", path, type, hex, cls, f->message);
+	else
+		fprintf(out, "%s: %s: %s\n", path, cls, f->message);
+}
+
+static void object_json(const char *path, const struct hexoid_finding *f, const char *area)
+{
+	enum hexoid_algo algo = f->algo;
+	const char *type = hexoid_object_type_name(f->type);
+
+	printf("    {\"area\": \"%s\", \"path\": ", area);
+	json_string(path);
+	fputs(", \"line\": ", stdout);
+	f->line ? printf("%u", f->line) : printf("null");
+	fputs(", \"column\": ", stdout);
+	f->column ? printf("%u", f->column) : printf("null");
+	fputs(", \"object\": ", stdout);
+	if (f->has_oid) {
+		char hex[HEXOID_MAX_HEXSZ + 1];
+		size_t rawsz = hexoid_rawsz(algo);
+		hexoid_encode(hex, 2 * rawsz, f->oid, 1, algo);
+		hex[2 * rawsz] = 0;
+		printf("\"%s\"", hex);
+	} else {
+		fputs("null", stdout);
+	}
+	fputs(", \"type\": ", stdout);
+	type && (f->type == HEXOID_OBJ_COMMIT || f->type == HEXOID_OBJ_TAG) ? printf("\"%s\"", type)
+									    : printf("null");
+	fputs(", \"header\": ", stdout);
+	f->header ? json_string(f->header) : (void)fputs("null", stdout);
+	fputs(", \"offset\": ", stdout);
+	f->offset != HEXOID_NO_OFFSET ? printf("%llu", (unsigned long long)f->offset)
+				      : printf("null");
+	printf(", \"class\": \"%s\", \"message\": ", f->git3 ? "git3" : "error");
+	json_string(f->message);
+	putchar('}');
+}
+
+static void clear_progress(struct audit *a)
+{
+	if (a->progress)
+		fputs("\r\033[K", stderr);
+}
+
+static int on_object_finding(void *ctx, const struct hexoid_finding *f)
+{
+	struct audit *a = ctx;
+
+	clear_progress(a);
+	count(a, f->git3);
+	if (a->json) {
+		json_sep(a);
+		object_json(rel(a, f->path), f, area_key[a->current]);
+	} else {
+		printf("[%s] ", area_key[a->current]);
+		object_text(stdout, rel(a, f->path), f);
+	}
+	return 0;
+}
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct audit *a = ctx;
+
+	if (a->progress && total)
+		fprintf(stderr, "\r%s: %3u%% (%llu/%llu commits and tags)\033[K", a->current_pack,
+			(unsigned)(done * 100 / total), (unsigned long long)done,
+			(unsigned long long)total);
+}
+
+/* --- files of lines: the listing checker, twice ------------------------------------- */
+
+struct problems {
+	struct hexoid_problem *v;
+	size_t n, cap;
+};
+
+static int collect(void *ctx, const struct hexoid_problem *p)
+{
+	struct problems *ps = ctx;
+
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 16;
+		struct hexoid_problem *v = realloc(ps->v, cap * sizeof(*v));
+		if (!v)
+			return 1;
+		ps->v = v;
+		ps->cap = cap;
+	}
+	ps->v[ps->n++] = *p;
+	return 0;
+}
+
+static int check_lines(const char *data, size_t size, enum hexoid_format format,
+		       enum hexoid_algo algo, enum hexoid_kind kind, struct problems *ps,
+		       unsigned long long *lines)
+{
+	struct hexoid_listing *l = hexoid_listing_new(format, algo, kind, collect, NULL, ps);
+	struct hexoid_listing_stats st;
+
+	if (!l)
+		return -1;
+	hexoid_listing_feed(l, data, size);
+	hexoid_listing_finish(l);
+	hexoid_listing_stats(l, &st);
+	hexoid_listing_free(l);
+	if (lines)
+		*lines = st.lines;
+	return 0;
+}
+
+/* Read a whole small file. 1 if it does not exist, -1 (reported) if it cannot be read. */
+static int slurp(struct audit *a, const char *path, char **data, size_t *size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 0;
+	char *buf = NULL;
+	struct stat st;
+
+	*data = NULL;
+	*size = 0;
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 1;
+		goto fail;
+	}
+	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
+		if (!errno || S_ISDIR(st.st_mode))
+			errno = EISDIR;
+		goto fail;
+	}
+	for (;;) {
+		ssize_t got;
+		if (*size == cap) {
+			char *nb = realloc(buf, cap = cap ? 2 * cap : 4096);
+			if (!nb)
+				goto fail;
+			buf = nb;
+		}
+		got = read(fd, buf + *size, cap - *size);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			goto fail;
+		if (got == 0)
+			break;
+		*size += (size_t)got;
+	}
+	close(fd);
+	*data = buf;
+	return 0;
+fail:
+	clear_progress(a);
+	fprintf(stderr, "hexoid: %s: %s\n", path, strerror(errno));
+	a->trouble = 1;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return -1;
+}
+
+/*
+ * Check one file of lines. Lines git 2.x rejects too (invalid hex, wrong length) are
+ * errors; lines that only lowercase-only mode rejects are git3.
+ */
+static void audit_file(struct audit *a, const char *path, enum hexoid_format format)
+{
+	struct problems mixed = { 0 }, lower = { 0 };
+	unsigned long long lines = 0;
+	size_t i = 0, j = 0;
+	char *data;
+	size_t size;
+
+	if (slurp(a, path, &data, &size))
+		return;
+	if (check_lines(data, size, format, a->algo, HEXOID_MIXED, &mixed, &lines) ||
+	    check_lines(data, size, format, a->algo, HEXOID_LOWER, &lower, NULL)) {
+		fprintf(stderr, "hexoid: %s: out of memory\n", path);
+		a->trouble = 1;
+	}
+	a->scanned[a->current] += a->current == A_REFS ? 1 : lines;
+	/* Both lists are in line order: merge them, a line at most once. */
+	while (i < mixed.n || j < lower.n) {
+		struct line_finding l = { rel(a, path), 0, 0, 0, NULL };
+		if (j == lower.n || (i < mixed.n && mixed.v[i].line <= lower.v[j].line)) {
+			if (j < lower.n && lower.v[j].line == mixed.v[i].line)
+				j++;
+			l.line = mixed.v[i].line;
+			l.column = mixed.v[i].column;
+			l.message = mixed.v[i].message;
+			i++;
+		} else {
+			l.line = lower.v[j].line;
+			l.column = lower.v[j].column;
+			l.message = lower.v[j].message;
+			l.git3 = 1;
+			j++;
+		}
+		emit_line(a, &l);
+	}
+	free(mixed.v);
+	free(lower.v);
+	free(data);
+}
+
+/* A loose ref: "<oid>\n", or a symbolic ref ("ref: ..."), which holds no ID. */
+static void audit_ref(struct audit *a, const char *path)
+{
+	char head[5];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd >= 0 ? read(fd, head, sizeof(head)) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (got == 5 && !memcmp(head, "ref: ", 5)) {
+		a->scanned[A_REFS]++;
+		return;
+	}
+	audit_file(a, path, HEXOID_FORMAT_OIDS);
+}
+
+static int cmp_name(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static char *join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = malloc(la + lb + 2);
+
+	if (!s) {
+		fputs("hexoid: out of memory\n", stderr);
+		exit(EXIT_TROUBLE);
+	}
+	memcpy(s, a, la);
+	s[la] = '/';
+	memcpy(s + la + 1, b, lb + 1);
+	return s;
+}
+
+/* Every regular file under dir, depth first, names sorted: fn(a, path). */
+static void walk(struct audit *a, const char *dir, void (*fn)(struct audit *, const char *))
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+
+	if (!d) {
+		if (errno != ENOENT) {
+			fprintf(stderr, "hexoid: %s: %s\n", dir, strerror(errno));
+			a->trouble = 1;
+		}
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n == cap) {
+			char **v = realloc(names, (cap = cap ? 2 * cap : 32) * sizeof(*v));
+			if (!v)
+				break;
+			names = v;
+		}
+		names[n++] = join(dir, de->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_name);
+	for (i = 0; i < n; i++) {
+		struct stat st;
+		if (lstat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
+			walk(a, names[i], fn);
+		else if (S_ISREG(st.st_mode) && !strstr(names[i], ".lock"))
+			fn(a, names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void reflog_file(struct audit *a, const char *path)
+{
+	audit_file(a, path, HEXOID_FORMAT_REFLOG);
+}
+
+/* --- objects ----------------------------------------------------------------------- */
+
+static void audit_objects(struct audit *a)
+{
+	struct hexoid_scan_options o = { a->algo, a->verify_ids, (unsigned)a->jobs, 0,
+					 on_object_finding, on_progress, a };
+	struct hexoid_scan_stats st;
+	char err[512];
+	char *objects = join(a->gitdir, "objects"), *packdir = join(objects, "pack");
+	DIR *d;
+
+	a->current = A_LOOSE;
+	if (hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hexoid: %s\n", err);
+		a->trouble = 1;
+	}
+	a->scanned[A_LOOSE] = st.objects;
+
+	a->current = A_PACK;
+	d = opendir(packdir);
+	if (d) {
+		struct dirent *de;
+		char **names = NULL;
+		size_t n = 0, cap = 0, i;
+		while ((de = readdir(d))) {
+			size_t len = strlen(de->d_name);
+			if (len < 5 || strcmp(de->d_name + len - 5, ".pack"))
+				continue;
+			if (n == cap) {
+				char **v = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*v));
+				if (!v)
+					break;
+				names = v;
+			}
+			names[n++] = join(packdir, de->d_name);
+		}
+		closedir(d);
+		if (n)
+			qsort(names, n, sizeof(*names), cmp_name);
+		for (i = 0; i < n; i++) {
+			a->current_pack = rel(a, names[i]);
+			if (hexoid_pack_scan(names[i], &o, &st, err, sizeof(err)) < 0) {
+				/* An unusable pack is a finding of the audit, not the end of it. */
+				struct hexoid_finding f;
+				memset(&f, 0, sizeof(f));
+				f.code = HEXOID_FIND_LAYOUT;
+				f.path = names[i];
+				f.offset = HEXOID_NO_OFFSET;
+				snprintf(f.message, sizeof(f.message), "unusable: %.200s", err);
+				on_object_finding(a, &f);
+			} else {
+				a->scanned[A_PACK] += st.objects;
+			}
+			clear_progress(a);
+			free(names[i]);
+		}
+		free(names);
+	}
+	free(objects);
+	free(packdir);
+}
+
+/* --- the repository ---------------------------------------------------------------- */
+
+/* The git directory of `repo`: repo/.git (a folder, or a "gitdir: ..." file), or repo
+ * itself when it is bare. NULL when it is neither. */
+static char *find_gitdir(const char *repo)
+{
+	char *dotgit = join(repo, ".git"), *head, *objects;
+	struct stat st;
+
+	if (stat(dotgit, &st) == 0 && S_ISDIR(st.st_mode))
+		return dotgit;
+	if (stat(dotgit, &st) == 0 && S_ISREG(st.st_mode)) {
+		FILE *f = fopen(dotgit, "r");
+		char line[4096];
+		if (f && fgets(line, sizeof(line), f) && !strncmp(line, "gitdir: ", 8)) {
+			char *p = line + 8, *target;
+			p[strcspn(p, "\r\n")] = 0;
+			fclose(f);
+			free(dotgit);
+			target = *p == '/' ? strdup(p) : join(repo, p);
+			return target;
+		}
+		if (f)
+			fclose(f);
+	}
+	free(dotgit);
+	head = join(repo, "HEAD");
+	objects = join(repo, "objects");
+	if (stat(head, &st) == 0 && S_ISREG(st.st_mode) && stat(objects, &st) == 0 &&
+	    S_ISDIR(st.st_mode)) {
+		free(head);
+		free(objects);
+		return strdup(repo);
+	}
+	free(head);
+	free(objects);
+	return NULL;
+}
+
+/* extensions.objectFormat from the config: sha256, or sha1 (the default). -1 if unknown. */
+static int config_algo(const char *gitdir)
+{
+	char *path = join(gitdir, "config");
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int in_ext = 0, algo = HEXOID_SHA1;
+
+	free(path);
+	if (!f)
+		return algo;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *eq;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '[') {
+			in_ext = !strncasecmp(p, "[extensions]", 12);
+			continue;
+		}
+		if (!in_ext || strncasecmp(p, "objectformat", 12))
+			continue;
+		eq = strchr(p, '=');
+		if (!eq)
+			continue;
+		for (eq++; *eq == ' ' || *eq == '\t'; eq++)
+			;
+		eq[strcspn(eq, " \t\r\n;#")] = 0;
+		if (!strcasecmp(eq, "sha256"))
+			algo = HEXOID_SHA256;
+		else if (!strcasecmp(eq, "sha1"))
+			algo = HEXOID_SHA1;
+		else
+			algo = -1;
+	}
+	fclose(f);
+	return algo;
+}
+
+static int parse_jobs(const char *s, unsigned long *jobs)
+{
+	if (parse_count(s, jobs) || *jobs < 1 || *jobs > 256)
+		return -1;
+	return 0;
+}
+
+static void summary(struct audit *a)
+{
+	unsigned long long ts = 0, tg = 0, te = 0;
+	int i;
+
+	if (a->json) {
+		printf("%s  ],\n  \"summary\": {", a->nfindings ? "\n" : "");
+		for (i = 0; i < A_COUNT; i++)
+			printf("%s\n    \"%s\": {\"scanned\": %llu, \"git3\": %llu, \"error\": %llu}",
+			       i ? "," : "", area_key[i], a->scanned[i], a->git3[i], a->errors[i]);
+		printf("\n  }\n}\n");
+		return;
+	}
+	printf("\nsummary:\n  %-20s %10s %8s %8s\n", "area", "scanned", "git3", "error");
+	for (i = 0; i < A_COUNT; i++) {
+		printf("  %-20s %10llu %8llu %8llu\n", area_key[i], a->scanned[i], a->git3[i],
+		       a->errors[i]);
+		ts += a->scanned[i];
+		tg += a->git3[i];
+		te += a->errors[i];
+	}
+	printf("  %-20s %10llu %8llu %8llu\n", "total", ts, tg, te);
+}
+
+int cmd_audit(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "verify-ids", no_argument, NULL, 'V' },
+		{ "progress", no_argument, NULL, 'p' },
+		{ "no-progress", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct audit a;
+	int c, algo, progress = -1;
+	char *path;
+
+	memset(&a, 0, sizeof(a));
+	a.jobs = 1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'J': a.json = 1; break;
+		case 'V': a.verify_ids = 1; break;
+		case 'p': progress = 1; break;
+		case 'P': progress = 0; break;
+		case 'j':
+			if (parse_jobs(optarg, &a.jobs)) {
+				fprintf(stderr, "hexoid: bad --jobs '%s' (1..256)\n\n%s", optarg, usage_audit);
+				return EXIT_TROUBLE;
+			}
+			break;
+		case 'h':
+			fputs(usage_audit, stdout);
+			return EXIT_VALID;
+		default:
+			fprintf(stderr, "hexoid: unknown option '%s'\n\n%s", argv[optind - 1], usage_audit);
+			return EXIT_TROUBLE;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "hexoid: audit takes one repository\n\n%s", usage_audit);
+		return EXIT_TROUBLE;
+	}
+	a.repo = optind < argc ? argv[optind] : ".";
+	a.gitdir = find_gitdir(a.repo);
+	if (!a.gitdir) {
+		fprintf(stderr, "hexoid: %s: not a git repository (no .git, and no HEAD and objects/)\n",
+			a.repo);
+		return EXIT_TROUBLE;
+	}
+	a.gitdir_len = strlen(a.gitdir);
+	algo = config_algo(a.gitdir);
+	if (algo < 0) {
+		fprintf(stderr, "hexoid: %s: unknown extensions.objectFormat in its config\n", a.repo);
+		free(a.gitdir);
+		return EXIT_TROUBLE;
+	}
+	a.algo = (enum hexoid_algo)algo;
+	a.progress = progress >= 0 ? progress : isatty(STDERR_FILENO);
+
+	if (a.json) {
+		printf("{\n  \"repository\": ");
+		json_string(a.repo);
+		printf(",\n  \"object_format\": \"%s\",\n  \"findings\": [",
+		       a.algo == HEXOID_SHA256 ? "sha256" : "sha1");
+	} else {
+		printf("hexoid audit: %s (%s)\n", a.repo, a.algo == HEXOID_SHA256 ? "sha256" : "sha1");
+	}
+
+	a.current = A_REFS;
+	{
+		static const char *const pseudo[] = { "HEAD", "ORIG_HEAD", "MERGE_HEAD",
+						      "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_HEAD" };
+		size_t i;
+		for (i = 0; i < sizeof(pseudo) / sizeof(*pseudo); i++) {
+			struct stat st;
+			path = join(a.gitdir, pseudo[i]);
+			if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+				audit_ref(&a, path);
+			free(path);
+		}
+		path = join(a.gitdir, "refs");
+		walk(&a, path, audit_ref);
+		free(path);
+	}
+	a.current = A_PACKED_REFS;
+	path = join(a.gitdir, "packed-refs");
+	audit_file(&a, path, HEXOID_FORMAT_PACKED_REFS);
+	free(path);
+	a.current = A_REFLOGS;
+	path = join(a.gitdir, "logs");
+	walk(&a, path, reflog_file);
+	free(path);
+	a.current = A_SHALLOW;
+	path = join(a.gitdir, "shallow");
+	audit_file(&a, path, HEXOID_FORMAT_OIDS);
+	free(path);
+	a.current = A_FETCH_HEAD;
+	path = join(a.gitdir, "FETCH_HEAD");
+	audit_file(&a, path, HEXOID_FORMAT_FETCH_HEAD);
+	free(path);
+	a.current = A_GRAPH_CHAIN;
+	path = join(a.gitdir, "objects/info/commit-graphs/commit-graph-chain");
+	audit_file(&a, path, HEXOID_FORMAT_OIDS);
+	free(path);
+	a.current = A_MIDX_CHAIN;
+	path = join(a.gitdir, "objects/pack/multi-pack-index.d/multi-pack-index-chain");
+	audit_file(&a, path, HEXOID_FORMAT_OIDS);
+	free(path);
+
+	audit_objects(&a);
+	clear_progress(&a);
+	summary(&a);
+	free(a.gitdir);
+	if (fflush(stdout)) {
+		fprintf(stderr, "hexoid: writing the report: %s\n", strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	return a.trouble ? EXIT_TROUBLE : a.nfindings ? EXIT_INVALID : EXIT_VALID;
+}
+
+/* --- verify-pack ------------------------------------------------------------------- */
+
+struct vp {
+	const char *path;         /* as given */
+	unsigned long long found;
+	int progress;
+};
+
+static int vp_finding(void *ctx, const struct hexoid_finding *f)
+{
+	struct vp *v = ctx;
+	if (v->progress)
+		fputs("\r\033[K", stderr);
+	object_text(stdout, f->path, f);
+	v->found++;
+	return 0;
+}
+
+static void vp_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct vp *v = ctx;
+
+	if (v->progress && total)
+		fprintf(stderr, "\r%s: %3u%% (%llu/%llu commits and tags)\033[K", v->path,
+			(unsigned)(done * 100 / total), (unsigned long long)done,
+			(unsigned long long)total);
+}
+
+/* The library's "PATH: what" as "hexoid: PATH: error: what". */
+static void print_error(const char *err)
+{
+	const char *sep = strstr(err, ": ");
+
+	if (sep)
+		fprintf(stderr, "hexoid: %.*s: error: %s\n", (int)(sep - err), err, sep + 2);
+	else
+		fprintf(stderr, "hexoid: error: %s\n", err);
+}
+
+int cmd_verify_pack(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "verify-ids", no_argument, NULL, 'V' },
+		{ "object-format", required_argument, NULL, 'O' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long jobs = 1;
+	enum hexoid_algo told = 0;
+	int c, quiet = 0, verify_ids = 0, rc = EXIT_VALID, i;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hqj:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'V': verify_ids = 1; break;
+		case 'q': quiet = 1; break;
+		case 'j':
+			if (parse_jobs(optarg, &jobs)) {
+				fprintf(stderr, "hexoid: bad --jobs '%s' (1..256)\n\n%s", optarg,
+					usage_verify_pack);
+				return EXIT_TROUBLE;
+			}
+			break;
+		case 'O':
+			if (!strcmp(optarg, "sha1"))
+				told = HEXOID_SHA1;
+			else if (!strcmp(optarg, "sha256"))
+				told = HEXOID_SHA256;
+			else {
+				fprintf(stderr, "hexoid: unknown --object-format '%s'\n\n%s", optarg,
+					usage_verify_pack);
+				return EXIT_TROUBLE;
+			}
+			break;
+		case 'h':
+			fputs(usage_verify_pack, stdout);
+			return EXIT_VALID;
+		default:
+			fprintf(stderr, "hexoid: unknown option '%s'\n\n%s", argv[optind - 1],
+				usage_verify_pack);
+			return EXIT_TROUBLE;
+		}
+	}
+	if (optind == argc) {
+		fprintf(stderr, "hexoid: verify-pack needs a pack\n\n%s", usage_verify_pack);
+		return EXIT_TROUBLE;
+	}
+	for (i = optind; i < argc; i++) {
+		struct vp v = { argv[i], 0, isatty(STDERR_FILENO) };
+		struct hexoid_scan_options o = { told, verify_ids, (unsigned)jobs, 0, vp_finding,
+						 vp_progress, &v };
+		struct hexoid_scan_stats st;
+		char err[512];
+		const char *name = argv[i];
+		size_t len = strlen(name);
+		char *shown = NULL;
+
+		/* Findings name the .pack; so does the summary. */
+		if (len > 4 && !strcmp(name + len - 4, ".idx") && (shown = malloc(len + 2))) {
+			memcpy(shown, name, len - 4);
+			strcpy(shown + len - 4, ".pack");
+			name = shown;
+		}
+		if (hexoid_pack_scan(argv[i], &o, &st, err, sizeof(err)) < 0) {
+			if (v.progress)
+				fputs("\r\033[K", stderr);
+			print_error(err);
+			rc = EXIT_TROUBLE;
+			free(shown);
+			continue;
+		}
+		if (v.progress)
+			fputs("\r\033[K", stderr);
+		if (v.found && rc == EXIT_VALID)
+			rc = EXIT_INVALID;
+		if (v.found || !quiet) {
+			printf("%s: %llu objects, %llu commits, %llu tags, %llu deltas resolved: ", name,
+			       (unsigned long long)st.objects, (unsigned long long)st.commits,
+			       (unsigned long long)st.tags, (unsigned long long)st.deltas);
+			if (v.found)
+				printf("%llu finding%s\n", v.found, v.found == 1 ? "" : "s");
+			else
+				printf("ok\n");
+		}
+		free(shown);
+	}
+	if (fflush(stdout)) {
+		fprintf(stderr, "hexoid: writing the report: %s\n", strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	return rc;
+}

@@ -1,0 +1,175 @@
+/*
+ * hexoid_pack — read Git packs and loose objects, and find the object IDs in commits and
+ * tags that Git 3.0 will reject.
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Git 2.x accepts a commit whose `tree` or `parent` header, or a tag whose `object`
+ * header, holds uppercase hex; Git 3.0 will not parse it. Trees hold binary IDs, so only
+ * commits and tags can carry such IDs. This module walks a pack with its index — header,
+ * object count, each object's CRC32, the trailing checksums — inflates every commit and
+ * tag (resolving OFS_DELTA and REF_DELTA chains through a bounded cache of bases), and
+ * checks their header IDs with the engine in lowercase-only mode. Loose objects get the
+ * same checks, and their file names are checked too.
+ *
+ * Everything found is reported through a callback, one struct hexoid_finding each, in
+ * a fixed order (pack offset; loose objects by name), whatever the number of threads.
+ * A damaged object is a finding, and the scan goes on with the others; only a pack or
+ * index that cannot be used at all makes a scan fail.
+ *
+ * Links with zlib (inflate, crc32) and OpenSSL's libcrypto (SHA-1, SHA-256).
+ */
+#ifndef HEXOID_PACK_H
+#define HEXOID_PACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hexoid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Object types as a pack stores them. */
+enum hexoid_object_type {
+	HEXOID_OBJ_NONE = 0,
+	HEXOID_OBJ_COMMIT = 1,
+	HEXOID_OBJ_TREE = 2,
+	HEXOID_OBJ_BLOB = 3,
+	HEXOID_OBJ_TAG = 4,
+	HEXOID_OBJ_OFS_DELTA = 6,
+	HEXOID_OBJ_REF_DELTA = 7,
+};
+
+/* "commit", "tree", "blob", "tag", "ofs-delta", "ref-delta"; NULL for anything else. */
+HEXOID_API const char *hexoid_object_type_name(enum hexoid_object_type type);
+
+/* What a finding is about. */
+enum hexoid_finding_code {
+	/* In a commit or tag header, or a loose object's name. */
+	HEXOID_FIND_UPPERCASE = 1, /* uppercase hex: Git 2.x accepts it, Git 3.0 rejects it */
+	HEXOID_FIND_BAD_ID,        /* not hexsz hex digits: rejected by both */
+	HEXOID_FIND_ID_MISMATCH,   /* rehashed content differs from its ID (verify_ids) */
+	/* Damage: rejected by both. */
+	HEXOID_FIND_CRC,           /* CRC32 of the packed bytes differs from the index's */
+	HEXOID_FIND_CHECKSUM,      /* a trailing pack or index checksum is wrong */
+	HEXOID_FIND_LAYOUT,        /* object count, offsets outside the pack or repeated */
+	HEXOID_FIND_HEADER,        /* object header: unknown type, bogus size varint */
+	HEXOID_FIND_ZLIB,          /* broken or truncated zlib stream, wrong inflated size */
+	HEXOID_FIND_DELTA,         /* delta instructions out of range or sizes disagreeing */
+	HEXOID_FIND_BASE,          /* delta base missing, or a chain that loops */
+	HEXOID_FIND_IO,            /* a loose object that cannot be read */
+};
+
+/* A short fixed description of a code, e.g. "crc32 mismatch". */
+HEXOID_API const char *hexoid_finding_name(enum hexoid_finding_code code);
+
+#define HEXOID_NO_OFFSET UINT64_MAX
+
+struct hexoid_finding {
+	enum hexoid_finding_code code;
+	int git3;                 /* 1: Git 2.x accepts this and Git 3.0 rejects it;
+				     0: rejected by both (malformed or damaged) */
+	const char *path;         /* the pack (.pack) or loose object file */
+	uint64_t offset;          /* offset in the pack, or HEXOID_NO_OFFSET */
+	int has_oid;              /* oid holds the object's ID */
+	unsigned char oid[HEXOID_MAX_RAWSZ];
+	enum hexoid_algo algo;    /* the hash of oid: the pack's or repository's */
+	enum hexoid_object_type type; /* commit or tag for header findings, else as known */
+	const char *header;       /* "tree", "parent", "object", "mergetag object", or NULL */
+	unsigned line, column;    /* 1-based, in the object's text; 0 when not about text */
+	char message[224];        /* one line, no newline, for people */
+};
+
+/* Called for each finding, in order; return nonzero to stop the scan. */
+typedef int hexoid_finding_fn(void *ctx, const struct hexoid_finding *finding);
+
+struct hexoid_scan_options {
+	enum hexoid_algo algo;    /* packs: 0 infers it from the index; loose: required */
+	int verify_ids;           /* rehash every commit and tag and compare with its ID */
+	unsigned jobs;            /* threads inflating a pack; 0 and 1 mean this one only */
+	size_t cache_bytes;       /* delta base cache per thread; 0 means 64 MiB */
+	hexoid_finding_fn *on_finding;
+	/* Called from the calling thread now and then, with objects done and in all. */
+	void (*on_progress)(void *ctx, uint64_t done, uint64_t total);
+	void *ctx;
+};
+
+struct hexoid_scan_stats {
+	uint64_t objects;         /* in the pack, or loose object files */
+	uint64_t commits, tags;   /* inflated and checked */
+	uint64_t deltas;          /* delta applications */
+	uint64_t inflated;        /* bytes inflated */
+	uint64_t git3, errors;    /* findings of each class */
+};
+
+/*
+ * Scan one pack: `path` names the .pack or its .idx (the other one is beside it).
+ * Returns 0 when the pack was scanned (findings, if any, went to the callback), 1 when
+ * the callback stopped it, or -1 when the pack cannot be used at all — missing or
+ * unreadable file, not a pack (magic, version), an index that fails its structure
+ * check — with the reason in err (a line naming the file). stats may be NULL.
+ */
+HEXOID_API int hexoid_pack_scan(const char *path, const struct hexoid_scan_options *options,
+				struct hexoid_scan_stats *stats, char *err, size_t errlen);
+
+/*
+ * hexoid_pack_scan() on a pack and its index already in memory (a pack just received,
+ * say). `name` is what findings and errors call the pack.
+ */
+HEXOID_API int hexoid_pack_scan_buffers(const char *name, const void *pack, size_t pack_size,
+					const void *idx, size_t idx_size,
+					const struct hexoid_scan_options *options,
+					struct hexoid_scan_stats *stats, char *err, size_t errlen);
+
+/*
+ * Scan the loose objects under `objects_dir` (a repository's objects/ folder): the
+ * two-digit folders and the file names in them must be lowercase hex of the right
+ * length (Git 2.x reads uppercase names, Git 3.0 skips them); names that are not hex at
+ * all are left alone, as git leaves them. Commits and tags are inflated and checked as
+ * in packs. options->algo is required. Returns as hexoid_pack_scan() does; -1 only
+ * when objects_dir cannot be read.
+ */
+HEXOID_API int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options *options,
+				 struct hexoid_scan_stats *stats, char *err, size_t errlen);
+
+/*
+ * One loose object's file contents (zlib of "<type> <size>\0<content>"), as
+ * hexoid_loose_scan() checks each: `oid` (rawsz bytes, or NULL) is its ID, for findings
+ * and verify_ids. options->algo is required. Returns 0, 1 if the callback stopped, -1 on
+ * bad arguments or no memory.
+ */
+HEXOID_API int hexoid_loose_object_scan(const char *name, const void *data, size_t size,
+					const unsigned char *oid,
+					const struct hexoid_scan_options *options,
+					struct hexoid_scan_stats *stats);
+
+/* One object ID in a commit or tag header that is not lowercase hexsz digits. */
+struct hexoid_header_problem {
+	enum hexoid_finding_code code; /* HEXOID_FIND_UPPERCASE or HEXOID_FIND_BAD_ID */
+	const char *header;       /* "tree", "parent", "object", "mergetag object" */
+	unsigned line, column;    /* 1-based, of the first bad byte */
+	char message[160];
+};
+
+/* Called for each problem; return nonzero to stop. */
+typedef int hexoid_header_fn(void *ctx, const struct hexoid_header_problem *problem);
+
+/*
+ * Check the object-ID headers of a commit's or tag's text (as hashed, without the
+ * "<type> <size>\0" prefix): a commit's `tree`, `parent` and `mergetag` (the embedded
+ * tag's `object`), a tag's `object`, up to the first empty line. Each must be exactly
+ * hexsz hex digits and a newline; an ID that only uppercase makes wrong is
+ * HEXOID_FIND_UPPERCASE, anything else HEXOID_FIND_BAD_ID. Returns how many problems
+ * were found (stopping early if fn asks), or -1 for a type other than commit or tag or
+ * an unknown algo. fn may be NULL to count.
+ */
+HEXOID_API int hexoid_object_check(enum hexoid_object_type type, const void *text, size_t len,
+				   enum hexoid_algo algo, hexoid_header_fn *fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEXOID_PACK_H */

@@ -1,0 +1,315 @@
+/*
+ * Mapped files, hashing (OpenSSL's libcrypto), bounded inflation (zlib), findings.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "common.h"
+
+int pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	map->data = NULL;
+	map->size = 0;
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+		snprintf(err, errlen, "%s: %s", path, e ? strerror(e) : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	if ((uint64_t)st.st_size > SIZE_MAX) {
+		snprintf(err, errlen, "%s: too large to map", path);
+		close(fd);
+		return -1;
+	}
+	map->size = (size_t)st.st_size;
+	if (map->size) {
+		void *p = mmap(NULL, map->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			close(fd);
+			map->size = 0;
+			return -1;
+		}
+		map->data = p;
+	}
+	close(fd);
+	return 0;
+}
+
+void pk_unmap(struct pk_map *map)
+{
+	if (map->data)
+		munmap((void *)map->data, map->size);
+	map->data = NULL;
+	map->size = 0;
+}
+
+static const EVP_MD *md_of(enum hexoid_algo algo)
+{
+	return algo == HEXOID_SHA1 ? EVP_sha1() : algo == HEXOID_SHA256 ? EVP_sha256() : NULL;
+}
+
+static int digest2(enum hexoid_algo algo, const void *a, size_t alen, const void *b,
+		   size_t blen, unsigned char *out)
+{
+	const EVP_MD *md = md_of(algo);
+	EVP_MD_CTX *c;
+	int ok;
+
+	if (!md || !(c = EVP_MD_CTX_new()))
+		return -1;
+	ok = EVP_DigestInit_ex(c, md, NULL) && EVP_DigestUpdate(c, a, alen) &&
+	     (!blen || EVP_DigestUpdate(c, b, blen)) && EVP_DigestFinal_ex(c, out, NULL);
+	EVP_MD_CTX_free(c);
+	return ok ? 0 : -1;
+}
+
+int pk_object_id(enum hexoid_algo algo, enum hexoid_object_type type, const void *data,
+		 size_t len, unsigned char *out)
+{
+	char hdr[48];
+	const char *name = hexoid_object_type_name(type);
+	int n;
+
+	if (!name)
+		return -1;
+	n = snprintf(hdr, sizeof(hdr), "%s %zu", name, len);
+	return digest2(algo, hdr, (size_t)n + 1, data, len, out);
+}
+
+int pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char *out)
+{
+	return digest2(algo, data, len, NULL, 0, out);
+}
+
+int pk_inflate(z_stream *z, const unsigned char *in, size_t inlen, unsigned char *out,
+	       size_t outlen, size_t *used, char *why, size_t whylen)
+{
+	size_t in_done = 0, out_done = 0;
+	int rc = Z_OK;
+
+	*used = 0;
+	if (inflateReset(z) != Z_OK) {
+		snprintf(why, whylen, "zlib cannot start");
+		return -1;
+	}
+	/* zlib counts in uInt: feed at most 1 GiB at a time each way. */
+	while (rc == Z_OK) {
+		size_t in_chunk = inlen - in_done, out_chunk = outlen - out_done;
+		uInt in_before, out_before;
+		unsigned char spare;
+
+		if (in_chunk > (1u << 30))
+			in_chunk = 1u << 30;
+		if (out_chunk > (1u << 30))
+			out_chunk = 1u << 30;
+		z->next_in = (unsigned char *)(in + in_done);
+		z->avail_in = (uInt)in_chunk;
+		/* With the output full, a one-byte scratch tells "more data" from "the end". */
+		z->next_out = out_chunk ? out + out_done : &spare;
+		z->avail_out = out_chunk ? (uInt)out_chunk : 1;
+		in_before = z->avail_in;
+		out_before = z->avail_out;
+		rc = inflate(z, Z_NO_FLUSH);
+		in_done += in_before - z->avail_in;
+		if (!out_chunk && z->avail_out == 0) {
+			snprintf(why, whylen, "zlib stream inflates to more than the %zu bytes its header says",
+				 outlen);
+			return -1;
+		}
+		if (out_chunk)
+			out_done += out_before - z->avail_out;
+		if (rc == Z_BUF_ERROR && in_done == inlen) {
+			snprintf(why, whylen, "zlib stream truncated after %zu bytes (%zu of %zu inflated)",
+				 in_done, out_done, outlen);
+			return -1;
+		}
+		if (rc == Z_BUF_ERROR)
+			rc = Z_OK; /* the other buffer was the one that ran out: go on */
+	}
+	*used = in_done;
+	if (rc != Z_STREAM_END) {
+		snprintf(why, whylen, "zlib: %s after %zu bytes",
+			 z->msg ? z->msg : rc == Z_MEM_ERROR ? "out of memory" : "corrupt stream",
+			 in_done);
+		return -1;
+	}
+	if (out_done != outlen) {
+		snprintf(why, whylen, "zlib stream inflates to %zu bytes where the header says %zu",
+			 out_done, outlen);
+		return -1;
+	}
+	return 0;
+}
+
+struct hexoid_finding *pk_add(struct pk_list *list, uint64_t key, enum hexoid_algo algo,
+			      enum hexoid_finding_code code, const char *path, uint64_t offset)
+{
+	struct pk_found *slot;
+
+	if (list->n == list->cap) {
+		size_t cap = list->cap ? list->cap * 2 : 16;
+		struct pk_found *v = realloc(list->v, cap * sizeof(*v));
+		if (!v) {
+			list->oom = 1;
+			return NULL;
+		}
+		list->v = v;
+		list->cap = cap;
+	}
+	slot = &list->v[list->n];
+	memset(slot, 0, sizeof(*slot));
+	slot->key = key;
+	slot->seq = list->n++;
+	slot->f.code = code;
+	slot->f.git3 = code == HEXOID_FIND_UPPERCASE;
+	slot->f.path = path;
+	slot->f.algo = algo;
+	slot->f.offset = offset;
+	return &slot->f;
+}
+
+void pk_list_free(struct pk_list *list)
+{
+	free(list->v);
+	memset(list, 0, sizeof(*list));
+}
+
+void pk_say(struct hexoid_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->message, sizeof(f->message), fmt, ap);
+	va_end(ap);
+}
+
+struct check_ctx {
+	struct pk_list *out;
+	uint64_t key;
+	const char *path;
+	uint64_t offset;
+	enum hexoid_object_type type;
+	const unsigned char *oid;
+	size_t rawsz;
+	enum hexoid_algo algo;
+};
+
+static int on_header(void *p, const struct hexoid_header_problem *hp)
+{
+	struct check_ctx *c = p;
+	struct hexoid_finding *f = pk_add(c->out, c->key, c->algo, hp->code, c->path, c->offset);
+
+	if (!f)
+		return 1;
+	f->type = c->type;
+	f->header = hp->header;
+	f->line = hp->line;
+	f->column = hp->column;
+	if (c->oid) {
+		f->has_oid = 1;
+		memcpy(f->oid, c->oid, c->rawsz);
+	}
+	pk_say(f, "%s", hp->message);
+	return 0;
+}
+
+void pk_check_object(struct pk_list *out, uint64_t key, const char *path, uint64_t offset,
+		     enum hexoid_object_type type, const unsigned char *text, size_t len,
+		     const unsigned char *oid, enum hexoid_algo algo, int verify_ids)
+{
+	struct check_ctx c = { out, key, path, offset, type, oid, hexoid_rawsz(algo), algo };
+
+	hexoid_object_check(type, text, len, algo, on_header, &c);
+	if (verify_ids && oid) {
+		unsigned char got[HEXOID_MAX_RAWSZ];
+		struct hexoid_finding *f;
+		char hex[2 * HEXOID_MAX_RAWSZ + 1];
+
+		if (pk_object_id(algo, type, text, len, got) == 0 && !memcmp(got, oid, c.rawsz))
+			return;
+		f = pk_add(out, key, algo, HEXOID_FIND_ID_MISMATCH, path, offset);
+		if (!f)
+			return;
+		f->type = type;
+		f->has_oid = 1;
+		memcpy(f->oid, oid, c.rawsz);
+		hexoid_encode(hex, 2 * c.rawsz, got, 1, algo);
+		hex[2 * c.rawsz] = 0;
+		pk_say(f, "content hashes to %s", hex);
+	}
+}
+
+static int cmp_found(const void *a, const void *b)
+{
+	const struct pk_found *x = *(const struct pk_found *const *)a;
+	const struct pk_found *y = *(const struct pk_found *const *)b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return 0;
+}
+
+int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_options *opt,
+	      struct hexoid_scan_stats *stats)
+{
+	const struct pk_found **all;
+	size_t total = 0, k = 0, i, l;
+	int stop = 0;
+
+	for (l = 0; l < nlists; l++)
+		total += lists[l].n;
+	if (!total)
+		return 0;
+	all = malloc(total * sizeof(*all));
+	/* seq only orders findings within one list; lists come in a fixed order, so
+	 * renumber across them to keep the sort stable and deterministic. */
+	for (l = 0; l < nlists; l++)
+		for (i = 0; i < lists[l].n; i++) {
+			lists[l].v[i].seq = k;
+			if (all)
+				all[k] = &lists[l].v[i];
+			k++;
+		}
+	if (all)
+		qsort(all, total, sizeof(*all), cmp_found);
+	for (i = 0; i < total; i++) {
+		const struct hexoid_finding *f = all ? &all[i]->f : NULL;
+		if (!f) { /* no memory to sort: report in list order */
+			size_t at = i;
+			for (l = 0; at >= lists[l].n; l++)
+				at -= lists[l].n;
+			f = &lists[l].v[at].f;
+		}
+		if (stats) {
+			if (f->git3)
+				stats->git3++;
+			else
+				stats->errors++;
+		}
+		if (!stop && opt->on_finding && opt->on_finding(opt->ctx, f))
+			stop = 1;
+	}
+	free(all);
+	return stop;
+}

@@ -1,0 +1,81 @@
+/*
+ * What the pack walker and the loose-object reader share: mapped files, object hashing,
+ * bounded inflation, and a growable list of findings.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HEXOID_PACK_COMMON_H
+#define HEXOID_PACK_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+#include "hexoid_pack.h"
+
+/* A read-only mapping of a whole file (NULL data for an empty one). */
+struct pk_map {
+	const unsigned char *data;
+	size_t size;
+};
+
+/* Map `path`; on failure returns -1 with errno's reason in err. */
+int pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen);
+void pk_unmap(struct pk_map *map);
+
+/* Git's object ID of "<type> <len>\0" + data; out gets rawsz bytes. 0, or -1 on failure. */
+int pk_object_id(enum hexoid_algo algo, enum hexoid_object_type type, const void *data,
+		 size_t len, unsigned char *out);
+/* The hash of data[0, len): 0, or -1 on failure. */
+int pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char *out);
+
+/*
+ * Inflate the zlib stream at in[0, inlen) into out[0, outlen) exactly: the stream must
+ * end having produced outlen bytes. *used gets the input bytes the stream took. Returns 0,
+ * or -1 with the reason in why. z is initialised (inflateInit) by the caller, reused.
+ */
+int pk_inflate(z_stream *z, const unsigned char *in, size_t inlen, unsigned char *out,
+	       size_t outlen, size_t *used, char *why, size_t whylen);
+
+/*
+ * The most a zlib stream of `packed` bytes can inflate to (deflate's best ratio is a little
+ * over 1032:1): a size header claiming more is a lie, and nothing is allocated for it.
+ */
+static inline uint64_t pk_inflate_bound(uint64_t packed)
+{
+	return packed > UINT64_MAX / 1040 ? UINT64_MAX : packed * 1040 + 64;
+}
+
+/* Findings, kept to be sorted by (key, seq) and reported in that order. */
+struct pk_found {
+	uint64_t key;
+	uint64_t seq;
+	struct hexoid_finding f;
+};
+struct pk_list {
+	struct pk_found *v;
+	size_t n, cap;
+	int oom; /* a finding could not be stored */
+};
+/* Append a finding (copied); returns the stored one, or NULL when out of memory. */
+struct hexoid_finding *pk_add(struct pk_list *list, uint64_t key, enum hexoid_algo algo,
+			      enum hexoid_finding_code code, const char *path, uint64_t offset);
+void pk_list_free(struct pk_list *list);
+/* Set a finding's message, printf style. */
+void pk_say(struct hexoid_finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Check a commit's or tag's headers and, when asked, its ID; add what is wrong to `out`
+ * with the given key, path and offset. oid is the object's ID (rawsz bytes) or NULL.
+ */
+void pk_check_object(struct pk_list *out, uint64_t key, const char *path, uint64_t offset,
+		     enum hexoid_object_type type, const unsigned char *text, size_t len,
+		     const unsigned char *oid, enum hexoid_algo algo, int verify_ids);
+
+/* Report every finding of the lists, merged in (key, seq) order; counts into stats.
+ * Returns 1 if the callback asked to stop, else 0. */
+int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_options *opt,
+	      struct hexoid_scan_stats *stats);
+
+#endif

@@ -1,0 +1,382 @@
+/*
+ * Loose objects: objects/xx/yyyy..., each a zlib stream of "<type> <size>\0<content>".
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Names: Git 2.x reads a two-digit folder and a file name in either case (its loose
+ * object iteration decodes them as mixed hex); Git 3.0 only lowercase. Names that are not
+ * hex at all (git's temporary files, say) are none of our business, as they are none of
+ * git's. Only commits and tags are inflated in full; for anything else the header is
+ * enough.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+static int is_hex(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')))
+			return 0;
+	}
+	return 1;
+}
+
+static size_t first_upper(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && !(s[i] >= 'A' && s[i] <= 'F'); i++)
+		;
+	return i;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in `dir` for which keep() holds, sorted; NULL with *n = 0 if none. */
+static char **list_dir(const char *dir, size_t want_len, size_t *n, int *unreadable)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	*unreadable = !d;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (len != want_len || !is_hex(de->d_name, len))
+			continue;
+		if (*n == cap) {
+			char **nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		if (!(v[*n] = strdup(de->d_name)))
+			break;
+		++*n;
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_str);
+	return v;
+}
+
+static void free_list(char **v, size_t n)
+{
+	while (n)
+		free(v[--n]);
+	free(v);
+}
+
+static enum hexoid_object_type type_of(const char *s, size_t n)
+{
+	static const char *const names[] = { NULL, "commit", "tree", "blob", "tag" };
+	int t;
+
+	for (t = 1; t <= 4; t++)
+		if (strlen(names[t]) == n && !memcmp(s, names[t], n))
+			return (enum hexoid_object_type)t;
+	return HEXOID_OBJ_NONE;
+}
+
+struct loose {
+	const struct hexoid_scan_options *opt;
+	enum hexoid_algo algo;
+	size_t rawsz, hexsz;
+	z_stream z;
+	struct pk_list out;
+	char **paths;          /* every path a finding points at, freed at the end */
+	size_t npaths, cappaths;
+	uint64_t key;
+	struct hexoid_scan_stats st;
+};
+
+static const char *keep_path(struct loose *l, const char *path)
+{
+	char *p;
+
+	if (l->npaths == l->cappaths) {
+		size_t cap = l->cappaths ? 2 * l->cappaths : 64;
+		char **v = realloc(l->paths, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		l->paths = v;
+		l->cappaths = cap;
+	}
+	p = strdup(path);
+	if (p)
+		l->paths[l->npaths++] = p;
+	return p;
+}
+
+static struct hexoid_finding *add(struct loose *l, enum hexoid_finding_code code,
+				  const char *path, const unsigned char *oid)
+{
+	const char *kept = keep_path(l, path);
+	struct hexoid_finding *f = kept ? pk_add(&l->out, l->key, l->algo, code, kept, HEXOID_NO_OFFSET) : NULL;
+
+	if (f && oid) {
+		f->has_oid = 1;
+		memcpy(f->oid, oid, l->rawsz);
+	}
+	return f;
+}
+
+/* Inflate and check one loose object file's bytes, and for commits and tags their text. */
+static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
+		       const unsigned char *oid)
+{
+	unsigned char head[64], *text = NULL;
+	size_t hlen, nul, got;
+	enum hexoid_object_type type;
+	uint64_t size = 0;
+	struct hexoid_finding *f;
+	int rc;
+
+	l->st.objects++;
+	/* The header first: at most 64 bytes of output. */
+	inflateReset(&l->z);
+	l->z.next_in = (unsigned char *)m.data;
+	l->z.avail_in = m.size > (1u << 30) ? (1u << 30) : (uInt)m.size;
+	l->z.next_out = head;
+	l->z.avail_out = sizeof(head);
+	rc = inflate(&l->z, Z_NO_FLUSH);
+	hlen = sizeof(head) - l->z.avail_out;
+	if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
+			pk_say(f, "zlib: %s", l->z.msg ? l->z.msg : "corrupt stream");
+		goto done;
+	}
+	for (nul = 0; nul < hlen && head[nul]; nul++)
+		;
+	{
+		const unsigned char *sp = memchr(head, ' ', nul);
+		size_t i;
+		type = sp ? type_of((const char *)head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
+		if (nul == hlen || !sp || type == HEXOID_OBJ_NONE || (size_t)(sp - head) + 1 == nul ||
+		    (sp[1] == '0' && (size_t)(sp - head) + 2 != nul)) {
+			if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
+				pk_say(f, "no valid '<type> <size>' header at the start of the object");
+			goto done;
+		}
+		for (i = (size_t)(sp - head) + 1; i < nul; i++) {
+			if (head[i] < '0' || head[i] > '9' || size > (UINT64_MAX - 9) / 10) {
+				if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
+					pk_say(f, "bad size in the object's header");
+				goto done;
+			}
+			size = size * 10 + (head[i] - '0');
+		}
+	}
+	if (type != HEXOID_OBJ_COMMIT && type != HEXOID_OBJ_TAG)
+		goto done;
+	if (size > pk_inflate_bound(m.size) || size > SIZE_MAX - 1 || !(text = malloc(size ? size : 1))) {
+		if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
+			pk_say(f, "%llu bytes claimed for a %zu-byte file", (unsigned long long)size, m.size);
+		goto done;
+	}
+	/* What came after the header, then the rest of the stream. */
+	got = hlen - nul - 1;
+	if (got > size)
+		got = (size_t)size;
+	memcpy(text, head + nul + 1, got);
+	if (hlen - nul - 1 > size) {
+		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
+			pk_say(f, "object holds more than the %llu bytes its header says", (unsigned long long)size);
+		goto done;
+	}
+	if (rc != Z_STREAM_END) {
+		unsigned char spare;
+		size_t in_done = m.size > (1u << 30) ? (1u << 30) - l->z.avail_in : m.size - l->z.avail_in;
+		for (;;) {
+			size_t in_left = m.size - in_done;
+			uInt in_before, out_before;
+			l->z.next_in = (unsigned char *)m.data + in_done;
+			l->z.avail_in = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
+			l->z.next_out = got < size ? text + got : &spare;
+			l->z.avail_out = got < size ? (size - got > (1u << 30) ? (1u << 30) : (uInt)(size - got)) : 1;
+			in_before = l->z.avail_in;
+			out_before = l->z.avail_out;
+			rc = inflate(&l->z, Z_NO_FLUSH);
+			in_done += in_before - l->z.avail_in;
+			if (got == size && l->z.avail_out == 0) {
+				if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
+					pk_say(f, "object holds more than the %llu bytes its header says",
+					       (unsigned long long)size);
+				goto done;
+			}
+			if (got < size)
+				got += out_before - l->z.avail_out;
+			if (rc == Z_STREAM_END)
+				break;
+			if (rc == Z_BUF_ERROR && in_done == m.size) {
+				if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
+					pk_say(f, "zlib stream truncated (%zu of %llu bytes inflated)", got,
+					       (unsigned long long)size);
+				goto done;
+			}
+			if (rc != Z_OK && rc != Z_BUF_ERROR) {
+				if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
+					pk_say(f, "zlib: %s", l->z.msg ? l->z.msg : "corrupt stream");
+				goto done;
+			}
+		}
+	}
+	if (got != size) {
+		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
+			pk_say(f, "object inflates to %zu bytes where its header says %llu", got,
+			       (unsigned long long)size);
+		goto done;
+	}
+	if (type == HEXOID_OBJ_COMMIT)
+		l->st.commits++;
+	else
+		l->st.tags++;
+	l->st.inflated += size;
+	{
+		const char *kept = keep_path(l, path);
+		if (kept)
+			pk_check_object(&l->out, l->key, kept, HEXOID_NO_OFFSET, type, text, (size_t)size,
+					oid, l->algo, l->opt->verify_ids);
+	}
+done:
+	free(text);
+}
+
+static void one_object(struct loose *l, const char *path, const unsigned char *oid)
+{
+	struct pk_map m;
+	char err[256];
+	struct hexoid_finding *f;
+
+	if (pk_map_file(&m, path, err, sizeof(err))) {
+		if ((f = add(l, HEXOID_FIND_IO, path, oid)))
+			pk_say(f, "cannot read the object: %s", err);
+		return;
+	}
+	one_buffer(l, path, m, oid);
+	pk_unmap(&m);
+}
+
+int hexoid_loose_object_scan(const char *name, const void *data, size_t size,
+			     const unsigned char *oid, const struct hexoid_scan_options *opt,
+			     struct hexoid_scan_stats *stats)
+{
+	struct loose l;
+	struct pk_map m = { data, size };
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	l.opt = opt;
+	l.algo = opt->algo;
+	l.rawsz = hexoid_rawsz(opt->algo);
+	l.hexsz = hexoid_hexsz(opt->algo);
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (!l.rawsz || (!data && size) || inflateInit(&l.z) != Z_OK)
+		return -1;
+	one_buffer(&l, name ? name : "(object)", m, oid);
+	inflateEnd(&l.z);
+	rc = l.out.oom ? -1 : pk_report(&l.out, 1, opt, &l.st);
+	if (stats)
+		*stats = l.st;
+	pk_list_free(&l.out);
+	free_list(l.paths, l.npaths);
+	return rc;
+}
+
+int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options *opt,
+		      struct hexoid_scan_stats *stats, char *err, size_t errlen)
+{
+	struct loose l;
+	char **dirs;
+	size_t ndirs, d, plen = strlen(objects_dir);
+	int unreadable, rc;
+	char *path;
+
+	memset(&l, 0, sizeof(l));
+	l.opt = opt;
+	l.algo = opt->algo;
+	l.rawsz = hexoid_rawsz(opt->algo);
+	l.hexsz = hexoid_hexsz(opt->algo);
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (!l.rawsz) {
+		snprintf(err, errlen, "%s: the repository's hash must be given", objects_dir);
+		return -1;
+	}
+	dirs = list_dir(objects_dir, 2, &ndirs, &unreadable);
+	if (unreadable) {
+		snprintf(err, errlen, "%s: cannot read the folder", objects_dir);
+		return -1;
+	}
+	path = malloc(plen + 2 + l.hexsz + 2);
+	if (!path || inflateInit(&l.z) != Z_OK) {
+		free(path);
+		free_list(dirs, ndirs);
+		snprintf(err, errlen, "%s: out of memory", objects_dir);
+		return -1;
+	}
+	for (d = 0; d < ndirs; d++) {
+		char **files;
+		size_t nfiles, k;
+		int bad_dir;
+		struct hexoid_finding *f;
+
+		sprintf(path, "%s/%s", objects_dir, dirs[d]);
+		files = list_dir(path, l.hexsz - 2, &nfiles, &bad_dir);
+		l.key++;
+		if (first_upper(dirs[d], 2) < 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, NULL))) {
+			size_t at = first_upper(dirs[d], 2);
+			pk_say(f, "uppercase hex digit '%c' in a loose object folder name: Git 2.x reads the %zu objects in it, Git 3.0 skips them",
+			       dirs[d][at], nfiles);
+		}
+		if (bad_dir && (f = add(&l, HEXOID_FIND_IO, path, NULL)))
+			pk_say(f, "cannot read the folder");
+		for (k = 0; k < nfiles; k++) {
+			unsigned char oid[HEXOID_MAX_RAWSZ];
+			char hex[HEXOID_MAX_HEXSZ];
+			size_t at;
+
+			sprintf(path, "%s/%s/%s", objects_dir, dirs[d], files[k]);
+			memcpy(hex, dirs[d], 2);
+			memcpy(hex + 2, files[k], l.hexsz - 2);
+			hexoid_decode(oid, hex, 1, l.hexsz, l.algo, HEXOID_MIXED, NULL);
+			l.key++;
+			at = first_upper(files[k], l.hexsz - 2);
+			if (at < l.hexsz - 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, oid))) {
+				pk_say(f, "uppercase hex digit '%c' in a loose object file name: Git 2.x reads it, Git 3.0 skips it",
+				       files[k][at]);
+			}
+			one_object(&l, path, oid);
+		}
+		free_list(files, nfiles);
+	}
+	free(path);
+	free_list(dirs, ndirs);
+	inflateEnd(&l.z);
+	if (l.out.oom) {
+		snprintf(err, errlen, "%s: out of memory", objects_dir);
+		rc = -1;
+	} else {
+		rc = pk_report(&l.out, 1, opt, &l.st);
+	}
+	if (stats)
+		*stats = l.st;
+	pk_list_free(&l.out);
+	free_list(l.paths, l.npaths);
+	return rc;
+}

@@ -1,0 +1,1107 @@
+/*
+ * The pack walker: a .pack with its .idx, every object's CRC32, the trailing checksums,
+ * and every commit and tag inflated (through their delta chains) and checked.
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * The scan runs in three steps:
+ *   A. (parallel, split by bytes) parse each object's header — type, size, delta base —
+ *      and check its CRC32 against the index;
+ *   B. (serial) find each delta's base entry and each object's final type, catching
+ *      missing bases and chains that loop;
+ *   C. (parallel, split by work) inflate every commit and tag, applying delta chains
+ *      with a per-thread LRU cache of bases, and check the text.
+ * Findings of every step are kept per thread and reported at the end, sorted by pack
+ * offset, so the report does not depend on the number of threads.
+ *
+ * Nothing is read outside the mapped pack: every object's bytes are bounded by the next
+ * object's offset (or the trailer), and every size is checked before it is used.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common.h"
+#include "hexoid_idx.h"
+
+#define NONE UINT32_MAX
+#define KEY_PACK 0 /* pack-level findings sort before objects at offset 0.. */
+
+struct entry {
+	uint64_t off;    /* where the object's header starts */
+	uint64_t end;    /* where the next object (or the trailer) starts */
+	uint64_t size;   /* the header's size: the object's, or the delta data's */
+	uint32_t pos;    /* its entry in the index */
+	uint32_t base;   /* for deltas: the base's entry (sorted order), or NONE */
+	uint64_t base_off; /* OFS_DELTA: the base's offset, as the header says */
+	uint16_t hdrlen; /* header bytes, with the base offset or ID */
+	uint8_t type;    /* as packed */
+	uint8_t final;   /* the type after deltas; 0 unknown or broken */
+	uint8_t broken;  /* the header could not be parsed */
+	uint8_t is_base; /* some commit or tag is a delta against it */
+};
+
+struct scan {
+	const char *path;              /* the .pack, for findings */
+	struct pk_map pack, idxmap;
+	struct hexoid_idx idx;
+	enum hexoid_algo algo;
+	size_t rawsz;
+	uint64_t body_end;             /* where the trailer starts */
+	struct entry *e;               /* sorted by offset */
+	uint32_t n;
+	uint32_t *by_pos;              /* index entry -> sorted entry */
+	const struct hexoid_scan_options *opt;
+	size_t cache_bytes;
+	atomic_uint_fast64_t done;     /* commits and tags finished, for progress */
+	atomic_int stop;
+};
+
+/* --- step A: object headers and CRC32 ----------------------------------------------- */
+
+static void parse_header(struct scan *s, struct entry *x, struct pk_list *out)
+{
+	const unsigned char *p = s->pack.data + x->off, *lim = s->pack.data + x->end;
+	const unsigned char *q = p;
+	uint64_t size;
+	unsigned shift = 4, c;
+	struct hexoid_finding *f;
+
+	x->broken = 1;
+	c = *q++;
+	x->type = (c >> 4) & 7;
+	size = c & 15;
+	while (c & 0x80) {
+		if (q == lim || shift > 60) {
+			if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+				pk_say(f, "object size varint %s", q == lim ? "runs past the object" : "is too long");
+			return;
+		}
+		c = *q++;
+		size |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	}
+	x->size = size;
+	switch (x->type) {
+	case HEXOID_OBJ_COMMIT: case HEXOID_OBJ_TREE: case HEXOID_OBJ_BLOB: case HEXOID_OBJ_TAG:
+		break;
+	case HEXOID_OBJ_OFS_DELTA: {
+		/* Big-endian base-128 with an implicit +1 on each continuation. */
+		uint64_t rel;
+		if (q == lim)
+			goto short_header;
+		c = *q++;
+		rel = c & 0x7f;
+		while (c & 0x80) {
+			if (q == lim)
+				goto short_header;
+			if (rel >= (UINT64_MAX >> 7) - 1) {
+				if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+					pk_say(f, "delta base offset varint is too long");
+				return;
+			}
+			c = *q++;
+			rel = ((rel + 1) << 7) | (c & 0x7f);
+		}
+		if (rel == 0 || rel > x->off) {
+			if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off)))
+				pk_say(f, "delta base offset %llu bytes back is outside the pack",
+				       (unsigned long long)rel);
+			return;
+		}
+		x->base_off = x->off - rel;
+		break;
+	}
+	case HEXOID_OBJ_REF_DELTA:
+		if ((size_t)(lim - q) < s->rawsz)
+			goto short_header;
+		q += s->rawsz;
+		break;
+	default:
+		if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+			pk_say(f, "unknown object type %u", x->type);
+		return;
+	}
+	x->hdrlen = (uint16_t)(q - p);
+	x->broken = 0;
+	return;
+short_header:
+	if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+		pk_say(f, "object header runs past the object's %llu bytes",
+		       (unsigned long long)(x->end - x->off));
+}
+
+static void step_a(struct scan *s, uint32_t from, uint32_t to, struct pk_list *out)
+{
+	int crc = hexoid_idx_has_crc32(&s->idx);
+	uint32_t i;
+
+	for (i = from; i < to && !atomic_load_explicit(&s->stop, memory_order_relaxed); i++) {
+		struct entry *x = &s->e[i];
+		if (x->broken) /* outside the pack: reported already */
+			continue;
+		parse_header(s, x, out);
+		if (crc) {
+			/* zlib's crc32() takes a uInt length: go in pieces. */
+			const unsigned char *p = s->pack.data + x->off;
+			uint64_t left = x->end - x->off;
+			uLong c = crc32(0L, Z_NULL, 0);
+			uint32_t want = hexoid_idx_crc32(&s->idx, x->pos);
+			while (left) {
+				uInt piece = left > (1u << 30) ? (1u << 30) : (uInt)left;
+				c = crc32(c, p, piece);
+				p += piece;
+				left -= piece;
+			}
+			if ((uint32_t)c != want) {
+				struct hexoid_finding *f = pk_add(out, x->off, s->algo, HEXOID_FIND_CRC, s->path, x->off);
+				if (f) {
+					f->has_oid = 1;
+					memcpy(f->oid, hexoid_idx_id(&s->idx, x->pos), s->rawsz);
+					pk_say(f, "crc32 mismatch: the index says %08x, the %llu packed bytes give %08x",
+					       want, (unsigned long long)(x->end - x->off), (unsigned)c);
+				}
+			}
+		}
+	}
+}
+
+/* --- step B: bases and final types ------------------------------------------------- */
+
+static uint32_t entry_at(const struct scan *s, uint64_t off)
+{
+	uint32_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->e[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && s->e[lo].off == off ? lo : NONE;
+}
+
+static int is_delta(unsigned type)
+{
+	return type == HEXOID_OBJ_OFS_DELTA || type == HEXOID_OBJ_REF_DELTA;
+}
+
+static void oid_finding(struct scan *s, struct hexoid_finding *f, const struct entry *x)
+{
+	f->has_oid = 1;
+	memcpy(f->oid, hexoid_idx_id(&s->idx, x->pos), s->rawsz);
+}
+
+static int step_b(struct scan *s, struct pk_list *out)
+{
+	uint8_t *state = calloc(s->n ? s->n : 1, 1); /* 1 on the walk, 2 done */
+	uint32_t *stack = malloc((s->n ? s->n : 1) * sizeof(*stack));
+	uint32_t i;
+	char hex[2 * HEXOID_MAX_RAWSZ + 1];
+
+	if (!state || !stack) {
+		free(state);
+		free(stack);
+		return -1;
+	}
+	/* Link each delta to its base entry. */
+	for (i = 0; i < s->n; i++) {
+		struct entry *x = &s->e[i];
+		struct hexoid_finding *f;
+		x->base = NONE;
+		if (x->broken || !is_delta(x->type))
+			continue;
+		if (x->type == HEXOID_OBJ_OFS_DELTA) {
+			x->base = entry_at(s, x->base_off);
+			if (x->base == NONE && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
+				oid_finding(s, f, x);
+				pk_say(f, "delta base at offset %llu is not an object of this pack",
+				       (unsigned long long)x->base_off);
+			}
+		} else {
+			const unsigned char *id = s->pack.data + x->off + x->hdrlen - s->rawsz;
+			ptrdiff_t pos = hexoid_idx_find(&s->idx, id);
+			if (pos >= 0) {
+				x->base = s->by_pos[pos];
+			} else if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
+				oid_finding(s, f, x);
+				hexoid_encode(hex, 2 * s->rawsz, id, 1, s->algo);
+				hex[2 * s->rawsz] = 0;
+				pk_say(f, "delta base %s is not in this pack", hex);
+			}
+		}
+	}
+	/* Final types: walk each chain down to a known type, then mark the whole walk. */
+	for (i = 0; i < s->n; i++) {
+		uint32_t depth = 0, k = i;
+		uint8_t final = 0;
+		while (state[k] != 2) {
+			struct entry *x = &s->e[k];
+			if (state[k] == 1) {
+				struct hexoid_finding *f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off);
+				if (f) {
+					oid_finding(s, f, x);
+					pk_say(f, "delta chain loops back to this object");
+				}
+				break;
+			}
+			state[k] = 1;
+			stack[depth++] = k;
+			if (x->broken)
+				break;
+			if (!is_delta(x->type)) {
+				final = x->type;
+				break;
+			}
+			if (x->base == NONE)
+				break;
+			k = x->base;
+		}
+		if (state[k] == 2)
+			final = s->e[k].final;
+		while (depth) {
+			k = stack[--depth];
+			s->e[k].final = final;
+			state[k] = 2;
+		}
+	}
+	for (i = 0; i < s->n; i++) {
+		const struct entry *x = &s->e[i];
+		if ((x->final == HEXOID_OBJ_COMMIT || x->final == HEXOID_OBJ_TAG) && is_delta(x->type) &&
+		    x->base != NONE)
+			s->e[x->base].is_base = 1;
+	}
+	free(state);
+	free(stack);
+	return 0;
+}
+
+/* --- step C: inflate, resolve deltas, check ---------------------------------------- */
+
+/* A per-thread LRU cache of inflated bases, keyed by entry, bounded in bytes. */
+struct cslot {
+	uint32_t entry;
+	uint32_t chain;            /* next slot in the same hash bucket */
+	uint32_t prev, next;       /* LRU list: head is the most recent */
+	unsigned char *data;
+	size_t len;
+};
+struct cache {
+	struct cslot *slot;
+	uint32_t nslot, capslot, free_head;
+	uint32_t *bucket;
+	uint32_t nbucket;          /* a power of two */
+	uint32_t head, tail;
+	size_t bytes, limit;
+};
+
+static uint32_t hash32(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	return x ^ (x >> 16);
+}
+
+static int cache_init(struct cache *c, size_t limit)
+{
+	memset(c, 0, sizeof(*c));
+	c->nbucket = 1024;
+	c->bucket = malloc(c->nbucket * sizeof(*c->bucket));
+	if (!c->bucket)
+		return -1;
+	memset(c->bucket, 0xff, c->nbucket * sizeof(*c->bucket));
+	c->head = c->tail = c->free_head = NONE;
+	c->limit = limit;
+	return 0;
+}
+
+static void cache_free(struct cache *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nslot; i++)
+		free(c->slot[i].data);
+	free(c->slot);
+	free(c->bucket);
+}
+
+static void lru_unlink(struct cache *c, uint32_t i)
+{
+	struct cslot *x = &c->slot[i];
+	if (x->prev != NONE) c->slot[x->prev].next = x->next; else c->head = x->next;
+	if (x->next != NONE) c->slot[x->next].prev = x->prev; else c->tail = x->prev;
+}
+
+static void lru_front(struct cache *c, uint32_t i)
+{
+	struct cslot *x = &c->slot[i];
+	x->prev = NONE;
+	x->next = c->head;
+	if (c->head != NONE)
+		c->slot[c->head].prev = i;
+	c->head = i;
+	if (c->tail == NONE)
+		c->tail = i;
+}
+
+static struct cslot *cache_get(struct cache *c, uint32_t entry)
+{
+	uint32_t i = c->bucket[hash32(entry) & (c->nbucket - 1)];
+
+	while (i != NONE && c->slot[i].entry != entry)
+		i = c->slot[i].chain;
+	if (i == NONE)
+		return NULL;
+	lru_unlink(c, i);
+	lru_front(c, i);
+	return &c->slot[i];
+}
+
+static void cache_drop(struct cache *c, uint32_t i)
+{
+	uint32_t *link = &c->bucket[hash32(c->slot[i].entry) & (c->nbucket - 1)];
+
+	while (*link != i)
+		link = &c->slot[*link].chain;
+	*link = c->slot[i].chain;
+	lru_unlink(c, i);
+	c->bytes -= c->slot[i].len;
+	free(c->slot[i].data);
+	c->slot[i].data = NULL;
+	c->slot[i].chain = c->free_head;
+	c->free_head = i;
+}
+
+/* Keep data (taking ownership) for entry; frees it instead if it cannot be kept. */
+static void cache_put(struct cache *c, uint32_t entry, unsigned char *data, size_t len)
+{
+	uint32_t i, b;
+
+	while (c->bytes + len > c->limit && c->tail != NONE)
+		cache_drop(c, c->tail);
+	if (c->free_head != NONE) {
+		i = c->free_head;
+		c->free_head = c->slot[i].chain;
+	} else {
+		if (c->nslot == c->capslot) {
+			uint32_t cap = c->capslot ? c->capslot * 2 : 256;
+			struct cslot *v = realloc(c->slot, cap * sizeof(*v));
+			if (!v) {
+				free(data);
+				return;
+			}
+			c->slot = v;
+			c->capslot = cap;
+		}
+		i = c->nslot++;
+	}
+	if (c->nslot > c->nbucket * 2 && c->nbucket < (1u << 30)) {
+		/* Grow the table: rehash every live slot. */
+		uint32_t nb = c->nbucket * 4, k;
+		uint32_t *bk = malloc(nb * sizeof(*bk));
+		if (bk) {
+			memset(bk, 0xff, nb * sizeof(*bk));
+			for (k = c->head; k != NONE; k = c->slot[k].next) {
+				uint32_t h = hash32(c->slot[k].entry) & (nb - 1);
+				c->slot[k].chain = bk[h];
+				bk[h] = k;
+			}
+			free(c->bucket);
+			c->bucket = bk;
+			c->nbucket = nb;
+		}
+	}
+	b = hash32(entry) & (c->nbucket - 1);
+	c->slot[i].entry = entry;
+	c->slot[i].data = data;
+	c->slot[i].len = len;
+	c->slot[i].chain = c->bucket[b];
+	c->bucket[b] = i;
+	lru_front(c, i);
+	c->bytes += len;
+}
+
+struct worker {
+	struct scan *s;
+	uint32_t from, to;         /* entries, sorted order */
+	struct pk_list out;
+	struct cache cache;
+	z_stream z;
+	uint32_t *chain;           /* the delta chain being resolved */
+	uint32_t chain_cap;
+	uint64_t commits, tags, deltas, inflated;
+	int failed;                /* out of memory */
+	void (*run)(struct worker *);
+	pthread_t thread;
+	/* Shared by all workers of a scan, for progress. */
+	pthread_mutex_t *lock;
+	pthread_cond_t *cond;
+	unsigned *finished;
+};
+
+/* Inflate entry k's data (the object, or its delta) into a new buffer. */
+static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about, size_t *len)
+{
+	struct scan *s = w->s;
+	const struct entry *x = &s->e[k];
+	const unsigned char *in = s->pack.data + x->off + x->hdrlen;
+	size_t inlen = (size_t)(x->end - x->off - x->hdrlen), used;
+	unsigned char *buf;
+	char why[160];
+	struct hexoid_finding *f;
+
+	if (x->size > pk_inflate_bound(inlen) || x->size > SIZE_MAX - 1) {
+		if ((f = pk_add(&w->out, s->e[about].off, s->algo, HEXOID_FIND_HEADER, s->path, s->e[about].off))) {
+			oid_finding(s, f, &s->e[about]);
+			pk_say(f, "%s%llu bytes claimed for %zu packed bytes",
+			       k == about ? "" : "delta base: ", (unsigned long long)x->size, inlen);
+		}
+		return NULL;
+	}
+	buf = malloc(x->size ? (size_t)x->size : 1);
+	if (!buf) {
+		w->failed = 1;
+		return NULL;
+	}
+	if (pk_inflate(&w->z, in, inlen, buf, (size_t)x->size, &used, why, sizeof(why)) == 0 &&
+	    used != inlen)
+		snprintf(why, sizeof(why), "zlib stream ends %zu bytes before the next object",
+			 inlen - used);
+	else if (used == inlen) {
+		w->inflated += x->size;
+		*len = (size_t)x->size;
+		return buf;
+	}
+	free(buf);
+	if ((f = pk_add(&w->out, s->e[about].off, s->algo, HEXOID_FIND_ZLIB, s->path, s->e[about].off))) {
+		oid_finding(s, f, &s->e[about]);
+		if (k == about)
+			pk_say(f, "%s", why);
+		else
+			pk_say(f, "delta base at offset %llu: %s", (unsigned long long)x->off, why);
+	}
+	return NULL;
+}
+
+static int delta_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	unsigned shift = 0;
+	uint64_t r = 0;
+	unsigned c;
+
+	do {
+		if (*p == end || shift > 63)
+			return -1;
+		c = *(*p)++;
+		r |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	*v = r;
+	return 0;
+}
+
+/* Apply a delta to base; returns the result (malloc'ed) or NULL with why filled. */
+static unsigned char *apply_delta(const unsigned char *base, size_t base_len,
+				  const unsigned char *d, size_t dlen, size_t *out_len,
+				  char *why, size_t whylen, int *oom)
+{
+	const unsigned char *p = d, *end = d + dlen;
+	uint64_t src, dst, at = 0;
+	unsigned char *out;
+
+	if (delta_varint(&p, end, &src) || delta_varint(&p, end, &dst)) {
+		snprintf(why, whylen, "delta sizes are cut short");
+		return NULL;
+	}
+	if (src != base_len) {
+		snprintf(why, whylen, "delta expects a base of %llu bytes, the base has %zu",
+			 (unsigned long long)src, base_len);
+		return NULL;
+	}
+	/* Each instruction byte makes at most 0x10000 bytes by copy... or 127 by insert, but
+	 * a copy may name up to 0xffffff: bound by that. */
+	if (dst > (uint64_t)dlen * 0xffffff || dst > SIZE_MAX - 1) {
+		snprintf(why, whylen, "delta result of %llu bytes is impossible for %zu bytes of delta",
+			 (unsigned long long)dst, dlen);
+		return NULL;
+	}
+	out = malloc(dst ? (size_t)dst : 1);
+	if (!out) {
+		*oom = 1;
+		snprintf(why, whylen, "out of memory for a %llu-byte delta result", (unsigned long long)dst);
+		return NULL;
+	}
+	while (p < end) {
+		unsigned op = *p++;
+		if (op & 0x80) {
+			uint64_t off = 0, size = 0;
+			unsigned b;
+			for (b = 0; b < 4; b++)
+				if (op & (1u << b)) {
+					if (p == end)
+						goto cut;
+					off |= (uint64_t)*p++ << (8 * b);
+				}
+			for (b = 0; b < 3; b++)
+				if (op & (0x10u << b)) {
+					if (p == end)
+						goto cut;
+					size |= (uint64_t)*p++ << (8 * b);
+				}
+			if (size == 0)
+				size = 0x10000;
+			if (off + size > base_len || size > dst - at) {
+				snprintf(why, whylen,
+					 "delta copies %llu bytes from offset %llu of a %zu-byte base into %llu of %llu bytes",
+					 (unsigned long long)size, (unsigned long long)off, base_len,
+					 (unsigned long long)at, (unsigned long long)dst);
+				free(out);
+				return NULL;
+			}
+			memcpy(out + at, base + off, (size_t)size);
+			at += size;
+		} else if (op) {
+			if (op > (size_t)(end - p) || op > dst - at) {
+				snprintf(why, whylen, "delta inserts %u bytes past the end of the %s", op,
+					 op > (size_t)(end - p) ? "delta" : "result");
+				free(out);
+				return NULL;
+			}
+			memcpy(out + at, p, op);
+			p += op;
+			at += op;
+		} else {
+			snprintf(why, whylen, "delta holds the reserved instruction 0 at byte %zu",
+				 (size_t)(p - 1 - d));
+			free(out);
+			return NULL;
+		}
+	}
+	if (at != dst) {
+		snprintf(why, whylen, "delta makes %llu bytes where it says %llu",
+			 (unsigned long long)at, (unsigned long long)dst);
+		free(out);
+		return NULL;
+	}
+	*out_len = (size_t)dst;
+	return out;
+cut:
+	snprintf(why, whylen, "delta instruction cut short at its end");
+	free(out);
+	return NULL;
+}
+
+/* Put a copy of an entry's content in the cache (evicting the least recently used).
+ * Only between uses of cached buffers: a put may free any of them. */
+static void keep(struct worker *w, uint32_t entry, const unsigned char *data, size_t len)
+{
+	unsigned char *copy;
+
+	if (len > w->cache.limit / 4) /* one huge base would flush everything else */
+		return;
+	copy = malloc(len ? len : 1);
+	if (copy) {
+		memcpy(copy, data, len);
+		cache_put(&w->cache, entry, copy, len);
+	}
+}
+
+/* The content of entry x, through its delta chain. The caller frees what is returned
+ * unless *cached says it belongs to the cache. NULL after a finding (or out of memory). */
+static unsigned char *resolve(struct worker *w, uint32_t x, size_t *len, int *cached)
+{
+	struct scan *s = w->s;
+	uint32_t depth = 0, k = x;
+	unsigned char *buf = NULL;
+	size_t blen = 0;
+	int owned = 1;
+
+	*cached = 0;
+	for (;;) {
+		struct cslot *hit = cache_get(&w->cache, k);
+		if (hit) {
+			buf = hit->data;
+			blen = hit->len;
+			owned = 0;
+			break;
+		}
+		if (!is_delta(s->e[k].type)) {
+			buf = inflate_entry(w, k, x, &blen);
+			if (!buf)
+				return NULL;
+			break;
+		}
+		if (depth == w->chain_cap) {
+			uint32_t cap = w->chain_cap ? w->chain_cap * 2 : 64;
+			uint32_t *v = realloc(w->chain, cap * sizeof(*v));
+			if (!v) {
+				w->failed = 1;
+				return NULL;
+			}
+			w->chain = v;
+			w->chain_cap = cap;
+		}
+		w->chain[depth++] = k;
+		k = s->e[k].base; /* step B made sure the chain ends */
+	}
+	/* buf is entry k's content. Keep a copy if others build on it. */
+	if (owned && k != x && s->e[k].is_base)
+		keep(w, k, buf, blen);
+	while (depth) {
+		uint32_t d = w->chain[--depth];
+		size_t dlen, rlen;
+		unsigned char *delta = inflate_entry(w, d, x, &dlen), *r;
+		char why[192];
+		int oom = 0;
+
+		if (!delta) {
+			if (owned)
+				free(buf);
+			return NULL;
+		}
+		r = apply_delta(buf, blen, delta, dlen, &rlen, why, sizeof(why), &oom);
+		free(delta);
+		if (owned)
+			free(buf);
+		if (!r) {
+			struct hexoid_finding *f;
+			if (oom)
+				w->failed = 1;
+			else if ((f = pk_add(&w->out, s->e[x].off, s->algo, HEXOID_FIND_DELTA, s->path, s->e[x].off))) {
+				oid_finding(s, f, &s->e[x]);
+				if (d == x)
+					pk_say(f, "%s", why);
+				else
+					pk_say(f, "delta base at offset %llu: %s", (unsigned long long)s->e[d].off, why);
+			}
+			return NULL;
+		}
+		w->deltas++;
+		buf = r;
+		blen = rlen;
+		owned = 1;
+		if (d != x && s->e[d].is_base)
+			keep(w, d, r, rlen);
+	}
+	if (!owned) {
+		*cached = 1;
+	} else if (s->e[x].is_base) {
+		keep(w, x, buf, blen);
+	}
+	*len = blen;
+	return buf;
+}
+
+static void step_c(struct worker *w)
+{
+	struct scan *s = w->s;
+	uint32_t i;
+
+	for (i = w->from; i < w->to; i++) {
+		const struct entry *x = &s->e[i];
+		unsigned char *text;
+		size_t len;
+		int cached;
+
+		if (x->final != HEXOID_OBJ_COMMIT && x->final != HEXOID_OBJ_TAG)
+			continue;
+		if (atomic_load_explicit(&s->stop, memory_order_relaxed) || w->failed)
+			break;
+		text = resolve(w, i, &len, &cached);
+		if (text) {
+			if (x->final == HEXOID_OBJ_COMMIT)
+				w->commits++;
+			else
+				w->tags++;
+			pk_check_object(&w->out, x->off, s->path, x->off, (enum hexoid_object_type)x->final,
+					text, len, hexoid_idx_id(&s->idx, x->pos), s->algo,
+					s->opt->verify_ids);
+			if (!cached)
+				free(text);
+		}
+		atomic_fetch_add_explicit(&s->done, 1, memory_order_relaxed);
+		if (w->out.oom)
+			w->failed = 1;
+	}
+}
+
+static void run_a(struct worker *w)
+{
+	step_a(w->s, w->from, w->to, &w->out);
+}
+
+static void *thread_main(void *p)
+{
+	struct worker *w = p;
+
+	w->run(w);
+	pthread_mutex_lock(w->lock);
+	++*w->finished;
+	pthread_cond_signal(w->cond);
+	pthread_mutex_unlock(w->lock);
+	return NULL;
+}
+
+/* Run each worker's job, in threads when there are several; report progress meanwhile. */
+static void run_all(struct scan *s, struct worker *w, unsigned jobs, int progress, uint64_t total)
+{
+	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+	unsigned finished = 0, started = 0, j;
+
+	if (jobs > 1) {
+		for (j = 0; j < jobs; j++) {
+			w[j].lock = &lock;
+			w[j].cond = &cond;
+			w[j].finished = &finished;
+			if (pthread_create(&w[j].thread, NULL, thread_main, &w[j]) != 0)
+				break;
+			started++;
+		}
+	}
+	/* Whatever could not get a thread runs here. */
+	for (j = started; j < jobs; j++)
+		w[j].run(&w[j]);
+	if (started) {
+		pthread_mutex_lock(&lock);
+		while (finished < started) {
+			struct timespec t;
+			clock_gettime(CLOCK_REALTIME, &t);
+			t.tv_nsec += 100 * 1000 * 1000;
+			if (t.tv_nsec >= 1000000000) {
+				t.tv_sec++;
+				t.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&cond, &lock, &t);
+			if (progress && finished < started && s->opt->on_progress)
+				s->opt->on_progress(s->opt->ctx, atomic_load(&s->done), total);
+		}
+		pthread_mutex_unlock(&lock);
+		for (j = 0; j < started; j++)
+			pthread_join(w[j].thread, NULL);
+	}
+	pthread_cond_destroy(&cond);
+	pthread_mutex_destroy(&lock);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The .pack and .idx paths for `path`, which names either. */
+static int pair_paths(const char *path, char **pack, char **idx)
+{
+	size_t len = strlen(path), stem = len;
+
+	if (len > 5 && (!strcmp(path + len - 5, ".pack")))
+		stem = len - 5;
+	else if (len > 4 && !strcmp(path + len - 4, ".idx"))
+		stem = len - 4;
+	*pack = malloc(stem + 6);
+	*idx = malloc(stem + 5);
+	if (!*pack || !*idx) {
+		free(*pack);
+		free(*idx);
+		return -1;
+	}
+	memcpy(*pack, path, stem);
+	strcpy(*pack + stem, ".pack");
+	memcpy(*idx, path, stem);
+	strcpy(*idx + stem, ".idx");
+	return 0;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Pack-level checks: count against the index, offsets inside the body, checksums. */
+static void check_pack_level(struct scan *s, struct pk_list *out)
+{
+	const unsigned char *pack_sum, *idx_sum;
+	unsigned char got[HEXOID_MAX_RAWSZ];
+	struct hexoid_finding *f;
+	uint32_t count = be32(s->pack.data + 8);
+
+	if (count != s->n && (f = pk_add(out, KEY_PACK, s->algo, HEXOID_FIND_LAYOUT, s->path, 8)))
+		pk_say(f, "the pack header counts %u objects, its index %u", count, s->n);
+	hexoid_idx_checksums(&s->idx, &pack_sum, &idx_sum);
+	if (memcmp(pack_sum, s->pack.data + s->body_end, s->rawsz) &&
+	    (f = pk_add(out, KEY_PACK, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
+		pk_say(f, "checksum mismatch: the pack's trailer is not the pack checksum its index records");
+	if (pk_digest(s->algo, s->pack.data, (size_t)s->body_end, got) != 0 ||
+	    memcmp(got, s->pack.data + s->body_end, s->rawsz)) {
+		if ((f = pk_add(out, UINT64_MAX, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
+			pk_say(f, "checksum mismatch: the pack's contents do not hash to its trailer");
+	}
+	if (pk_digest(s->algo, s->idxmap.data, s->idxmap.size - s->rawsz, got) != 0 ||
+	    memcmp(got, idx_sum, s->rawsz)) {
+		if ((f = pk_add(out, UINT64_MAX, s->algo, HEXOID_FIND_CHECKSUM, s->path, HEXOID_NO_OFFSET)))
+			pk_say(f, "checksum mismatch: the index's contents do not hash to its trailer");
+	}
+}
+
+static void scan_free(struct scan *s)
+{
+	free(s->e);
+	free(s->by_pos);
+}
+
+static int scan_mem(const char *pack_path, const char *idx_path, const void *pack,
+		    size_t pack_size, const void *idx, size_t idx_size,
+		    const struct hexoid_scan_options *opt, struct hexoid_scan_stats *stats,
+		    char *err, size_t errlen)
+{
+	struct scan s;
+	struct hexoid_idx_error ie;
+	struct pk_list level = { 0 }, bl = { 0 };
+	struct worker *w = NULL;
+	unsigned jobs = opt->jobs > 1 ? opt->jobs : 1, j;
+	uint32_t i, version;
+	uint64_t work = 0, per, acc;
+	int rc = -1;
+
+	if (jobs > 256)
+		jobs = 256;
+	memset(&s, 0, sizeof(s));
+	s.opt = opt;
+	s.cache_bytes = opt->cache_bytes ? opt->cache_bytes : (size_t)64 << 20;
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	s.path = pack_path;
+	s.pack.data = pack;
+	s.pack.size = pack_size;
+	s.idxmap.data = idx;
+	s.idxmap.size = idx_size;
+	if (hexoid_idx_open(&s.idx, s.idxmap.data, s.idxmap.size, opt->algo, &ie) != HEXOID_IDX_OK) {
+		snprintf(err, errlen, "%s: %s", idx_path, ie.message);
+		goto out;
+	}
+	s.algo = hexoid_idx_algo(&s.idx);
+	s.rawsz = hexoid_rawsz(s.algo);
+	s.n = (uint32_t)hexoid_idx_count(&s.idx);
+	if (s.pack.size < 12 + s.rawsz || memcmp(s.pack.data, "PACK", 4)) {
+		snprintf(err, errlen, "%s: not a pack: %s", pack_path,
+			 s.pack.size < 12 + s.rawsz ? "shorter than a pack header and checksum"
+						    : "no PACK signature");
+		goto out;
+	}
+	version = be32(s.pack.data + 4);
+	if (version != 2 && version != 3) {
+		snprintf(err, errlen, "%s: pack version %u (only 2 and 3 exist)", pack_path, version);
+		goto out;
+	}
+	s.body_end = s.pack.size - s.rawsz;
+	if (stats)
+		stats->objects = s.n;
+
+	/* Entries sorted by offset; each ends where the next begins. */
+	s.e = calloc(s.n ? s.n : 1, sizeof(*s.e));
+	s.by_pos = malloc((s.n ? s.n : 1) * sizeof(*s.by_pos));
+	if (!s.e || !s.by_pos) {
+		snprintf(err, errlen, "%s: out of memory for %u objects", pack_path, s.n);
+		goto out;
+	}
+	for (i = 0; i < s.n; i++) {
+		s.e[i].off = hexoid_idx_offset(&s.idx, i);
+		s.e[i].pos = i;
+	}
+	qsort(s.e, s.n, sizeof(*s.e), cmp_entry);
+	for (i = 0; i < s.n; i++)
+		s.by_pos[s.e[i].pos] = i;
+	check_pack_level(&s, &level);
+	{
+		/* Objects the index puts outside the body (a truncated pack, say) are one
+		 * finding, not one each; two objects at one offset are one each. */
+		uint32_t outside = 0, first = NONE;
+		for (i = 0; i < s.n; i++) {
+			struct entry *x = &s.e[i];
+			struct hexoid_finding *f;
+			x->end = i + 1 < s.n ? s.e[i + 1].off : s.body_end;
+			if (x->off < 12 || x->off >= s.body_end) {
+				x->broken = 2;
+				x->end = x->off;
+				if (!outside++)
+					first = i;
+			} else if (x->end <= x->off || x->end > s.body_end) {
+				x->broken = 2;
+				if (x->end > s.body_end)
+					x->end = s.body_end; /* the next one is outside */
+				if (x->end == x->off &&
+				    (f = pk_add(&level, x->off, s.algo, HEXOID_FIND_LAYOUT, pack_path, x->off))) {
+					oid_finding(&s, f, x);
+					pk_say(f, "the index puts two objects at offset %llu",
+					       (unsigned long long)x->off);
+				}
+				if (x->end > x->off)
+					x->broken = 0;
+			}
+		}
+		if (outside) {
+			struct entry *x = &s.e[first];
+			struct hexoid_finding *f = pk_add(&level, x->off, s.algo, HEXOID_FIND_LAYOUT,
+							  pack_path, x->off);
+			if (f) {
+				oid_finding(&s, f, x);
+				pk_say(f, "truncated? the index puts %u object%s outside the pack's objects (12..%llu), the first at offset %llu",
+				       outside, outside == 1 ? "" : "s", (unsigned long long)s.body_end,
+				       (unsigned long long)x->off);
+			}
+		}
+	}
+
+	w = calloc(jobs, sizeof(*w));
+	if (!w) {
+		snprintf(err, errlen, "%s: out of memory", pack_path);
+		goto out;
+	}
+	/* Step A, split by packed bytes. */
+	per = (s.body_end + jobs - 1) / jobs;
+	for (j = 0, i = 0; j < jobs; j++) {
+		uint32_t from = i;
+		uint64_t limit = (j + 1) * per;
+		while (i < s.n && (j + 1 == jobs || s.e[i].off < limit))
+			i++;
+		w[j].s = &s;
+		w[j].from = from;
+		w[j].to = i;
+		w[j].run = run_a;
+	}
+	run_all(&s, w, jobs, 0, 0);
+	if (step_b(&s, &bl)) {
+		snprintf(err, errlen, "%s: out of memory", pack_path);
+		goto out;
+	}
+	/* Step C, split so each thread gets as many commits and tags. */
+	for (i = 0; i < s.n; i++)
+		work += s.e[i].final == HEXOID_OBJ_COMMIT || s.e[i].final == HEXOID_OBJ_TAG;
+	per = (work + jobs - 1) / jobs;
+	for (j = 0, i = 0, acc = 0; j < jobs; j++) {
+		uint32_t from = i;
+		while (i < s.n && (j + 1 == jobs || acc < (j + 1) * per)) {
+			acc += s.e[i].final == HEXOID_OBJ_COMMIT || s.e[i].final == HEXOID_OBJ_TAG;
+			i++;
+		}
+		w[j].from = from;
+		w[j].to = i;
+		w[j].run = step_c;
+		if (cache_init(&w[j].cache, s.cache_bytes) || inflateInit(&w[j].z) != Z_OK) {
+			snprintf(err, errlen, "%s: out of memory", pack_path);
+			w[j].run = NULL;
+		}
+	}
+	for (j = 0; j < jobs; j++)
+		if (!w[j].run)
+			goto out;
+	if (jobs == 1 && opt->on_progress) {
+		/* One thread: this one, reporting as it goes. */
+		uint32_t to = w[0].to, step = 4096;
+		for (i = w[0].from; i < to && !w[0].failed; i += step) {
+			w[0].from = i;
+			w[0].to = to - i > step ? i + step : to;
+			step_c(&w[0]);
+			opt->on_progress(opt->ctx, atomic_load(&s.done), work);
+		}
+	} else {
+		run_all(&s, w, jobs, 1, work);
+	}
+	for (j = 0; j < jobs; j++) {
+		if (w[j].failed || w[j].out.oom) {
+			snprintf(err, errlen, "%s: out of memory while scanning", pack_path);
+			goto out;
+		}
+		if (stats) {
+			stats->commits += w[j].commits;
+			stats->tags += w[j].tags;
+			stats->deltas += w[j].deltas;
+			stats->inflated += w[j].inflated;
+		}
+	}
+	{
+		struct pk_list *all = malloc((jobs + 2) * sizeof(*all));
+		if (!all) {
+			snprintf(err, errlen, "%s: out of memory", pack_path);
+			goto out;
+		}
+		all[0] = level;
+		all[1] = bl;
+		for (j = 0; j < jobs; j++)
+			all[2 + j] = w[j].out;
+		rc = pk_report(all, jobs + 2, opt, stats);
+		free(all);
+	}
+out:
+	if (w) {
+		for (j = 0; j < jobs; j++) {
+			pk_list_free(&w[j].out);
+			if (w[j].cache.bucket)
+				cache_free(&w[j].cache);
+			if (w[j].z.state)
+				inflateEnd(&w[j].z);
+			free(w[j].chain);
+		}
+		free(w);
+	}
+	pk_list_free(&level);
+	pk_list_free(&bl);
+	scan_free(&s);
+	return rc;
+}
+
+int hexoid_pack_scan_buffers(const char *name, const void *pack, size_t pack_size,
+			     const void *idx, size_t idx_size,
+			     const struct hexoid_scan_options *options,
+			     struct hexoid_scan_stats *stats, char *err, size_t errlen)
+{
+	char dummy[1];
+
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof(dummy);
+	}
+	if ((!pack && pack_size) || (!idx && idx_size) || !options) {
+		snprintf(err, errlen, "%s: bad arguments", name ? name : "(pack)");
+		return -1;
+	}
+	return scan_mem(name ? name : "(pack)", name ? name : "(index)", pack, pack_size, idx,
+			idx_size, options, stats, err, errlen);
+}
+
+int hexoid_pack_scan(const char *path, const struct hexoid_scan_options *opt,
+		     struct hexoid_scan_stats *stats, char *err, size_t errlen)
+{
+	struct pk_map pack = { NULL, 0 }, idx = { NULL, 0 };
+	char *pack_path = NULL, *idx_path = NULL;
+	char dummy[1];
+	int rc = -1;
+
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof(dummy);
+	}
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (!path || !opt || pair_paths(path, &pack_path, &idx_path)) {
+		snprintf(err, errlen, "%s: %s", path ? path : "(null)", path && opt ? "out of memory" : "bad arguments");
+		return -1;
+	}
+	if (pk_map_file(&idx, idx_path, err, errlen) == 0 &&
+	    pk_map_file(&pack, pack_path, err, errlen) == 0)
+		rc = scan_mem(pack_path, idx_path, pack.data, pack.size, idx.data, idx.size, opt,
+			      stats, err, errlen);
+	pk_unmap(&pack);
+	pk_unmap(&idx);
+	free(pack_path);
+	free(idx_path);
+	return rc;
+}
