@@ -174,6 +174,29 @@ for fmt in sha1 sha256; do
 	*) skip "$fmt: REPO defaults to ." "HEXOID is a relative path" ;;
 	esac
 
+	# Findings sort by path, as strings: refs/heads/sub-up before refs/heads/sub/up
+	# ('-' is 0x2d, '/' 0x2f), though a directory walk meets sub/ first.
+	o=$(git -C "$r" rev-list --all | grep -m 1 '^[a-f]')
+	if [ -n "$o" ]; then
+		c=$tmp/order-$fmt
+		cp -R "$r" "$c"
+		mkdir -p "$c/.git/refs/heads/sub"
+		up "$o" >"$c/.git/refs/heads/sub/up"
+		up "$o" >"$c/.git/refs/heads/sub-up"
+		audit --no-progress "$c"
+		judge "$fmt: two uppercase refs: exit 1" 1 "" $?
+		printf '[refs] refs/heads/sub-up:1:1: \tgit3\tuppercase\n[refs] refs/heads/sub/up:1:1: \tgit3\tuppercase\n' \
+			>"$tmp/order.expect"
+		findings_of "$tmp/out" >"$tmp/found"
+		if check_findings "$tmp/order.expect" "$tmp/found"; then
+			pass "$fmt: findings sorted by path as strings"
+		else
+			fail "$fmt: findings not sorted by path as strings"
+		fi
+	else
+		skip "$fmt: findings sorted by path" "no commit ID begins with a letter"
+	fi
+
 	# --- Planted: uppercase IDs in objects (loose and packed, one a delta) and files.
 	p=$tmp/planted-$fmt
 	if ! make_planted "$p" $fmt >"$tmp/git.log" 2>&1; then
@@ -213,6 +236,23 @@ for fmt in sha1 sha256; do
 	audit --no-progress --verify-ids --jobs 2 "$p"
 	judge "$fmt: planted, --verify-ids: exit 1" 1 "" $?
 	same_out "$fmt: --verify-ids finds nothing more" "$tmp/planted.out"
+
+	# The pack's trailer flipped: its checksum findings sort after the headers' by offset.
+	c=$tmp/trailer-$fmt
+	cp -R "$p" "$c"
+	pack=$(cd "$c/.git" && ls objects/pack/pack-*.pack)
+	chmod u+w "$c/.git/$pack"
+	printf X | dd of="$c/.git/$pack" bs=1 seek=$(($(wc -c <"$c/.git/$pack") - 1)) conv=notrunc 2>/dev/null
+	audit --no-progress "$c"
+	judge "$fmt: planted, pack trailer flipped: exit 1" 1 "" $?
+	grep '^\[pack-objects\] ' "$tmp/out" >"$tmp/packlines"
+	if ! grep -q 'offset [0-9]*: error: .*checksum' "$tmp/packlines"; then
+		fail "$fmt: pack trailer flipped: no checksum finding"
+	elif order=$(in_offset_order "$tmp/packlines" "$p.verify"); then
+		pass "$fmt: pack trailer flipped: pack findings in offset order"
+	else
+		fail "$fmt: pack trailer flipped: pack findings out of offset order: $order"
+	fi
 
 	# --- Invalid hex, wrong lengths, the chain files.
 	b=$tmp/broken-$fmt

@@ -15,6 +15,7 @@
 #                             asked about this one: some of it git rejects too.
 #   check_findings EXPECT GOT audit finding lines GOT (in order) against EXPECT; prints
 #                             "#" lines for each difference; returns 1 if any
+#   in_offset_order FILE VERIFY  the pack findings in FILE come in offset order
 #
 # An EXPECT line is PREFIX<TAB>CLASS<TAB>WORD: the finding must start with PREFIX, go on
 # with "CLASS: " and a message holding WORD (any case). A PREFIX ending in "*" leaves the
@@ -242,4 +243,26 @@ check_findings() { # check_findings EXPECT GOT
 			for (i = m + 1; i <= n; i++) { printf "#   missing: %s\n", pre[i]; bad++ }
 			exit bad > 0
 		}' "$1" "$2"
+}
+
+# in_offset_order FILE VERIFY: the pack findings in FILE (audit's or verify-pack's lines)
+# come in the order of their offsets: "offset N:", or for a header finding its object's
+# offset in VERIFY (git verify-pack -v output). Lines with neither are not ordered.
+# Prints the offsets seen, in their order.
+in_offset_order() {
+	awk 'NR == FNR { if (NF >= 5) off[$1] = $5; next }
+		{
+			o = -1
+			if (match($0, /: offset [0-9]+: /))
+				o = substr($0, RSTART + 9, RLENGTH - 11) + 0
+			else if (match($0, /: (commit|tag) [0-9a-f]+: /)) {
+				split(substr($0, RSTART + 2, RLENGTH - 4), w, " ")
+				if (w[2] in off) o = off[w[2]] + 0
+			}
+			if (o < 0) next
+			printf "%d ", o
+			if (seen && o < last) bad = 1
+			last = o; seen = 1
+		}
+		END { print ""; exit bad }' "$2" "$1"
 }

@@ -14,10 +14,10 @@ set -u
 # vp ARGS...: run verify-pack; stdout in $tmp/out, stderr in $tmp/err; its status.
 vp() { $H verify-pack "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
 
-# flip FILE OFFSET: invert every bit of one byte in place.
+# flip FILE OFFSET [MASK]: invert the bits of MASK (all by default) of one byte in place.
 flip() {
 	f_byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
-	printf "\\$(printf %03o $((f_byte ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+	printf "\\$(printf %03o $((f_byte ^ ${3:-255})))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
 # poke FILE OFFSET OCTAL-ESCAPES: overwrite bytes in place.
 poke() { printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
@@ -138,6 +138,17 @@ for fmt in sha1 sha256; do
 		"$ppack: "*" objects, "*" commits, "*" tags, "*" deltas resolved: 4 findings") pass "$fmt: planted: summary says 4 findings" ;;
 		*) fail "$fmt: planted: summary is '$(tail -n 1 "$tmp/out")'" ;;
 		esac
+		# A flipped byte in its trailer: the checksum findings, at the trailer's offset,
+		# come after the headers' (the contract orders a pack's findings by offset).
+		fresh ptrail "$ppack"
+		flip "$tmp/ptrail.pack" $(($(wc -c <"$ppack") - 1))
+		vp "$tmp/ptrail.pack"
+		judge "$fmt: planted pack, trailer flipped: exit 1" 1 "" $?
+		if order=$(in_offset_order "$tmp/out" "$p.verify"); then
+			pass "$fmt: planted pack, trailer flipped: findings in offset order"
+		else
+			fail "$fmt: planted pack, trailer flipped: findings out of offset order: $order"
+		fi
 		vp --jobs 2 "$idx" "$ppack"
 		judge "$fmt: clean then planted, --jobs 2: exit 1" 1 "" $?
 		[ -s "$tmp/clean.out" ] && head -n 1 "$tmp/out" | cmp -s - "$tmp/clean.out" && pass "$fmt: two packs: the clean one's ok line first" ||
@@ -212,6 +223,28 @@ for fmt in sha1 sha256; do
 		vp "$tmp/cut.pack"
 		broken "$fmt: pack cut to $len of $size bytes" $?
 	done
+
+	# --- A bit flipped at 40 places spread over the pack (the CRCs and checksums catch
+	# each): exit 1 or 2 with a message, never a signal.
+	step=$((size / 40 + 1)) at=0 bad=0 tried=0
+	while [ $at -lt "$size" ]; do
+		fresh bit
+		flip "$tmp/bit.pack" $at 1
+		vp "$tmp/bit.pack"
+		got=$?
+		case $got in
+		1) grep -q 'error' "$tmp/out" || got="1 without an error line" ;;
+		2) grep -q '^hexoid: .*: error: ' "$tmp/err" || got="2 without a message" ;;
+		esac
+		case $got in 1 | 2) ;; *)
+			[ $bad -lt 3 ] && echo "#   bit 0 of byte $at: exit $got"
+			bad=$((bad + 1))
+			;;
+		esac
+		tried=$((tried + 1)) at=$((at + step))
+	done
+	[ $bad = 0 ] && pass "$fmt: a bit flipped at $tried places: exit 1 or 2 and a message each" ||
+		fail "$fmt: a bit flipped: $bad of $tried places without exit 1 or 2 and a message"
 
 	# --- --verify-ids: an index entry of a commit with its last ID byte changed and the
 	# index checksum made right again; every CRC and checksum agrees, only the hash not.
