@@ -273,24 +273,6 @@ static int collect(void *ctx, const struct hexoid_problem *p)
 	return 0;
 }
 
-static int check_lines(const char *data, size_t size, enum hexoid_format format,
-		       enum hexoid_algo algo, enum hexoid_kind kind, struct problems *ps,
-		       unsigned long long *lines)
-{
-	struct hexoid_listing *l = hexoid_listing_new(format, algo, kind, collect, NULL, ps);
-	struct hexoid_listing_stats st;
-
-	if (!l)
-		return -1;
-	hexoid_listing_feed(l, data, size);
-	hexoid_listing_finish(l);
-	hexoid_listing_stats(l, &st);
-	hexoid_listing_free(l);
-	if (lines)
-		*lines = st.lines;
-	return 0;
-}
-
 /* Read a whole small file. 1 if it does not exist, -1 (reported) if it cannot be read. */
 static int slurp(struct audit *a, const char *path, char **data, size_t *size)
 {
@@ -311,10 +293,14 @@ static int slurp(struct audit *a, const char *path, char **data, size_t *size)
 			errno = EISDIR;
 		goto fail;
 	}
+	/* The size fstat gives, plus one byte to see the end; more if the file grows. */
+	cap = (size_t)st.st_size + 1;
+	if (!(buf = malloc(cap)))
+		goto fail;
 	for (;;) {
 		ssize_t got;
 		if (*size == cap) {
-			char *nb = realloc(buf, cap = cap ? 2 * cap : 4096);
+			char *nb = realloc(buf, cap = 2 * cap);
 			if (!nb)
 				goto fail;
 			buf = nb;
@@ -342,63 +328,178 @@ fail:
 }
 
 /*
- * Check one file of lines. Lines git 2.x rejects too (invalid hex, wrong length) are
- * errors; lines that only lowercase-only mode rejects are git3.
+ * The files of one area go through one pair of listing checkers, one after the other:
+ * in mixed mode (what Git 2.x rejects too: errors) and lowercase-only (what only Git 3.0
+ * rejects: git3). A file's lines keep their numbers through a table of where each file
+ * starts; a file without a last newline gets one, so files never run together.
  */
+struct feed_file {
+	char *path;
+	unsigned long long first; /* its first line's number in the feed */
+};
+struct feed {
+	struct hexoid_listing *mixed, *lower;
+	struct problems pm, pl;
+	struct feed_file *files;
+	size_t nfiles, cap;
+	unsigned long long lines;
+};
+
+static int feed_start(struct audit *a, struct feed *fd, enum hexoid_format format)
+{
+	memset(fd, 0, sizeof(*fd));
+	fd->mixed = hexoid_listing_new(format, a->algo, HEXOID_MIXED, collect, NULL, &fd->pm);
+	fd->lower = hexoid_listing_new(format, a->algo, HEXOID_LOWER, collect, NULL, &fd->pl);
+	if (fd->mixed && fd->lower)
+		return 0;
+	hexoid_listing_free(fd->mixed);
+	hexoid_listing_free(fd->lower);
+	fprintf(stderr, "hexoid: out of memory\n");
+	a->trouble = 1;
+	return -1;
+}
+
+/* Feed one file's contents (taking ownership of data). */
+static void feed_data(struct audit *a, struct feed *fd, const char *path, char *data, size_t size)
+{
+	size_t at = 0;
+	unsigned long long lines = 0;
+
+	if (fd->nfiles == fd->cap) {
+		size_t cap = fd->cap ? 2 * fd->cap : 64;
+		struct feed_file *v = realloc(fd->files, cap * sizeof(*v));
+		if (!v || !(path = strdup(path))) {
+			free(v ? NULL : data);
+			if (v)
+				fd->files = v;
+			fprintf(stderr, "hexoid: out of memory\n");
+			a->trouble = 1;
+			return;
+		}
+		fd->files = v;
+		fd->cap = cap;
+	} else if (!(path = strdup(path))) {
+		free(data);
+		a->trouble = 1;
+		return;
+	}
+	fd->files[fd->nfiles].path = (char *)path;
+	fd->files[fd->nfiles++].first = fd->lines + 1;
+	while (at < size) {
+		const char *nl = memchr(data + at, '\n', size - at);
+		lines++;
+		at = nl ? (size_t)(nl - data) + 1 : size;
+	}
+	hexoid_listing_feed(fd->mixed, data, size);
+	hexoid_listing_feed(fd->lower, data, size);
+	if (size && data[size - 1] != '\n') {
+		hexoid_listing_feed(fd->mixed, "\n", 1);
+		hexoid_listing_feed(fd->lower, "\n", 1);
+	}
+	fd->lines += lines;
+	free(data);
+}
+
+static void feed_file(struct audit *a, struct feed *fd, const char *path)
+{
+	char *data;
+	size_t size;
+
+	if (slurp(a, path, &data, &size) == 0)
+		feed_data(a, fd, path, data, size);
+}
+
+/* The file holding line `line` of the feed. */
+static const struct feed_file *file_of(const struct feed *fd, unsigned long long line)
+{
+	size_t lo = 0, hi = fd->nfiles;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (fd->files[mid].first <= line)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &fd->files[lo];
+}
+
+static void feed_finish(struct audit *a, struct feed *fd)
+{
+	size_t i = 0, j = 0;
+
+	hexoid_listing_finish(fd->mixed);
+	hexoid_listing_finish(fd->lower);
+	a->scanned[a->current] += a->current == A_REFS ? fd->nfiles : fd->lines;
+	/* Both lists are in line order: merge them, a line at most once. */
+	while (i < fd->pm.n || j < fd->pl.n) {
+		const struct hexoid_problem *p;
+		const struct feed_file *file;
+		struct line_finding l;
+		char msg[sizeof(p->message) + 64];
+		int git3 = 0;
+		if (j == fd->pl.n || (i < fd->pm.n && fd->pm.v[i].line <= fd->pl.v[j].line)) {
+			if (j < fd->pl.n && fd->pl.v[j].line == fd->pm.v[i].line)
+				j++;
+			p = &fd->pm.v[i++];
+		} else {
+			p = &fd->pl.v[j++];
+			git3 = 1;
+		}
+		file = file_of(fd, p->line);
+		if (git3) {
+			/* The checker's hint names `verify --mixed`; here the point is the versions. */
+			const char *hint = strstr(p->message, ": Git 3.0");
+			int keep = hint ? (int)(hint - p->message) : (int)strlen(p->message);
+			snprintf(msg, sizeof(msg), "%.*s: Git 2.x accepts it, Git 3.0 rejects it", keep,
+				 p->message);
+		}
+		l.path = rel(a, file->path);
+		l.line = p->line - file->first + 1;
+		l.column = p->column;
+		l.git3 = git3;
+		l.message = git3 ? msg : p->message;
+		emit_line(a, &l);
+	}
+	hexoid_listing_free(fd->mixed);
+	hexoid_listing_free(fd->lower);
+	free(fd->pm.v);
+	free(fd->pl.v);
+	for (i = 0; i < fd->nfiles; i++)
+		free(fd->files[i].path);
+	free(fd->files);
+}
+
+/* One file, alone in its area. */
 static void audit_file(struct audit *a, const char *path, enum hexoid_format format)
 {
-	struct problems mixed = { 0 }, lower = { 0 };
-	unsigned long long lines = 0;
-	size_t i = 0, j = 0;
+	struct feed fd;
+
+	if (feed_start(a, &fd, format))
+		return;
+	feed_file(a, &fd, path);
+	feed_finish(a, &fd);
+}
+
+/* A loose ref: "<oid>\n", or a symbolic ref ("ref: ..."), which holds no ID. */
+static void audit_ref(struct audit *a, struct feed *fd, const char *path)
+{
 	char *data;
 	size_t size;
 
 	if (slurp(a, path, &data, &size))
 		return;
-	if (check_lines(data, size, format, a->algo, HEXOID_MIXED, &mixed, &lines) ||
-	    check_lines(data, size, format, a->algo, HEXOID_LOWER, &lower, NULL)) {
-		fprintf(stderr, "hexoid: %s: out of memory\n", path);
-		a->trouble = 1;
-	}
-	a->scanned[a->current] += a->current == A_REFS ? 1 : lines;
-	/* Both lists are in line order: merge them, a line at most once. */
-	while (i < mixed.n || j < lower.n) {
-		struct line_finding l = { rel(a, path), 0, 0, 0, NULL };
-		if (j == lower.n || (i < mixed.n && mixed.v[i].line <= lower.v[j].line)) {
-			if (j < lower.n && lower.v[j].line == mixed.v[i].line)
-				j++;
-			l.line = mixed.v[i].line;
-			l.column = mixed.v[i].column;
-			l.message = mixed.v[i].message;
-			i++;
-		} else {
-			l.line = lower.v[j].line;
-			l.column = lower.v[j].column;
-			l.message = lower.v[j].message;
-			l.git3 = 1;
-			j++;
-		}
-		emit_line(a, &l);
-	}
-	free(mixed.v);
-	free(lower.v);
-	free(data);
-}
-
-/* A loose ref: "<oid>\n", or a symbolic ref ("ref: ..."), which holds no ID. */
-static void audit_ref(struct audit *a, const char *path)
-{
-	char head[5];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t got = fd >= 0 ? read(fd, head, sizeof(head)) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	if (got == 5 && !memcmp(head, "ref: ", 5)) {
+	if (size >= 5 && !memcmp(data, "ref: ", 5)) {
 		a->scanned[A_REFS]++;
+		free(data);
 		return;
 	}
-	audit_file(a, path, HEXOID_FORMAT_OIDS);
+	feed_data(a, fd, path, data, size);
+}
+
+static void reflog_file(struct audit *a, struct feed *fd, const char *path)
+{
+	feed_file(a, fd, path);
 }
 
 static int cmp_name(const void *x, const void *y)
@@ -422,7 +523,8 @@ static char *join(const char *a, const char *b)
 }
 
 /* Every regular file under dir, depth first, names sorted: fn(a, path). */
-static void walk(struct audit *a, const char *dir, void (*fn)(struct audit *, const char *))
+static void walk(struct audit *a, struct feed *fd, const char *dir,
+		 void (*fn)(struct audit *, struct feed *, const char *))
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -453,17 +555,12 @@ static void walk(struct audit *a, const char *dir, void (*fn)(struct audit *, co
 	for (i = 0; i < n; i++) {
 		struct stat st;
 		if (lstat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
-			walk(a, names[i], fn);
+			walk(a, fd, names[i], fn);
 		else if (S_ISREG(st.st_mode) && !strstr(names[i], ".lock"))
-			fn(a, names[i]);
+			fn(a, fd, names[i]);
 		free(names[i]);
 	}
 	free(names);
-}
-
-static void reflog_file(struct audit *a, const char *path)
-{
-	audit_file(a, path, HEXOID_FORMAT_REFLOG);
 }
 
 /* --- objects ----------------------------------------------------------------------- */
@@ -648,6 +745,7 @@ int cmd_audit(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct audit a;
+	struct feed fd;
 	int c, algo, progress = -1;
 	char *path;
 
@@ -706,7 +804,7 @@ int cmd_audit(int argc, char **argv)
 	}
 
 	a.current = A_REFS;
-	{
+	if (feed_start(&a, &fd, HEXOID_FORMAT_OIDS) == 0) {
 		static const char *const pseudo[] = { "HEAD", "ORIG_HEAD", "MERGE_HEAD",
 						      "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_HEAD" };
 		size_t i;
@@ -714,12 +812,13 @@ int cmd_audit(int argc, char **argv)
 			struct stat st;
 			path = join(a.gitdir, pseudo[i]);
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-				audit_ref(&a, path);
+				audit_ref(&a, &fd, path);
 			free(path);
 		}
 		path = join(a.gitdir, "refs");
-		walk(&a, path, audit_ref);
+		walk(&a, &fd, path, audit_ref);
 		free(path);
+		feed_finish(&a, &fd);
 	}
 	a.current = A_PACKED_REFS;
 	path = join(a.gitdir, "packed-refs");
@@ -727,7 +826,10 @@ int cmd_audit(int argc, char **argv)
 	free(path);
 	a.current = A_REFLOGS;
 	path = join(a.gitdir, "logs");
-	walk(&a, path, reflog_file);
+	if (feed_start(&a, &fd, HEXOID_FORMAT_REFLOG) == 0) {
+		walk(&a, &fd, path, reflog_file);
+		feed_finish(&a, &fd);
+	}
 	free(path);
 	a.current = A_SHALLOW;
 	path = join(a.gitdir, "shallow");

@@ -8,8 +8,8 @@
  * the order of the object IDs, the large-offset indexes — so that afterwards every
  * accessor is a plain bounds-safe read. A file that fails a check is described by an
  * error code and a message naming the byte offset and, where there is one, the entry.
- * The checksums at the end of the file are not verified (this library has no SHA-1 or
- * SHA-256); hexoid_idx_checksums() gives them to a caller that wants to.
+ * The checksums at the end of the file are not verified here: hexoid_idx_checksums() gives
+ * them to a caller, and hexoid_pack_scan() (hexoid_pack.h) checks them with the pack.
  *
  * A struct hexoid_idx holds only pointers into the buffer and a few sizes: it may be
  * copied, needs no freeing, and is valid as long as the buffer is. Reading one from many

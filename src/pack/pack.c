@@ -791,10 +791,54 @@ static void run_all(struct scan *s, struct worker *w, unsigned jobs, int progres
 	pthread_mutex_destroy(&lock);
 }
 
-static int cmp_entry(const void *a, const void *b)
+/*
+ * Sort the entries by offset: LSD radix sort of (offset, entry) pairs, 11 bits a pass,
+ * only as many passes as the largest offset needs (two for a pack under 4 MiB... three
+ * up to 8 GiB). Returns -1 when out of memory.
+ */
+static int sort_by_offset(struct scan *s)
 {
-	const struct entry *x = a, *y = b;
-	return x->off < y->off ? -1 : x->off > y->off;
+	struct pair { uint64_t off; uint32_t pos; } *a, *b, *t;
+	uint64_t max = 0;
+	uint32_t i, n = s->n;
+	unsigned shift;
+
+	a = malloc((n ? n : 1) * sizeof(*a));
+	b = malloc((n ? n : 1) * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		a[i].off = hexoid_idx_offset(&s->idx, i);
+		a[i].pos = i;
+		if (a[i].off > max)
+			max = a[i].off;
+	}
+	for (shift = 0; shift < 64 && (max >> shift); shift += 11) {
+		uint32_t count[2048] = { 0 }, sum = 0, c;
+		for (i = 0; i < n; i++)
+			count[(a[i].off >> shift) & 2047]++;
+		for (c = 0; c < 2048; c++) {
+			uint32_t k = count[c];
+			count[c] = sum;
+			sum += k;
+		}
+		for (i = 0; i < n; i++)
+			b[count[(a[i].off >> shift) & 2047]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	for (i = 0; i < n; i++) {
+		s->e[i].off = a[i].off;
+		s->e[i].pos = a[i].pos;
+		s->by_pos[a[i].pos] = i;
+	}
+	free(a);
+	free(b);
+	return 0;
 }
 
 /* The .pack and .idx paths for `path`, which names either. */
@@ -825,8 +869,33 @@ static uint32_t be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Pack-level checks: count against the index, offsets inside the body, checksums. */
-static void check_pack_level(struct scan *s, struct pk_list *out)
+/* The pack's checksum, in a thread of its own when there are several jobs. */
+struct pack_sum {
+	const struct scan *s;
+	unsigned char got[HEXOID_MAX_RAWSZ];
+	int rc;
+	pthread_t thread;
+	int threaded;
+};
+
+static void *pack_sum_main(void *p)
+{
+	struct pack_sum *ps = p;
+
+	ps->rc = pk_digest(ps->s->algo, ps->s->pack.data, (size_t)ps->s->body_end, ps->got);
+	return NULL;
+}
+
+static void pack_sum_start(struct pack_sum *ps, const struct scan *s, unsigned jobs)
+{
+	ps->s = s;
+	ps->threaded = jobs > 1 && pthread_create(&ps->thread, NULL, pack_sum_main, ps) == 0;
+	if (!ps->threaded)
+		pack_sum_main(ps);
+}
+
+/* Pack-level checks: count against the index, checksums. */
+static void check_pack_level(struct scan *s, struct pack_sum *ps, struct pk_list *out)
 {
 	const unsigned char *pack_sum, *idx_sum;
 	unsigned char got[HEXOID_MAX_RAWSZ];
@@ -839,8 +908,10 @@ static void check_pack_level(struct scan *s, struct pk_list *out)
 	if (memcmp(pack_sum, s->pack.data + s->body_end, s->rawsz) &&
 	    (f = pk_add(out, KEY_PACK, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
 		pk_say(f, "checksum mismatch: the pack's trailer is not the pack checksum its index records");
-	if (pk_digest(s->algo, s->pack.data, (size_t)s->body_end, got) != 0 ||
-	    memcmp(got, s->pack.data + s->body_end, s->rawsz)) {
+	if (ps->threaded)
+		pthread_join(ps->thread, NULL);
+	ps->threaded = 0;
+	if (ps->rc != 0 || memcmp(ps->got, s->pack.data + s->body_end, s->rawsz)) {
 		if ((f = pk_add(out, UINT64_MAX, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
 			pk_say(f, "checksum mismatch: the pack's contents do not hash to its trailer");
 	}
@@ -866,6 +937,7 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 	struct hexoid_idx_error ie;
 	struct pk_list level = { 0 }, bl = { 0 };
 	struct worker *w = NULL;
+	struct pack_sum psum = { 0 };
 	unsigned jobs = opt->jobs > 1 ? opt->jobs : 1, j;
 	uint32_t i, version;
 	uint64_t work = 0, per, acc;
@@ -912,14 +984,11 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 		snprintf(err, errlen, "%s: out of memory for %u objects", pack_path, s.n);
 		goto out;
 	}
-	for (i = 0; i < s.n; i++) {
-		s.e[i].off = hexoid_idx_offset(&s.idx, i);
-		s.e[i].pos = i;
+	if (sort_by_offset(&s)) {
+		snprintf(err, errlen, "%s: out of memory for %u objects", pack_path, s.n);
+		goto out;
 	}
-	qsort(s.e, s.n, sizeof(*s.e), cmp_entry);
-	for (i = 0; i < s.n; i++)
-		s.by_pos[s.e[i].pos] = i;
-	check_pack_level(&s, &level);
+	pack_sum_start(&psum, &s, jobs);
 	{
 		/* Objects the index puts outside the body (a truncated pack, say) are one
 		 * finding, not one each; two objects at one offset are one each. */
@@ -1027,6 +1096,7 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 			stats->inflated += w[j].inflated;
 		}
 	}
+	check_pack_level(&s, &psum, &level);
 	{
 		struct pk_list *all = malloc((jobs + 2) * sizeof(*all));
 		if (!all) {
@@ -1041,6 +1111,8 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 		free(all);
 	}
 out:
+	if (psum.threaded)
+		pthread_join(psum.thread, NULL);
 	if (w) {
 		for (j = 0; j < jobs; j++) {
 			pk_list_free(&w[j].out);
