@@ -226,14 +226,20 @@ for fmt in sha1 sha256; do
 	cp "$tmp/out" "$tmp/json"
 	# (the text report's summary is still in $tmp/sum)
 	check_json "$fmt: planted" "$p.expect" "$p" $fmt
-	audit --no-progress --jobs 2 "$p"
-	judge "$fmt: planted, --jobs 2: exit 1" 1 "" $?
-	same_out "$fmt: --jobs 2 prints the same report" "$tmp/planted.out"
+	if threads_work "$r"; then
+		jobs=2
+		audit --no-progress --jobs 2 "$p"
+		judge "$fmt: planted, --jobs 2: exit 1" 1 "" $?
+		same_out "$fmt: --jobs 2 prints the same report" "$tmp/planted.out"
+	else
+		jobs=1
+		skip "$fmt: planted, --jobs 2" "threads hang under this emulator"
+	fi
 	audit --progress "$p"
 	judge "$fmt: planted, --progress: exit 1" 1 "" $?
 	same_out "$fmt: --progress leaves stdout alone" "$tmp/planted.out"
 	# Every planted object hashes to its ID: rehashing finds nothing more.
-	audit --no-progress --verify-ids --jobs 2 "$p"
+	audit --no-progress --verify-ids --jobs $jobs "$p"
 	judge "$fmt: planted, --verify-ids: exit 1" 1 "" $?
 	same_out "$fmt: --verify-ids finds nothing more" "$tmp/planted.out"
 
