@@ -4,9 +4,10 @@
 # tree, bare clone, a .git file naming the git directory, REPO defaulting to .) reports
 # nothing; a planted one reports exactly its planted findings, in order, with exact
 # paths, lines and columns, object IDs and headers, and git fsck --strict accepting it
-# all; the same as JSON, with --jobs 2, --progress and --verify-ids. Then invalid hex and
-# wrong lengths (class error), the commit-graph and multi-pack-index chains, a corrupt
-# pack, and unusable input (exit 2).
+# all; the same as JSON, with --jobs 2, --progress and --verify-ids. Findings sort by
+# path as strings and, in a pack, by offset. Then invalid hex and wrong lengths (class
+# error), the commit-graph and multi-pack-index chains, a corrupt pack, and unusable
+# input (exit 2).
 # Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -248,7 +249,7 @@ for fmt in sha1 sha256; do
 	cp -R "$p" "$c"
 	pack=$(cd "$c/.git" && ls objects/pack/pack-*.pack)
 	chmod u+w "$c/.git/$pack"
-	printf X | dd of="$c/.git/$pack" bs=1 seek=$(($(wc -c <"$c/.git/$pack") - 1)) conv=notrunc 2>/dev/null
+	flip "$c/.git/$pack" $(($(wc -c <"$c/.git/$pack") - 1))
 	audit --no-progress "$c"
 	judge "$fmt: planted, pack trailer flipped: exit 1" 1 "" $?
 	grep '^\[pack-objects\] ' "$tmp/out" >"$tmp/packlines"
@@ -279,8 +280,7 @@ for fmt in sha1 sha256; do
 	# A commit stored whole, as "oid commit size size-in-pack offset".
 	set -- $(awk '$2 == "commit" && NF == 5 { print $5, $4; exit }' "$tmp/v") 0 0
 	chmod u+w "$c/.git/$pack"
-	byte=$(od -An -tu1 -j $(($1 + $2 / 2)) -N1 "$c/.git/$pack" | tr -d ' ')
-	printf "\\$(printf %03o $((byte ^ 255)))" | dd of="$c/.git/$pack" bs=1 seek=$(($1 + $2 / 2)) conv=notrunc 2>/dev/null
+	flip "$c/.git/$pack" $(($1 + $2 / 2))
 	audit --no-progress "$c"
 	judge "$fmt: corrupt pack: exit 1" 1 "" $?
 	if grep -q "^\[pack-objects\] $pack: offset $1: error: " "$tmp/out"; then

@@ -17,6 +17,7 @@
 #                             "#" lines for each difference; returns 1 if any
 #   in_offset_order FILE VERIFY  the pack findings in FILE come in offset order
 #   threads_work REPO         whether hexoid audit --jobs 2 REPO finishes (see below)
+#   flip FILE OFFSET [MASK]   invert the bits of MASK (all by default) of one byte
 #
 # An EXPECT line is PREFIX<TAB>CLASS<TAB>WORD: the finding must start with PREFIX, go on
 # with "CLASS: " and a message holding WORD (any case). A PREFIX ending in "*" leaves the
@@ -282,4 +283,10 @@ threads_work() {
 		fi
 	fi
 	[ $threads_answer = yes ]
+}
+
+# flip FILE OFFSET [MASK]: invert the bits of MASK (all by default) of one byte in place.
+flip() {
+	f_byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "\\$(printf %03o $((f_byte ^ ${3:-255})))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }

@@ -14,11 +14,6 @@ set -u
 # vp ARGS...: run verify-pack; stdout in $tmp/out, stderr in $tmp/err; its status.
 vp() { $H verify-pack "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
 
-# flip FILE OFFSET [MASK]: invert the bits of MASK (all by default) of one byte in place.
-flip() {
-	f_byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
-	printf "\\$(printf %03o $((f_byte ^ ${3:-255})))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
-}
 # poke FILE OFFSET OCTAL-ESCAPES: overwrite bytes in place.
 poke() { printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
 be32() { printf '\\%03o\\%03o\\%03o\\%03o' $(($1 >> 24 & 255)) $(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)); }
@@ -122,7 +117,7 @@ for fmt in sha1 sha256; do
 	p=$tmp/planted-$fmt ppack=
 	if make_planted "$p" $fmt >"$tmp/git.log" 2>&1; then
 		ppack=$(ls "$p"/.git/objects/pack/pack-*.pack)
-		while IFS='	' read -r off ty o hd l c; do
+		while IFS='	' read -r _ ty o hd l c; do
 			printf '%s: %s %s: %s header, line %s, column %s: \tgit3\tuppercase\n' "$ppack" "$ty" "$o" "$hd" "$l" "$c"
 		done <"$p.offsets" >"$tmp/p.expect"
 		vp -q "$ppack" "$idx"
@@ -271,6 +266,16 @@ for fmt in sha1 sha256; do
 	[ $fmt = sha256 ] && other=sha1
 	vp --object-format=$other "$idx"
 	judge "$fmt: told --object-format=$other: exit 2" 2 ": error: " $?
+	fresh cutidx && head -c 100 "$idx" >"$tmp/cutidx.idx"
+	vp "$tmp/cutidx.pack"
+	judge "$fmt: the index cut to 100 bytes: exit 2" 2 "hexoid: $tmp/cutidx." $?
+	if [ -n "$ppack" ]; then
+		# The planted pack's index beside the clean pack: offsets, CRCs and the recorded
+		# pack checksum all belong to another file.
+		fresh other && cp "${ppack%.pack}.idx" "$tmp/other.idx"
+		vp "$tmp/other.pack"
+		broken "$fmt: another pack's index" $?
+	fi
 	rm -f "$tmp/lone.pack" && cp "$pack" "$tmp/lone.pack"
 	vp "$tmp/lone.pack"
 	judge "$fmt: a pack without its .idx: exit 2" 2 "hexoid: $tmp/lone." $?
