@@ -3,9 +3,10 @@
 # pack gives "ok" with the counts git verify-pack -v shows, named by .idx or by .pack;
 # a pack with planted uppercase headers gives exactly those findings; copies broken in
 # known places give exit 1 (a flipped byte in a commit's zlib stream, in the CRC table,
-# in the trailer, truncations) or 2 (bad magic or version, a missing index), a message
-# each and never a signal; --verify-ids catches an index entry whose ID the object does
-# not hash to, which every checksum still agrees with.
+# in the trailer, a bit at 40 places, truncations, another pack's index) or 2 (bad magic
+# or version, a missing or truncated index), a message each and never a signal; findings
+# come in offset order; --verify-ids catches an index entry whose ID the object does not
+# hash to, which every checksum still agrees with.
 # Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
 set -u
 . "$(dirname "$0")/lib.sh"
