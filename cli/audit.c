@@ -218,6 +218,25 @@ static void object_json(const char *path, const struct hexoid_finding *f, const 
 	putchar('}');
 }
 
+/* "NAME [########............]  40% 18000/45000 commits and tags", redrawn in place. */
+static void progress_bar(const char *name, uint64_t done, uint64_t total)
+{
+	char bar[25];
+	unsigned width = sizeof(bar) - 1, fill, i;
+
+	if (!total)
+		return;
+	if (done > total)
+		done = total;
+	fill = (unsigned)(done * width / total);
+	for (i = 0; i < width; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[width] = 0;
+	fprintf(stderr, "\r%s [%s] %3u%% %llu/%llu commits and tags\033[K", name, bar,
+		(unsigned)(done * 100 / total), (unsigned long long)done, (unsigned long long)total);
+	fflush(stderr);
+}
+
 static void clear_progress(struct audit *a)
 {
 	if (a->progress)
@@ -244,10 +263,8 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct audit *a = ctx;
 
-	if (a->progress && total)
-		fprintf(stderr, "\r%s: %3u%% (%llu/%llu commits and tags)\033[K", a->current_pack,
-			(unsigned)(done * 100 / total), (unsigned long long)done,
-			(unsigned long long)total);
+	if (a->progress)
+		progress_bar(a->current_pack, done, total);
 }
 
 /* --- files of lines: the listing checker, twice ------------------------------------- */
@@ -881,10 +898,8 @@ static void vp_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct vp *v = ctx;
 
-	if (v->progress && total)
-		fprintf(stderr, "\r%s: %3u%% (%llu/%llu commits and tags)\033[K", v->path,
-			(unsigned)(done * 100 / total), (unsigned long long)done,
-			(unsigned long long)total);
+	if (v->progress)
+		progress_bar(v->path, done, total);
 }
 
 /* The library's "PATH: what" as "hexoid: PATH: error: what". */
