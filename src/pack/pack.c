@@ -470,14 +470,14 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 		w->failed = 1;
 		return NULL;
 	}
-	if (pk_inflate(&w->z, in, inlen, buf, (size_t)x->size, &used, why, sizeof(why)) == 0 &&
-	    used != inlen)
+	if (pk_inflate(&w->z, in, inlen, buf, (size_t)x->size, &used, why, sizeof(why)) == 0) {
+		if (used == inlen) {
+			w->inflated += x->size;
+			*len = (size_t)x->size;
+			return buf;
+		}
 		snprintf(why, sizeof(why), "zlib stream ends %zu bytes before the next object",
 			 inlen - used);
-	else if (used == inlen) {
-		w->inflated += x->size;
-		*len = (size_t)x->size;
-		return buf;
 	}
 	free(buf);
 	if ((f = pk_add(&w->out, s->e[about].off, s->algo, HEXOID_FIND_ZLIB, s->path, s->e[about].off))) {
@@ -1045,8 +1045,10 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 		w[j].from = from;
 		w[j].to = i;
 		w[j].run = run_a;
+		w[j].out.rank = 1;
 	}
 	run_all(&s, w, jobs, 0, 0);
+	bl.rank = 2;
 	if (step_b(&s, &bl)) {
 		snprintf(err, errlen, "%s: out of memory", pack_path);
 		goto out;
@@ -1064,6 +1066,7 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 		w[j].from = from;
 		w[j].to = i;
 		w[j].run = step_c;
+		w[j].out.rank = 3;
 		if (cache_init(&w[j].cache, s.cache_bytes) || inflateInit(&w[j].z) != Z_OK) {
 			snprintf(err, errlen, "%s: out of memory", pack_path);
 			w[j].run = NULL;
