@@ -534,6 +534,17 @@ static char *join(const char *a, const char *b)
 }
 
 /* Every regular file under dir, depth first, names sorted: fn(a, path). */
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+/*
+ * Every regular file under dir, in the order of their whole paths as strings (as git
+ * sorts refs: refs/heads/a-b before refs/heads/a/b), so folders sort as if their names
+ * ended in '/'. Lock files are git's work in progress, not refs: left out.
+ */
 static void walk(struct audit *a, struct feed *fd, const char *dir,
 		 void (*fn)(struct audit *, struct feed *, const char *))
 {
@@ -550,6 +561,8 @@ static void walk(struct audit *a, struct feed *fd, const char *dir,
 		return;
 	}
 	while ((de = readdir(d))) {
+		struct stat st;
+		char *path;
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		if (n == cap) {
@@ -558,17 +571,28 @@ static void walk(struct audit *a, struct feed *fd, const char *dir,
 				break;
 			names = v;
 		}
-		names[n++] = join(dir, de->d_name);
+		path = join(dir, de->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			char *slashed = join(path, "");
+			free(path);
+			path = slashed; /* "dir/": sorts as its files will */
+		} else if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || ends_with(path, ".lock")) {
+			free(path);
+			continue;
+		}
+		names[n++] = path;
 	}
 	closedir(d);
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_name);
 	for (i = 0; i < n; i++) {
-		struct stat st;
-		if (lstat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
+		size_t len = strlen(names[i]);
+		if (names[i][len - 1] == '/') {
+			names[i][len - 1] = 0;
 			walk(a, fd, names[i], fn);
-		else if (S_ISREG(st.st_mode) && !strstr(names[i], ".lock"))
+		} else {
 			fn(a, fd, names[i]);
+		}
 		free(names[i]);
 	}
 	free(names);

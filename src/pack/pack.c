@@ -29,7 +29,6 @@
 #include "hexoid_idx.h"
 
 #define NONE UINT32_MAX
-#define KEY_PACK 0 /* pack-level findings sort before objects at offset 0.. */
 
 struct entry {
 	uint64_t off;    /* where the object's header starts */
@@ -902,17 +901,17 @@ static void check_pack_level(struct scan *s, struct pack_sum *ps, struct pk_list
 	struct hexoid_finding *f;
 	uint32_t count = be32(s->pack.data + 8);
 
-	if (count != s->n && (f = pk_add(out, KEY_PACK, s->algo, HEXOID_FIND_LAYOUT, s->path, 8)))
+	if (count != s->n && (f = pk_add(out, 8, s->algo, HEXOID_FIND_LAYOUT, s->path, 8)))
 		pk_say(f, "the pack header counts %u objects, its index %u", count, s->n);
 	hexoid_idx_checksums(&s->idx, &pack_sum, &idx_sum);
 	if (memcmp(pack_sum, s->pack.data + s->body_end, s->rawsz) &&
-	    (f = pk_add(out, KEY_PACK, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
+	    (f = pk_add(out, s->body_end, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
 		pk_say(f, "checksum mismatch: the pack's trailer is not the pack checksum its index records");
 	if (ps->threaded)
 		pthread_join(ps->thread, NULL);
 	ps->threaded = 0;
 	if (ps->rc != 0 || memcmp(ps->got, s->pack.data + s->body_end, s->rawsz)) {
-		if ((f = pk_add(out, UINT64_MAX, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
+		if ((f = pk_add(out, s->body_end, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
 			pk_say(f, "checksum mismatch: the pack's contents do not hash to its trailer");
 	}
 	if (pk_digest(s->algo, s->idxmap.data, s->idxmap.size - s->rawsz, got) != 0 ||
