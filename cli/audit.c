@@ -218,6 +218,25 @@ static void object_json(const char *path, const struct hexoid_finding *f, const 
 	putchar('}');
 }
 
+/* "NAME [########............]  40% 18000/45000 commits and tags", redrawn in place. */
+static void progress_bar(const char *name, uint64_t done, uint64_t total)
+{
+	char bar[25];
+	unsigned width = sizeof(bar) - 1, fill, i;
+
+	if (!total)
+		return;
+	if (done > total)
+		done = total;
+	fill = (unsigned)(done * width / total);
+	for (i = 0; i < width; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[width] = 0;
+	fprintf(stderr, "\r%s [%s] %3u%% %llu/%llu commits and tags\033[K", name, bar,
+		(unsigned)(done * 100 / total), (unsigned long long)done, (unsigned long long)total);
+	fflush(stderr);
+}
+
 static void clear_progress(struct audit *a)
 {
 	if (a->progress)
@@ -244,10 +263,8 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct audit *a = ctx;
 
-	if (a->progress && total)
-		fprintf(stderr, "\r%s: %3u%% (%llu/%llu commits and tags)\033[K", a->current_pack,
-			(unsigned)(done * 100 / total), (unsigned long long)done,
-			(unsigned long long)total);
+	if (a->progress)
+		progress_bar(a->current_pack, done, total);
 }
 
 /* --- files of lines: the listing checker, twice ------------------------------------- */
@@ -276,10 +293,11 @@ static int collect(void *ctx, const struct hexoid_problem *p)
 /* Read a whole small file. 1 if it does not exist, -1 (reported) if it cannot be read. */
 static int slurp(struct audit *a, const char *path, char **data, size_t *size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 0;
+	/* O_NONBLOCK: a FIFO where a file belongs must not hang the audit. No fstat: most
+	 * of these files are refs of 41 or 65 bytes, and read() says all that matters. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	size_t cap = 4096;
 	char *buf = NULL;
-	struct stat st;
 
 	*data = NULL;
 	*size = 0;
@@ -288,13 +306,6 @@ static int slurp(struct audit *a, const char *path, char **data, size_t *size)
 			return 1;
 		goto fail;
 	}
-	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
-		if (!errno || S_ISDIR(st.st_mode))
-			errno = EISDIR;
-		goto fail;
-	}
-	/* The size fstat gives, plus one byte to see the end; more if the file grows. */
-	cap = (size_t)st.st_size + 1;
 	if (!(buf = malloc(cap)))
 		goto fail;
 	for (;;) {
@@ -523,6 +534,17 @@ static char *join(const char *a, const char *b)
 }
 
 /* Every regular file under dir, depth first, names sorted: fn(a, path). */
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+/*
+ * Every regular file under dir, in the order of their whole paths as strings (as git
+ * sorts refs: refs/heads/a-b before refs/heads/a/b), so folders sort as if their names
+ * ended in '/'. Lock files are git's work in progress, not refs: left out.
+ */
 static void walk(struct audit *a, struct feed *fd, const char *dir,
 		 void (*fn)(struct audit *, struct feed *, const char *))
 {
@@ -539,6 +561,8 @@ static void walk(struct audit *a, struct feed *fd, const char *dir,
 		return;
 	}
 	while ((de = readdir(d))) {
+		struct stat st;
+		char *path;
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		if (n == cap) {
@@ -547,17 +571,28 @@ static void walk(struct audit *a, struct feed *fd, const char *dir,
 				break;
 			names = v;
 		}
-		names[n++] = join(dir, de->d_name);
+		path = join(dir, de->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			char *slashed = join(path, "");
+			free(path);
+			path = slashed; /* "dir/": sorts as its files will */
+		} else if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || ends_with(path, ".lock")) {
+			free(path);
+			continue;
+		}
+		names[n++] = path;
 	}
 	closedir(d);
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_name);
 	for (i = 0; i < n; i++) {
-		struct stat st;
-		if (lstat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
+		size_t len = strlen(names[i]);
+		if (names[i][len - 1] == '/') {
+			names[i][len - 1] = 0;
 			walk(a, fd, names[i], fn);
-		else if (S_ISREG(st.st_mode) && !strstr(names[i], ".lock"))
+		} else {
 			fn(a, fd, names[i]);
+		}
 		free(names[i]);
 	}
 	free(names);
@@ -881,10 +916,8 @@ static void vp_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct vp *v = ctx;
 
-	if (v->progress && total)
-		fprintf(stderr, "\r%s: %3u%% (%llu/%llu commits and tags)\033[K", v->path,
-			(unsigned)(done * 100 / total), (unsigned long long)done,
-			(unsigned long long)total);
+	if (v->progress)
+		progress_bar(v->path, done, total);
 }
 
 /* The library's "PATH: what" as "hexoid: PATH: error: what". */

@@ -178,6 +178,7 @@ struct hexoid_finding *pk_add(struct pk_list *list, uint64_t key, enum hexoid_al
 	slot = &list->v[list->n];
 	memset(slot, 0, sizeof(*slot));
 	slot->key = key;
+	slot->rank = list->rank;
 	slot->seq = list->n++;
 	slot->f.code = code;
 	slot->f.git3 = code == HEXOID_FIND_UPPERCASE;
@@ -265,6 +266,8 @@ static int cmp_found(const void *a, const void *b)
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
 	if (x->seq != y->seq)
 		return x->seq < y->seq ? -1 : 1;
 	return 0;

@@ -46,16 +46,23 @@ static inline uint64_t pk_inflate_bound(uint64_t packed)
 	return packed > UINT64_MAX / 1040 ? UINT64_MAX : packed * 1040 + 64;
 }
 
-/* Findings, kept to be sorted by (key, seq) and reported in that order. */
+/*
+ * Findings, kept to be sorted by (key, rank, seq) and reported in that order. The key is
+ * the pack offset; the rank is the step that found it, so that two findings at one
+ * offset from different steps (a CRC32 and a header, say) keep their order however the
+ * steps split the objects between threads; seq is the order within the step.
+ */
 struct pk_found {
 	uint64_t key;
 	uint64_t seq;
+	unsigned rank;
 	struct hexoid_finding f;
 };
 struct pk_list {
 	struct pk_found *v;
 	size_t n, cap;
-	int oom; /* a finding could not be stored */
+	unsigned rank; /* given to what is added now */
+	int oom;       /* a finding could not be stored */
 };
 /* Append a finding (copied); returns the stored one, or NULL when out of memory. */
 struct hexoid_finding *pk_add(struct pk_list *list, uint64_t key, enum hexoid_algo algo,

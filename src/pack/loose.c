@@ -279,13 +279,15 @@ int hexoid_loose_object_scan(const char *name, const void *data, size_t size,
 	struct pk_map m = { data, size };
 	int rc;
 
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (!opt)
+		return -1;
 	memset(&l, 0, sizeof(l));
 	l.opt = opt;
 	l.algo = opt->algo;
 	l.rawsz = hexoid_rawsz(opt->algo);
 	l.hexsz = hexoid_hexsz(opt->algo);
-	if (stats)
-		memset(stats, 0, sizeof(*stats));
 	if (!l.rawsz || (!data && size) || inflateInit(&l.z) != Z_OK)
 		return -1;
 	one_buffer(&l, name ? name : "(object)", m, oid);
@@ -307,13 +309,23 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 	int unreadable, rc;
 	char *path;
 
+	char dummy[1];
+
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof(dummy);
+	}
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (!opt || !objects_dir) {
+		snprintf(err, errlen, "%s: bad arguments", objects_dir ? objects_dir : "(null)");
+		return -1;
+	}
 	memset(&l, 0, sizeof(l));
 	l.opt = opt;
 	l.algo = opt->algo;
 	l.rawsz = hexoid_rawsz(opt->algo);
 	l.hexsz = hexoid_hexsz(opt->algo);
-	if (stats)
-		memset(stats, 0, sizeof(*stats));
 	if (!l.rawsz) {
 		snprintf(err, errlen, "%s: the repository's hash must be given", objects_dir);
 		return -1;

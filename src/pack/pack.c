@@ -29,7 +29,6 @@
 #include "hexoid_idx.h"
 
 #define NONE UINT32_MAX
-#define KEY_PACK 0 /* pack-level findings sort before objects at offset 0.. */
 
 struct entry {
 	uint64_t off;    /* where the object's header starts */
@@ -470,14 +469,14 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 		w->failed = 1;
 		return NULL;
 	}
-	if (pk_inflate(&w->z, in, inlen, buf, (size_t)x->size, &used, why, sizeof(why)) == 0 &&
-	    used != inlen)
+	if (pk_inflate(&w->z, in, inlen, buf, (size_t)x->size, &used, why, sizeof(why)) == 0) {
+		if (used == inlen) {
+			w->inflated += x->size;
+			*len = (size_t)x->size;
+			return buf;
+		}
 		snprintf(why, sizeof(why), "zlib stream ends %zu bytes before the next object",
 			 inlen - used);
-	else if (used == inlen) {
-		w->inflated += x->size;
-		*len = (size_t)x->size;
-		return buf;
 	}
 	free(buf);
 	if ((f = pk_add(&w->out, s->e[about].off, s->algo, HEXOID_FIND_ZLIB, s->path, s->e[about].off))) {
@@ -902,17 +901,17 @@ static void check_pack_level(struct scan *s, struct pack_sum *ps, struct pk_list
 	struct hexoid_finding *f;
 	uint32_t count = be32(s->pack.data + 8);
 
-	if (count != s->n && (f = pk_add(out, KEY_PACK, s->algo, HEXOID_FIND_LAYOUT, s->path, 8)))
+	if (count != s->n && (f = pk_add(out, 8, s->algo, HEXOID_FIND_LAYOUT, s->path, 8)))
 		pk_say(f, "the pack header counts %u objects, its index %u", count, s->n);
 	hexoid_idx_checksums(&s->idx, &pack_sum, &idx_sum);
 	if (memcmp(pack_sum, s->pack.data + s->body_end, s->rawsz) &&
-	    (f = pk_add(out, KEY_PACK, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
+	    (f = pk_add(out, s->body_end, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
 		pk_say(f, "checksum mismatch: the pack's trailer is not the pack checksum its index records");
 	if (ps->threaded)
 		pthread_join(ps->thread, NULL);
 	ps->threaded = 0;
 	if (ps->rc != 0 || memcmp(ps->got, s->pack.data + s->body_end, s->rawsz)) {
-		if ((f = pk_add(out, UINT64_MAX, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
+		if ((f = pk_add(out, s->body_end, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
 			pk_say(f, "checksum mismatch: the pack's contents do not hash to its trailer");
 	}
 	if (pk_digest(s->algo, s->idxmap.data, s->idxmap.size - s->rawsz, got) != 0 ||
@@ -1045,8 +1044,10 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 		w[j].from = from;
 		w[j].to = i;
 		w[j].run = run_a;
+		w[j].out.rank = 1;
 	}
 	run_all(&s, w, jobs, 0, 0);
+	bl.rank = 2;
 	if (step_b(&s, &bl)) {
 		snprintf(err, errlen, "%s: out of memory", pack_path);
 		goto out;
@@ -1064,6 +1065,7 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 		w[j].from = from;
 		w[j].to = i;
 		w[j].run = step_c;
+		w[j].out.rank = 3;
 		if (cache_init(&w[j].cache, s.cache_bytes) || inflateInit(&w[j].z) != Z_OK) {
 			snprintf(err, errlen, "%s: out of memory", pack_path);
 			w[j].run = NULL;
