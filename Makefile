@@ -145,7 +145,8 @@ $(TESTRUN): $(TEST_OBJ) $(EMU_OBJ) $(STATIC)
 check: all $(TESTRUN)
 	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" \
 	CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" RUN="$(RUN)" \
-		$(RUN) $(TESTRUN) tests/cli.sh tests/formats.sh tests/show_index.sh tests/check_listing.sh tests/limits.sh tests/install.sh
+		$(RUN) $(TESTRUN) tests/cli.sh tests/formats.sh tests/show_index.sh tests/check_listing.sh \
+			tests/audit.sh tests/verify_pack.sh tests/limits.sh tests/install.sh
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
@@ -181,10 +182,15 @@ fuzz-smoke: fuzz
 	done
 
 AARCH64_CC := aarch64-linux-gnu-gcc
+# The cross toolchain's C library first, then Debian's arm64 zlib and libcrypto. The
+# order matters: installing those brings Debian's arm64 libc too, and the loader would
+# otherwise find it through the host's ld.so.cache, a libc that does not match the cross
+# loader (threads then hang under qemu).
+AARCH64_LIBS := /usr/aarch64-linux-gnu/lib:/usr/lib/aarch64-linux-gnu
 check-aarch64:
 	@sh scripts/deps.sh aarch64
 	$(MAKE) BUILD=build-aarch64 CC=$(AARCH64_CC) \
-		RUN="qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=/usr/lib/aarch64-linux-gnu" check
+		RUN="qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$(AARCH64_LIBS)" check
 
 demo: all
 	@sh scripts/deps.sh demo

@@ -646,7 +646,11 @@ static void audit_objects(struct audit *a)
 				f.code = HEXOID_FIND_LAYOUT;
 				f.path = names[i];
 				f.offset = HEXOID_NO_OFFSET;
-				snprintf(f.message, sizeof(f.message), "unusable: %.200s", err);
+				/* err names the file with the whole path: show it as the report does. */
+				char *in = strstr(err, a->gitdir);
+				snprintf(f.message, sizeof(f.message), "unusable: %.*s%.200s",
+					 in ? (int)(in - err) : 0, err,
+					 in ? rel(a, in) : err);
 				on_object_finding(a, &f);
 			} else {
 				a->scanned[A_PACK] += st.objects;
