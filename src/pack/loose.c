@@ -241,6 +241,13 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 			       (unsigned long long)size);
 		goto done;
 	}
+	if ((uint64_t)l->z.total_in != (uint64_t)m.size) {
+		/* Git refuses "garbage at end of loose object", as packs get checked. */
+		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
+			pk_say(f, "%llu bytes of garbage after the zlib stream",
+			       (unsigned long long)(m.size - l->z.total_in));
+		goto done;
+	}
 	if (type == HEXOID_OBJ_COMMIT)
 		l->st.commits++;
 	else

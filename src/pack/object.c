@@ -80,16 +80,16 @@ static int check_id(const char *hex, size_t len, int newline, size_t hexsz,
 			 len, hexsz);
 		return 1;
 	}
-	if (hexoid_decode(NULL, hex, 1, hexsz, algo, HEXOID_LOWER, &e) == HEXOID_OK) {
-		if (newline)
-			return 0;
-		/* Git needs the newline after the ID: a text that ends there is cut short. */
+	if (!newline) {
+		/* Git needs the newline after the ID (in either case): the text is cut short. */
 		p->code = HEXOID_FIND_BAD_ID;
 		p->column += hexsz;
 		snprintf(p->message, sizeof(p->message),
 			 "the text ends after the object ID, where a newline belongs");
 		return 1;
 	}
+	if (hexoid_decode(NULL, hex, 1, hexsz, algo, HEXOID_LOWER, &e) == HEXOID_OK)
+		return 0;
 	p->code = HEXOID_FIND_UPPERCASE;
 	p->column += e.column;
 	snprintf(p->message, sizeof(p->message),
