@@ -815,7 +815,7 @@ static void object_check_algo(enum hexoid_algo algo)
 	CHECK(hexoid_object_check((enum hexoid_object_type)9, t, strlen(t), algo, NULL, NULL) == -1, "%s: type 9", an);
 	CHECK(hexoid_object_check(HEXOID_OBJ_COMMIT, t, strlen(t), (enum hexoid_algo)0, NULL, NULL) == -1, "%s: algo 0", an);
 	CHECK(hexoid_object_check(HEXOID_OBJ_COMMIT, t, strlen(t), (enum hexoid_algo)3, NULL, NULL) == -1, "%s: algo 3", an);
-	CHECK(hexoid_object_check(HEXOID_OBJ_COMMIT, NULL, 0, algo, NULL, NULL) == 0, "%s: empty", an);
+	CHECK(hexoid_object_check(HEXOID_OBJ_COMMIT, "", 0, algo, NULL, NULL) == 0, "%s: empty", an);
 }
 
 TEST(pack_object_check)
@@ -860,6 +860,36 @@ TEST(BUG_pack_object_check_no_final_newline)
 		obj_expect("short tree at the end", HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID,
 			   "tree", 1, (unsigned)(6 + hexsz - 1), NULL);
 	}
+}
+
+/*
+ * BUG (src/pack/object.c, hexoid_object_check): text == NULL with len == 0, which the
+ * function accepts (it rejects only NULL with a length), computes `end = s + len` on a
+ * null pointer: undefined behaviour in C, which clang's -fsanitize=undefined reports
+ * ("applying zero offset to null pointer", object.c:99) and, with
+ * -fno-sanitize-recover, aborts on. GCC's sanitizer does not check it, so this test
+ * fails only in a clang sanitizer build (make check-sanitize CC=clang); the call runs in
+ * a child so that the abort does not take the runner with it.
+ * Input: hexoid_object_check(HEXOID_OBJ_COMMIT, NULL, 0, HEXOID_SHA1, NULL, NULL).
+ * Expected: 0, no report. Got (clang UBSan): a runtime error and abort.
+ */
+TEST(BUG_pack_object_check_null_empty_text)
+{
+	pid_t pid;
+	int status = 0;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(hexoid_object_check(HEXOID_OBJ_COMMIT, NULL, 0, HEXOID_SHA1, NULL, NULL) == 0 &&
+				      hexoid_object_check(HEXOID_OBJ_TAG, NULL, 0, HEXOID_SHA256, NULL,
+							  NULL) == 0
+			      ? 0
+			      : 1);
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid, "fork");
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "NULL, 0: the child %s %d (want 0 problems)",
+	      WIFSIGNALED(status) ? "died of signal" : "exited with",
+	      WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 }
 
 /* --- packs: clean ------------------------------------------------------------------- */
