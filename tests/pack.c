@@ -2474,6 +2474,31 @@ TEST(BUG_loose_null_options)
 										: WEXITSTATUS(status));
 }
 
+/*
+ * BUG (src/pack/loose.c, one_buffer): bytes after the end of a loose object's zlib
+ * stream are not noticed. Git refuses such an object, 2.x and 3.0 alike
+ * (object-file.c, unpack_loose_rest: "garbage at end of loose object"), and the pack
+ * side of this module does report the same thing in a pack ("zlib stream ends N bytes
+ * before the next object").
+ * Input: a good loose commit (zlib of "commit <n>\0<text>") followed by "JUNK"
+ * (commits and tags are inflated in full, so the end of the stream is in view).
+ * Expected: one HEXOID_FIND_ZLIB finding. Got: none; the commit counts as checked.
+ */
+TEST(BUG_loose_garbage_after_stream)
+{
+	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256; algo++) {
+		char tree[HEXOID_MAX_HEXSZ + 1], t[1024];
+		struct buf b = { 0 };
+		hexid(tree, algo, 99);
+		commit_text(t, sizeof(t), tree, NULL, "with bytes after its stream");
+		loose_of(&b, HEXOID_OBJ_COMMIT, t);
+		bstr(&b, "JUNK");
+		loose_expect("garbage after the stream", &b, algo, HEXOID_FIND_ZLIB, NULL);
+		/* (Blobs and trees are read no further than their header, by design.) */
+		bfree(&b);
+	}
+}
+
 static void write_file(const char *path, const void *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");
