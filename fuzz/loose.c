@@ -95,9 +95,15 @@ static int reference(const unsigned char *in, size_t len, enum hexoid_object_typ
 			break;
 		}
 	}
+	/* Bytes after the end of the stream: git rejects the object ("garbage at end of
+	 * loose object"), the scanner does not look (tests/pack.c:
+	 * BUG_loose_garbage_after_stream): no verdict either way. */
+	int trailing = rc == Z_STREAM_END && z.avail_in != 0;
 	inflateEnd(&z);
 	*out = buf;
 	*outlen = got;
+	if (trailing)
+		return -1;
 	/* The header: a type name, a space, decimal digits (no leading zero), a NUL, within
 	 * the first 64 bytes. */
 	{
