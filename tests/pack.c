@@ -866,7 +866,7 @@ TEST(BUG_pack_object_check_no_final_newline)
  * BUG (src/pack/object.c, hexoid_object_check): text == NULL with len == 0, which the
  * function accepts (it rejects only NULL with a length), computes `end = s + len` on a
  * null pointer: undefined behaviour in C, which clang's -fsanitize=undefined reports
- * ("applying zero offset to null pointer", object.c:99) and, with
+ * ("applying zero offset to null pointer", at `end = s + len`) and, with
  * -fno-sanitize-recover, aborts on. GCC's sanitizer does not check it, so this test
  * fails only in a clang sanitizer build (make check-sanitize CC=clang); the call runs in
  * a child so that the abort does not take the runner with it.
