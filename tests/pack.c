@@ -5,7 +5,7 @@
  * damaged one way at a time. Every finding is compared exactly: code, offset, ID,
  * header, line and column, and a piece of the message.
  *
- * Tests named BUG_* fail against the implementation as it stood when they were written;
+ * Tests named BUG_* failed against the implementation as it stood when they were written;
  * each names the input, what the API documents, and what came out.
  * SPDX-License-Identifier: MIT
  */
@@ -830,6 +830,8 @@ TEST(pack_object_check)
 }
 
 /*
+ * FIXED in e2851fa; kept as a regression test.
+ *
  * BUG (src/pack/object.c, check_id): an ID at the very end of the text, with no newline
  * after it, passes. hexoid_pack.h says each must be "exactly hexsz hex digits and a
  * newline" (git's parse_commit_buffer and parse_tag_buffer reject it too).
@@ -863,6 +865,8 @@ TEST(BUG_pack_object_check_no_final_newline)
 }
 
 /*
+ * FIXED in e2851fa; kept as a regression test.
+ *
  * BUG (src/pack/object.c, hexoid_object_check): text == NULL with len == 0, which the
  * function accepts (it rejects only NULL with a length), computes `end = s + len` on a
  * null pointer: undefined behaviour in C, which clang's -fsanitize=undefined reports
@@ -890,6 +894,33 @@ TEST(BUG_pack_object_check_null_empty_text)
 	      "NULL, 0: the child %s %d (want 0 problems)",
 	      WIFSIGNALED(status) ? "died of signal" : "exited with",
 	      WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+}
+
+/*
+ * BUG (src/pack/object.c, check_id, after e2851fa): an uppercase ID that ends the text
+ * with no newline after it is reported as HEXOID_FIND_UPPERCASE (git3 = 1, "Git 2.x
+ * accepts it"), but Git 2.x rejects it too: the newline is missing. hexoid_pack.h: "an
+ * ID that only uppercase makes wrong is HEXOID_FIND_UPPERCASE, anything else
+ * HEXOID_FIND_BAD_ID" (as a short uppercase ID already is).
+ * Input: "tree <40 hex digits, the first 'A'>" with no '\n', SHA-1, as a commit (found
+ * by fuzz/object.c from a tag seed).
+ * Expected: 1 problem, HEXOID_FIND_BAD_ID, line 1, column 46 (where the newline belongs).
+ * Got: HEXOID_FIND_UPPERCASE at column 6.
+ */
+TEST(BUG_pack_object_check_upper_without_final_newline)
+{
+	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256; algo++) {
+		size_t hexsz = hexoid_hexsz(algo);
+		char h[HEXOID_MAX_HEXSZ + 1], t[512];
+		hexid(h, algo, 6);
+		h[0] = 'A';
+		snprintf(t, sizeof(t), "tree %s", h);
+		obj_expect("uppercase tree at the end without a newline", HEXOID_OBJ_COMMIT, t, algo,
+			   HEXOID_FIND_BAD_ID, "tree", 1, (unsigned)(6 + hexsz), NULL);
+		snprintf(t, sizeof(t), "object %s", h);
+		obj_expect("uppercase tag object at the end without a newline", HEXOID_OBJ_TAG, t,
+			   algo, HEXOID_FIND_BAD_ID, "object", 1, (unsigned)(8 + hexsz), NULL);
+	}
 }
 
 /* --- packs: clean ------------------------------------------------------------------- */
@@ -1587,6 +1618,8 @@ TEST(pack_bad_objects)
 }
 
 /*
+ * FIXED in e2851fa; kept as a regression test.
+ *
  * BUG (src/pack/pack.c, inflate_entry): a zlib failure that pk_inflate() reports after
  * using all the object's bytes is taken for success. inflate_entry() tests
  *     if (pk_inflate(...) == 0 && used != inlen) ... else if (used == inlen) { success }
@@ -1977,6 +2010,8 @@ TEST(pack_jobs_same_findings)
 }
 
 /*
+ * FIXED in e2851fa; kept as a regression test.
+ *
  * BUG (src/pack/pack.c, scan_mem/pk_report): two findings at one offset come out in an
  * order that depends on jobs. Step A (CRC) and step C (header check) add to the list of
  * whichever worker had the object in that step; pk_report() orders equal offsets by list
@@ -2448,6 +2483,8 @@ TEST(loose_object)
 }
 
 /*
+ * FIXED in e2851fa; kept as a regression test.
+ *
  * BUG (src/pack/loose.c, hexoid_loose_object_scan and hexoid_loose_scan): NULL options
  * crash (opt->algo is read before any check). hexoid_pack.h: "Returns ... -1 on bad
  * arguments"; hexoid_pack_scan_buffers() does return -1 for NULL options.
