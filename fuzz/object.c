@@ -5,9 +5,10 @@
  * header, line and column), the count must be the same with and without a callback,
  * and a callback that stops must stop it.
  *
- * hexoid_object_check() accepts an ID on the last line when no newline follows it
- * (tests/pack.c: BUG_pack_object_check_no_final_newline); the reference does too unless
- * HEXOID_FUZZ_STRICT=1.
+ * One known bug is let through (tests/pack.c:
+ * BUG_pack_object_check_upper_without_final_newline): an uppercase ID that ends the text
+ * with no newline comes out as UPPERCASE at its first uppercase digit, not BAD_ID where
+ * the newline belongs. Drop upper_column when that is fixed.
  * SPDX-License-Identifier: MIT
  */
 #include <stdint.h>
@@ -31,6 +32,7 @@ struct prob {
 	enum hexoid_finding_code code;
 	const char *header;
 	unsigned line, column;
+	unsigned upper_column; /* see reference(): 0 unless the known bug applies */
 };
 
 struct probs {
@@ -48,6 +50,7 @@ static int on_problem(void *ctx, const struct hexoid_header_problem *p)
 		ps->v[ps->n].header = p->header;
 		ps->v[ps->n].line = p->line;
 		ps->v[ps->n].column = p->column;
+		ps->v[ps->n].upper_column = 0;
 	}
 	ps->n++;
 	return ps->stop_at && ps->n >= ps->stop_at;
@@ -62,7 +65,7 @@ static int is_hex(unsigned char c)
  * "parent ", "mergetag object ", a tag's "object "; the ID is exactly hexsz lowercase
  * hex digits then a newline. The first bad byte's column; UPPERCASE only when the ID
  * would be right in lowercase. */
-static void reference(int tag, const unsigned char *t, size_t len, size_t hexsz, int strict,
+static void reference(int tag, const unsigned char *t, size_t len, size_t hexsz,
 		      struct probs *out)
 {
 	static const char *const commit_headers[] = { "tree ", "parent ", "mergetag object " };
@@ -106,9 +109,12 @@ static void reference(int tag, const unsigned char *t, size_t len, size_t hexsz,
 				if (id[i] >= 'A' && id[i] <= 'F' && first_upper == SIZE_MAX)
 					first_upper = i;
 			}
-			if (!bad && (idlen != hexsz || (strict && !nl))) {
+			size_t upper_col = 0;
+			if (!bad && (idlen != hexsz || !nl)) {
 				bad = 1;
 				col = idlen < hexsz ? idlen : hexsz;
+				if (idlen == hexsz && first_upper != SIZE_MAX)
+					upper_col = skip + 1 + first_upper; /* the known bug */
 			}
 			if (!bad && first_upper != SIZE_MAX) {
 				bad = 1;
@@ -120,6 +126,7 @@ static void reference(int tag, const unsigned char *t, size_t len, size_t hexsz,
 				out->v[out->n].header = header;
 				out->v[out->n].line = line;
 				out->v[out->n].column = (unsigned)(skip + 1 + col);
+				out->v[out->n].upper_column = (unsigned)upper_col;
 			}
 			out->n += bad;
 		}
@@ -132,11 +139,6 @@ static void reference(int tag, const unsigned char *t, size_t len, size_t hexsz,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int strict = -1;
-	if (strict < 0) {
-		const char *e = getenv("HEXOID_FUZZ_STRICT");
-		strict = e && *e == '1';
-	}
 	if (size < 1)
 		return 0;
 	int tag = data[0] & 1;
@@ -152,9 +154,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int n0 = hexoid_object_check(type, text, len, algo, NULL, NULL);
 	require(n >= 0 && (size_t)n == got.n, "the count is not the number of calls");
 	require(n0 == n, "the count differs without a callback");
-	reference(tag, text, len, hexoid_hexsz(algo), strict, &want);
+	reference(tag, text, len, hexoid_hexsz(algo), &want);
 	require(want.n == got.n, "a different number of problems than the rules give");
 	for (size_t i = 0; i < got.n && i < MAXP; i++) {
+		if (want.v[i].upper_column && got.v[i].code == HEXOID_FIND_UPPERCASE) {
+			want.v[i].code = HEXOID_FIND_UPPERCASE;
+			want.v[i].column = want.v[i].upper_column;
+		}
 		require(got.v[i].code == want.v[i].code, "a different code than the rules give");
 		require(got.v[i].header && !strcmp(got.v[i].header, want.v[i].header),
 			"a different header than the rules give");
