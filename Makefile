@@ -159,7 +159,7 @@ check-tsan:
 	build-tsan/tests/run --only threads
 
 # libFuzzer targets (clang): every kernel against scalar, and the listing checker.
-FUZZ_TARGETS := kernels listing idx
+FUZZ_TARGETS := kernels listing idx pack loose object
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_SECONDS ?= 30
 fuzz:

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Seed corpora for the fuzz targets, made from real git output: a small SHA-1 and SHA-256
 # repository and every listing format git prints for them.
-# Usage: fuzz/seeds.sh OUTDIR   (makes OUTDIR/kernels, OUTDIR/listing and OUTDIR/idx)
+# Usage: fuzz/seeds.sh OUTDIR   (makes OUTDIR/kernels, OUTDIR/listing, OUTDIR/idx,
+#                               OUTDIR/pack, OUTDIR/loose and OUTDIR/object)
 set -eu
 out=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$out/kernels" "$out/listing" "$out/idx"
+mkdir -p "$out/kernels" "$out/listing" "$out/idx" "$out/pack" "$out/loose" "$out/object"
 git_() { git -c user.name=fuzz -c user.email=fuzz@example.com -c init.defaultBranch=main "$@"; }
 for fmt in sha1 sha256; do
 	r=$tmp/$fmt
@@ -43,4 +44,77 @@ for fmt in sha1 sha256; do
 	if [ $fmt = sha1 ]; then b0=006; else b0=007; fi
 	{ printf "\\$b0"; cat "$tmp/oids"; } >"$out/kernels/$fmt-lines"
 	{ printf "\\$b0"; tr -d '\n' <"$tmp/oids"; } >"$out/kernels/$fmt-packed-as-lines"
+done
+
+# pack: a 4-byte little-endian index length, the .idx, then the .pack
+pack_seed() { # IDX PACK OUT
+	n=$(wc -c <"$1")
+	printf "\\$(printf %03o $((n & 255)))\\$(printf %03o $((n >> 8 & 255)))\\$(printf %03o $((n >> 16 & 255)))\\$(printf %03o $((n >> 24 & 255)))" >"$3"
+	cat "$1" "$2" >>"$3"
+}
+# Commits and tags, as packs (with deltas: a file growing commit by commit, commits
+# alike but for their message), as loose objects, and as text.
+for fmt in sha1 sha256; do
+	r=$tmp/p$fmt
+	git_ init -q --object-format=$fmt "$r"
+	i=1
+	while [ $i -le 8 ]; do
+		seq 1 $((i * 20)) >"$r/grow"
+		echo "$i" >"$r/f$((i % 3))"
+		git_ -C "$r" add -A && git_ -C "$r" commit -q -m "change $i of a file that grows, with a message long enough to delta"
+		i=$((i + 1))
+	done
+	git_ -C "$r" checkout -q -b side HEAD~2
+	echo side >"$r/side" && git_ -C "$r" add -A && git_ -C "$r" commit -q -m "side branch"
+	git_ -C "$r" tag -a -m "annotated tag on the side branch" vside
+	git_ -C "$r" checkout -q main
+	git_ -C "$r" merge -q --no-ff -m "merge the side branch" side
+	long="This tag says a little more, at some length, so that tags are worth a delta: the same words in each, the same words in each, the same words in each."
+	git_ -C "$r" tag -a -m "annotated tag v1. $long" v1
+	git_ -C "$r" tag -a -m "annotated tag v2. $long" v2 HEAD~1
+	git_ -C "$r" tag -a -m "annotated tag v3. $long" v3 HEAD~2
+	# A commit and a tag git 3.0 will refuse: uppercase tree and object IDs.
+	upc=$(git -C "$r" cat-file commit HEAD | sed -e '1{s/^tree //;y/abcdef/ABCDEF/;s/^/tree /;}' |
+		git -C "$r" hash-object -t commit --literally -w --stdin)
+	upt=$(git -C "$r" cat-file tag v1 | sed -e '1{s/^object //;y/abcdef/ABCDEF/;s/^/object /;}' |
+		git -C "$r" hash-object -t tag --literally -w --stdin)
+	# loose: the files themselves (before anything is packed)
+	for f in "$r"/.git/objects/??/*; do
+		d=$(basename "$(dirname "$f")")
+		cp "$f" "$out/loose/$fmt-$d$(basename "$f")"
+	done
+	# object: byte 0 bit 0 = tag, bit 1 = sha256
+	if [ $fmt = sha1 ]; then c=000; t=001; else c=002; t=003; fi
+	for rev in HEAD HEAD~1 HEAD~3 side $upc; do
+		{ printf "\\$c"; git -C "$r" cat-file commit $rev; } >"$out/object/$fmt-commit-$rev"
+	done
+	for rev in v1 v2 vside $upt; do
+		{ printf "\\$t"; git -C "$r" cat-file tag $rev; } >"$out/object/$fmt-tag-$rev"
+	done
+	{ printf "\\$c"; git -C "$r" cat-file commit HEAD | sed -e '2s/[a-f]/\U&/'; } >"$out/object/$fmt-commit-upper-parent"
+	{ printf "\\$c"; git -C "$r" cat-file commit HEAD | sed -e '1s/.$//'; } >"$out/object/$fmt-commit-short-tree"
+	{ printf "\\$c"; git -C "$r" cat-file commit HEAD | sed -e '1s/$/0/'; } >"$out/object/$fmt-commit-long-tree"
+	{ printf "\\$c"; git -C "$r" cat-file commit HEAD | sed -e '1s/ \(...\)/ \1g/'; } >"$out/object/$fmt-commit-bad-digit"
+	{ printf "\\$c"; git -C "$r" cat-file commit HEAD | head -n 1 | tr -d '\n'; } >"$out/object/$fmt-commit-no-newline"
+	{
+		printf "\\$c"
+		git -C "$r" cat-file commit HEAD | sed -n '1,2p'
+		printf 'mergetag object %s\n' "$(git -C "$r" rev-parse side | tr abcdef ABCDEF)"
+		git -C "$r" cat-file tag vside | sed -e '1d' -e 's/^/ /'
+		printf '\nmerge\n'
+	} >"$out/object/$fmt-commit-mergetag-upper"
+	# pack: everything, deltas allowed everywhere
+	git_ -C "$r" repack -adfq --window=50 --depth=50
+	idx=$(ls "$r"/.git/objects/pack/*.idx)
+	pack_seed "$idx" "${idx%.idx}.pack" "$out/pack/$fmt-repack"
+	# ... and with the two uppercase objects, which no ref reaches
+	{ git -C "$r" rev-list --objects --all | cut -d' ' -f1; echo "$upc"; echo "$upt"; } |
+		git -C "$r" pack-objects -q --window=50 --depth=50 "$tmp/up-$fmt" >/dev/null
+	idx=$(ls "$tmp"/up-$fmt-*.idx)
+	pack_seed "$idx" "${idx%.idx}.pack" "$out/pack/$fmt-upper"
+	# ... and with REF_DELTA bases (no --delta-base-offset): git pack-objects' default
+	{ git -C "$r" rev-list --objects --all | cut -d' ' -f1; } |
+		git -C "$r" pack-objects -q --window=50 --depth=50 "$tmp/ref-$fmt" >/dev/null
+	idx=$(ls "$tmp"/ref-$fmt-*.idx)
+	pack_seed "$idx" "${idx%.idx}.pack" "$out/pack/$fmt-refdelta"
 done
