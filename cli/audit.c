@@ -290,12 +290,14 @@ static int collect(void *ctx, const struct hexoid_problem *p)
 	return 0;
 }
 
-/* Read a whole small file. 1 if it does not exist, -1 (reported) if it cannot be read. */
-static int slurp(struct audit *a, const char *path, char **data, size_t *size)
+/* Read a whole small file: `name` in the folder dirfd (AT_FDCWD: name is the path),
+ * `path` for messages. 1 if it does not exist, -1 (reported) if it cannot be read. */
+static int slurp_at(struct audit *a, int dirfd, const char *name, const char *path,
+		    char **data, size_t *size)
 {
 	/* O_NONBLOCK: a FIFO where a file belongs must not hang the audit. No fstat: most
 	 * of these files are refs of 41 or 65 bytes, and read() says all that matters. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	size_t cap = 4096;
 	char *buf = NULL;
 
@@ -336,6 +338,11 @@ fail:
 		close(fd);
 	free(buf);
 	return -1;
+}
+
+static int slurp(struct audit *a, const char *path, char **data, size_t *size)
+{
+	return slurp_at(a, AT_FDCWD, path, path, data, size);
 }
 
 /*
@@ -493,12 +500,13 @@ static void audit_file(struct audit *a, const char *path, enum hexoid_format for
 }
 
 /* A loose ref: "<oid>\n", or a symbolic ref ("ref: ..."), which holds no ID. */
-static void audit_ref(struct audit *a, struct feed *fd, const char *path)
+static void audit_ref(struct audit *a, struct feed *fd, int dirfd, const char *name,
+		      const char *path)
 {
 	char *data;
 	size_t size;
 
-	if (slurp(a, path, &data, &size))
+	if (slurp_at(a, dirfd, name, path, &data, &size))
 		return;
 	if (size >= 5 && !memcmp(data, "ref: ", 5)) {
 		a->scanned[A_REFS]++;
@@ -508,9 +516,14 @@ static void audit_ref(struct audit *a, struct feed *fd, const char *path)
 	feed_data(a, fd, path, data, size);
 }
 
-static void reflog_file(struct audit *a, struct feed *fd, const char *path)
+static void reflog_file(struct audit *a, struct feed *fd, int dirfd, const char *name,
+			const char *path)
 {
-	feed_file(a, fd, path);
+	char *data;
+	size_t size;
+
+	if (slurp_at(a, dirfd, name, path, &data, &size) == 0)
+		feed_data(a, fd, path, data, size);
 }
 
 static int cmp_name(const void *x, const void *y)
@@ -543,15 +556,19 @@ static int ends_with(const char *s, const char *suffix)
 /*
  * Every regular file under dir, in the order of their whole paths as strings (as git
  * sorts refs: refs/heads/a-b before refs/heads/a/b), so folders sort as if their names
- * ended in '/'. Lock files are git's work in progress, not refs: left out.
+ * ended in '/'. Lock files are git's work in progress, not refs: left out. Files are
+ * opened relative to their folder, and readdir's d_type saves a stat where it can: a
+ * repository may hold many thousands of loose refs.
  */
-static void walk(struct audit *a, struct feed *fd, const char *dir,
-		 void (*fn)(struct audit *, struct feed *, const char *))
+typedef void walk_fn(struct audit *, struct feed *, int dirfd, const char *name,
+		     const char *path);
+
+static void walk(struct audit *a, struct feed *fd, const char *dir, walk_fn *fn)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	char **names = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0, i, dlen = strlen(dir);
 
 	if (!d) {
 		if (errno != ENOENT) {
@@ -562,8 +579,15 @@ static void walk(struct audit *a, struct feed *fd, const char *dir,
 	}
 	while ((de = readdir(d))) {
 		struct stat st;
+		int is_dir = de->d_type == DT_DIR, is_reg = de->d_type == DT_REG;
 		char *path;
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (de->d_type == DT_UNKNOWN && fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			is_dir = S_ISDIR(st.st_mode);
+			is_reg = S_ISREG(st.st_mode);
+		}
+		if (!is_dir && (!is_reg || ends_with(de->d_name, ".lock")))
 			continue;
 		if (n == cap) {
 			char **v = realloc(names, (cap = cap ? 2 * cap : 32) * sizeof(*v));
@@ -571,18 +595,15 @@ static void walk(struct audit *a, struct feed *fd, const char *dir,
 				break;
 			names = v;
 		}
+		/* "dir/": a folder sorts as its files will. */
 		path = join(dir, de->d_name);
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (is_dir) {
 			char *slashed = join(path, "");
 			free(path);
-			path = slashed; /* "dir/": sorts as its files will */
-		} else if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || ends_with(path, ".lock")) {
-			free(path);
-			continue;
+			path = slashed;
 		}
 		names[n++] = path;
 	}
-	closedir(d);
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_name);
 	for (i = 0; i < n; i++) {
@@ -591,10 +612,11 @@ static void walk(struct audit *a, struct feed *fd, const char *dir,
 			names[i][len - 1] = 0;
 			walk(a, fd, names[i], fn);
 		} else {
-			fn(a, fd, names[i]);
+			fn(a, fd, dirfd(d), names[i] + dlen + 1, names[i]);
 		}
 		free(names[i]);
 	}
+	closedir(d);
 	free(names);
 }
 
@@ -851,7 +873,7 @@ int cmd_audit(int argc, char **argv)
 			struct stat st;
 			path = join(a.gitdir, pseudo[i]);
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-				audit_ref(&a, &fd, path);
+				audit_ref(&a, &fd, AT_FDCWD, path, path);
 			free(path);
 		}
 		path = join(a.gitdir, "refs");
