@@ -103,7 +103,7 @@ int pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char
 int pk_inflate(z_stream *z, const unsigned char *in, size_t inlen, unsigned char *out,
 	       size_t outlen, size_t *used, char *why, size_t whylen)
 {
-	size_t in_done = 0, out_done = 0;
+	size_t in_done = 0, out_done = 0, cap = outlen + PK_INFLATE_SLACK;
 	int rc = Z_OK;
 
 	*used = 0;
@@ -113,9 +113,8 @@ int pk_inflate(z_stream *z, const unsigned char *in, size_t inlen, unsigned char
 	}
 	/* zlib counts in uInt: feed at most 1 GiB at a time each way. */
 	while (rc == Z_OK) {
-		size_t in_chunk = inlen - in_done, out_chunk = outlen - out_done;
+		size_t in_chunk = inlen - in_done, out_chunk = cap - out_done;
 		uInt in_before, out_before;
-		unsigned char spare;
 
 		if (in_chunk > (1u << 30))
 			in_chunk = 1u << 30;
@@ -123,20 +122,18 @@ int pk_inflate(z_stream *z, const unsigned char *in, size_t inlen, unsigned char
 			out_chunk = 1u << 30;
 		z->next_in = (unsigned char *)(in + in_done);
 		z->avail_in = (uInt)in_chunk;
-		/* With the output full, a one-byte scratch tells "more data" from "the end". */
-		z->next_out = out_chunk ? out + out_done : &spare;
-		z->avail_out = out_chunk ? (uInt)out_chunk : 1;
+		z->next_out = out + out_done;
+		z->avail_out = (uInt)out_chunk;
 		in_before = z->avail_in;
 		out_before = z->avail_out;
 		rc = inflate(z, Z_NO_FLUSH);
 		in_done += in_before - z->avail_in;
-		if (!out_chunk && z->avail_out == 0) {
+		out_done += out_before - z->avail_out;
+		if (out_done > outlen) {
 			snprintf(why, whylen, "zlib stream inflates to more than the %zu bytes its header says",
 				 outlen);
 			return -1;
 		}
-		if (out_chunk)
-			out_done += out_before - z->avail_out;
 		if (rc == Z_BUF_ERROR && in_done == inlen) {
 			snprintf(why, whylen, "zlib stream truncated after %zu bytes (%zu of %zu inflated)",
 				 in_done, out_done, outlen);

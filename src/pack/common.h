@@ -31,9 +31,14 @@ int pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char
 
 /*
  * Inflate the zlib stream at in[0, inlen) into out[0, outlen) exactly: the stream must
- * end having produced outlen bytes. *used gets the input bytes the stream took. Returns 0,
- * or -1 with the reason in why. z is initialised (inflateInit) by the caller, reused.
+ * end having produced outlen bytes. out must have room for outlen + PK_INFLATE_SLACK:
+ * zlib takes its fast path only while 258 bytes of output room remain, so without the
+ * slack every small commit would be decoded a symbol at a time (and the room past
+ * outlen is also where a stream longer than its header shows itself). *used gets the
+ * input bytes the stream took. Returns 0, or -1 with the reason in why. z is
+ * initialised (inflateInit) by the caller, reused.
  */
+#define PK_INFLATE_SLACK 320
 int pk_inflate(z_stream *z, const unsigned char *in, size_t inlen, unsigned char *out,
 	       size_t outlen, size_t *used, char *why, size_t whylen);
 

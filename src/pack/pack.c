@@ -456,7 +456,7 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 	char why[160];
 	struct hexoid_finding *f;
 
-	if (x->size > pk_inflate_bound(inlen) || x->size > SIZE_MAX - 1) {
+	if (x->size > pk_inflate_bound(inlen) || x->size > SIZE_MAX - PK_INFLATE_SLACK) {
 		if ((f = pk_add(&w->out, s->e[about].off, s->algo, HEXOID_FIND_HEADER, s->path, s->e[about].off))) {
 			oid_finding(s, f, &s->e[about]);
 			pk_say(f, "%s%llu bytes claimed for %zu packed bytes",
@@ -464,7 +464,7 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 		}
 		return NULL;
 	}
-	buf = malloc(x->size ? (size_t)x->size : 1);
+	buf = malloc((size_t)x->size + PK_INFLATE_SLACK);
 	if (!buf) {
 		w->failed = 1;
 		return NULL;
