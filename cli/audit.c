@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -85,7 +86,6 @@ struct audit {
 	unsigned long long scanned[A_COUNT], git3[A_COUNT], errors[A_COUNT];
 	unsigned long long nfindings;
 	enum area current;
-	const char *current_pack; /* for the progress line */
 };
 
 /* --- output ------------------------------------------------------------------------ */
@@ -243,10 +243,28 @@ static void clear_progress(struct audit *a)
 		fputs("\r\033[K", stderr);
 }
 
-static int on_object_finding(void *ctx, const struct hexoid_finding *f)
-{
-	struct audit *a = ctx;
+/*
+ * The object areas (loose objects, packs) are scanned by audit_objects(), in this
+ * thread, or with --jobs above 1 in a thread of its own while this one reads the refs
+ * and logs: its findings are then kept, and reported after the other areas, in order.
+ */
+struct kept {
+	enum area area;
+	struct hexoid_finding f;
+};
+struct objscan {
+	struct audit *a;
+	enum area area;            /* the area being scanned */
+	int keep;                  /* keep findings for later, rather than print them */
+	struct kept *v;
+	size_t n, cap;
+	unsigned long long scanned[A_COUNT];
+	int trouble;
+	const char *current_pack;  /* for the progress bar */
+};
 
+static void emit_object(struct audit *a, const struct hexoid_finding *f)
+{
 	clear_progress(a);
 	count(a, f->git3);
 	if (a->json) {
@@ -256,15 +274,45 @@ static int on_object_finding(void *ctx, const struct hexoid_finding *f)
 		printf("[%s] ", area_key[a->current]);
 		object_text(stdout, rel(a, f->path), f);
 	}
+}
+
+static int on_object_finding(void *ctx, const struct hexoid_finding *f)
+{
+	struct objscan *os = ctx;
+	struct kept *k;
+
+	if (!os->keep) {
+		os->a->current = os->area;
+		emit_object(os->a, f);
+		return 0;
+	}
+	if (os->n == os->cap) {
+		size_t cap = os->cap ? 2 * os->cap : 64;
+		struct kept *v = realloc(os->v, cap * sizeof(*v));
+		if (!v)
+			goto oom;
+		os->v = v;
+		os->cap = cap;
+	}
+	k = &os->v[os->n];
+	k->area = os->area;
+	k->f = *f;
+	if (!(k->f.path = strdup(f->path)))
+		goto oom;
+	os->n++;
 	return 0;
+oom:
+	fprintf(stderr, "hexoid: out of memory for the findings\n");
+	os->trouble = 1;
+	return 1;
 }
 
 static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
-	struct audit *a = ctx;
+	struct objscan *os = ctx;
 
-	if (a->progress)
-		progress_bar(a->current_pack, done, total);
+	if (os->a->progress)
+		progress_bar(os->current_pack, done, total);
 }
 
 /* --- files of lines: the listing checker, twice ------------------------------------- */
@@ -622,23 +670,24 @@ static void walk(struct audit *a, struct feed *fd, const char *dir, walk_fn *fn)
 
 /* --- objects ----------------------------------------------------------------------- */
 
-static void audit_objects(struct audit *a)
+static void audit_objects(struct objscan *os)
 {
+	struct audit *a = os->a;
 	struct hexoid_scan_options o = { a->algo, a->verify_ids, (unsigned)a->jobs, 0,
-					 on_object_finding, on_progress, a };
+					 on_object_finding, on_progress, os };
 	struct hexoid_scan_stats st;
 	char err[512];
 	char *objects = join(a->gitdir, "objects"), *packdir = join(objects, "pack");
 	DIR *d;
 
-	a->current = A_LOOSE;
+	os->area = A_LOOSE;
 	if (hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0) {
 		fprintf(stderr, "hexoid: %s\n", err);
-		a->trouble = 1;
+		os->trouble = 1;
 	}
-	a->scanned[A_LOOSE] = st.objects;
+	os->scanned[A_LOOSE] = st.objects;
 
-	a->current = A_PACK;
+	os->area = A_PACK;
 	d = opendir(packdir);
 	if (d) {
 		struct dirent *de;
@@ -660,30 +709,36 @@ static void audit_objects(struct audit *a)
 		if (n)
 			qsort(names, n, sizeof(*names), cmp_name);
 		for (i = 0; i < n; i++) {
-			a->current_pack = rel(a, names[i]);
+			os->current_pack = rel(a, names[i]);
 			if (hexoid_pack_scan(names[i], &o, &st, err, sizeof(err)) < 0) {
 				/* An unusable pack is a finding of the audit, not the end of it. */
 				struct hexoid_finding f;
+				/* err names the file with the whole path: show it as the report does. */
+				char *in = strstr(err, a->gitdir);
 				memset(&f, 0, sizeof(f));
 				f.code = HEXOID_FIND_LAYOUT;
 				f.path = names[i];
 				f.offset = HEXOID_NO_OFFSET;
-				/* err names the file with the whole path: show it as the report does. */
-				char *in = strstr(err, a->gitdir);
 				snprintf(f.message, sizeof(f.message), "unusable: %.*s%.200s",
-					 in ? (int)(in - err) : 0, err,
-					 in ? rel(a, in) : err);
-				on_object_finding(a, &f);
+					 in ? (int)(in - err) : 0, err, in ? rel(a, in) : err);
+				on_object_finding(os, &f);
 			} else {
-				a->scanned[A_PACK] += st.objects;
+				os->scanned[A_PACK] += st.objects;
 			}
-			clear_progress(a);
+			if (a->progress)
+				fputs("\r\033[K", stderr);
 			free(names[i]);
 		}
 		free(names);
 	}
 	free(objects);
 	free(packdir);
+}
+
+static void *objects_main(void *p)
+{
+	audit_objects(p);
+	return NULL;
 }
 
 /* --- the repository ---------------------------------------------------------------- */
@@ -806,11 +861,14 @@ int cmd_audit(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct audit a;
+	struct objscan os;
+	pthread_t objects_thread;
 	struct feed fd;
 	int c, algo, progress = -1;
 	char *path;
 
 	memset(&a, 0, sizeof(a));
+	memset(&os, 0, sizeof(os));
 	a.jobs = 1;
 	opterr = 0;
 	optind = 1;
@@ -864,6 +922,10 @@ int cmd_audit(int argc, char **argv)
 		printf("hexoid audit: %s (%s)\n", a.repo, a.algo == HEXOID_SHA256 ? "sha256" : "sha1");
 	}
 
+	/* With several jobs, objects are scanned meanwhile in a thread of their own. */
+	os.a = &a;
+	os.keep = a.jobs > 1 && pthread_create(&objects_thread, NULL, objects_main, &os) == 0;
+
 	a.current = A_REFS;
 	if (feed_start(&a, &fd, HEXOID_FORMAT_OIDS) == 0) {
 		static const char *const pseudo[] = { "HEAD", "ORIG_HEAD", "MERGE_HEAD",
@@ -909,7 +971,19 @@ int cmd_audit(int argc, char **argv)
 	audit_file(&a, path, HEXOID_FORMAT_OIDS);
 	free(path);
 
-	audit_objects(&a);
+	if (os.keep)
+		pthread_join(objects_thread, NULL);
+	else
+		audit_objects(&os);
+	for (size_t k = 0; k < os.n; k++) {
+		a.current = os.v[k].area;
+		emit_object(&a, &os.v[k].f);
+		free((char *)os.v[k].f.path);
+	}
+	free(os.v);
+	a.scanned[A_LOOSE] = os.scanned[A_LOOSE];
+	a.scanned[A_PACK] = os.scanned[A_PACK];
+	a.trouble |= os.trouble;
 	clear_progress(&a);
 	summary(&a);
 	free(a.gitdir);
