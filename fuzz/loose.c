@@ -3,8 +3,10 @@
  * scanned as SHA-1 and as SHA-256, with and without an ID to verify. Checked against a
  * reference written here with plain zlib: a commit or tag the reference reads cleanly
  * must be checked (and its header findings be those of hexoid_object_check() on the
- * text), one it cannot read must give exactly one damage finding; damage findings must
- * not depend on the hash; every finding must be well formed.
+ * text), one it cannot read, or with bytes after its zlib stream, must give exactly one
+ * damage finding; a tree or blob is read no further than its header, so bytes after its
+ * stream give no finding; damage findings must not depend on the hash; every finding
+ * must be well formed.
  * SPDX-License-Identifier: MIT
  */
 #include <stdint.h>
@@ -56,11 +58,15 @@ static int on_problem(void *ctx, const struct hexoid_header_problem *p)
 }
 
 /* The reference: 1 with *type, the text and its length when the whole stream inflates
- * and holds a header as git writes it and exactly the content it announces; 0 when it
- * does not; -1 when it inflates to more than we care to hold (no verdict). */
+ * and holds a header as git writes it and exactly the content it announces, with no
+ * bytes after the stream; 0 when it does not; -1 when it inflates to more than we care
+ * to hold (no verdict). *garbage: the stream ends, the header is good and bytes follow
+ * the stream (git's "garbage at end of loose object"); *sized: the content is the size
+ * the header says. */
 #define REF_CAP ((size_t)16 << 20)
 static int reference(const unsigned char *in, size_t len, enum hexoid_object_type *type,
-		     unsigned char **out, size_t *outlen, size_t *hdrlen)
+		     unsigned char **out, size_t *outlen, size_t *hdrlen, int *garbage,
+		     int *sized)
 {
 	static const char *const names[] = { "commit", "tree", "blob", "tag" };
 	z_stream z;
@@ -69,6 +75,7 @@ static int reference(const unsigned char *in, size_t len, enum hexoid_object_typ
 	int rc;
 
 	*out = NULL;
+	*garbage = *sized = 0;
 	memset(&z, 0, sizeof(z));
 	require(buf && inflateInit(&z) == Z_OK, "zlib");
 	z.next_in = (unsigned char *)in;
@@ -95,15 +102,10 @@ static int reference(const unsigned char *in, size_t len, enum hexoid_object_typ
 			break;
 		}
 	}
-	/* Bytes after the end of the stream: git rejects the object ("garbage at end of
-	 * loose object"), the scanner does not look (tests/pack.c:
-	 * BUG_loose_garbage_after_stream): no verdict either way. */
 	int trailing = rc == Z_STREAM_END && z.avail_in != 0;
 	inflateEnd(&z);
 	*out = buf;
 	*outlen = got;
-	if (trailing)
-		return -1;
 	/* The header: a type name, a space, decimal digits (no leading zero), a NUL, within
 	 * the first 64 bytes. */
 	{
@@ -127,7 +129,9 @@ static int reference(const unsigned char *in, size_t len, enum hexoid_object_typ
 		*hdrlen = (size_t)(nul - buf) + 1;
 		if (rc != Z_STREAM_END)
 			return 0;
-		return size == got - *hdrlen;
+		*garbage = trailing;
+		*sized = size == got - *hdrlen;
+		return *sized && !trailing;
 	}
 }
 
@@ -162,10 +166,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum hexoid_object_type rtype = HEXOID_OBJ_NONE;
 	size_t tlen = 0, hlen = 0;
 	struct seen damage1 = { .n = 0 };
-	int ref;
+	int ref, garbage, sized;
 
 	memcpy(buf, data, size);
-	ref = reference(buf, size, &rtype, &text, &tlen, &hlen);
+	ref = reference(buf, size, &rtype, &text, &tlen, &hlen, &garbage, &sized);
 	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256; algo++) {
 		for (int with_oid = 0; with_oid <= 1; with_oid++) {
 			struct hexoid_scan_options o;
@@ -233,6 +237,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				require(mismatch == (size_t)with_oid, "verify_ids missed a wrong ID");
 			} else if (ref == 0 && (rtype == HEXOID_OBJ_COMMIT || rtype == HEXOID_OBJ_TAG)) {
 				require(damage == 1, "a damaged commit or tag not reported");
+				/* Inflated in full: bytes after a stream that is right otherwise are
+				 * the one finding. */
+				if (garbage && sized)
+					require(s.v[0].code == HEXOID_FIND_ZLIB &&
+							strstr(s.v[0].message, "garbage after the zlib stream"),
+						"bytes after a commit's or tag's stream not reported as such");
+			} else if (garbage) {
+				/* A tree or blob: only the header is read, and the stream's end is
+				 * not in view. */
+				require(s.n == 0, "a tree or blob with bytes after its stream reported");
 			} else if (ref == 0 && rtype == HEXOID_OBJ_NONE) {
 				require(damage == 1, "an object without a header not reported");
 			} else {

@@ -4,9 +4,6 @@
  * streams, EVP for the IDs and checksums), sharing nothing with the scanner, then
  * damaged one way at a time. Every finding is compared exactly: code, offset, ID,
  * header, line and column, and a piece of the message.
- *
- * Tests named BUG_* failed against the implementation as it stood when they were written;
- * each names the input, what the API documents, and what came out.
  * SPDX-License-Identifier: MIT
  */
 #include <ctype.h>
@@ -830,16 +827,15 @@ TEST(pack_object_check)
 }
 
 /*
- * FIXED in e2851fa; kept as a regression test.
- *
- * BUG (src/pack/object.c, check_id): an ID at the very end of the text, with no newline
- * after it, passes. hexoid_pack.h says each must be "exactly hexsz hex digits and a
- * newline" (git's parse_commit_buffer and parse_tag_buffer reject it too).
- * Input: "tree <40 lowercase hex>" (no '\n'), SHA-1, as a commit.
- * Expected: 1 problem, HEXOID_FIND_BAD_ID, "tree", line 1, column 46 (where the newline
- * belongs). Got: 0 problems. Same for "parent", "mergetag object" and a tag's "object".
+ * An ID at the very end of the text, with no newline after it, is cut short:
+ * hexoid_pack.h says each must be "exactly hexsz hex digits and a newline" (git's
+ * parse_commit_buffer and parse_tag_buffer reject it too).
+ * Input: "tree <hexsz lowercase hex>" (no '\n'), as a commit; likewise "parent",
+ * "mergetag object" and a tag's "object", SHA-1 and SHA-256.
+ * Expected: 1 problem, HEXOID_FIND_BAD_ID, at the header's line, at the column where the
+ * newline belongs (46 for "tree" with SHA-1).
  */
-TEST(BUG_pack_object_check_no_final_newline)
+TEST(pack_object_check_no_final_newline)
 {
 	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256; algo++) {
 		size_t hexsz = hexoid_hexsz(algo);
@@ -865,19 +861,18 @@ TEST(BUG_pack_object_check_no_final_newline)
 }
 
 /*
- * FIXED in e2851fa; kept as a regression test.
- *
- * BUG (src/pack/object.c, hexoid_object_check): text == NULL with len == 0, which the
- * function accepts (it rejects only NULL with a length), computes `end = s + len` on a
- * null pointer: undefined behaviour in C, which clang's -fsanitize=undefined reports
- * ("applying zero offset to null pointer", at `end = s + len`) and, with
- * -fno-sanitize-recover, aborts on. GCC's sanitizer does not check it, so this test
- * fails only in a clang sanitizer build (make check-sanitize CC=clang); the call runs in
- * a child so that the abort does not take the runner with it.
- * Input: hexoid_object_check(HEXOID_OBJ_COMMIT, NULL, 0, HEXOID_SHA1, NULL, NULL).
- * Expected: 0, no report. Got (clang UBSan): a runtime error and abort.
+ * text == NULL with len == 0 is an empty text, which the function accepts (it rejects
+ * only NULL with a length), and must be handled without pointer arithmetic on the null
+ * pointer: that is undefined behaviour in C, which clang's -fsanitize=undefined reports
+ * ("applying zero offset to null pointer") and, with -fno-sanitize-recover, aborts on.
+ * GCC's sanitizer does not check it, so only a clang sanitizer build (make check-sanitize
+ * CC=clang) can catch it; the call runs in a child so that an abort does not take the
+ * runner with it.
+ * Input: hexoid_object_check(HEXOID_OBJ_COMMIT, NULL, 0, HEXOID_SHA1, NULL, NULL), and
+ * the same for a tag with SHA-256.
+ * Expected: 0 problems, no sanitizer report.
  */
-TEST(BUG_pack_object_check_null_empty_text)
+TEST(pack_object_check_null_empty_text)
 {
 	pid_t pid;
 	int status = 0;
@@ -897,17 +892,16 @@ TEST(BUG_pack_object_check_null_empty_text)
 }
 
 /*
- * BUG (src/pack/object.c, check_id, after e2851fa): an uppercase ID that ends the text
- * with no newline after it is reported as HEXOID_FIND_UPPERCASE (git3 = 1, "Git 2.x
- * accepts it"), but Git 2.x rejects it too: the newline is missing. hexoid_pack.h: "an
- * ID that only uppercase makes wrong is HEXOID_FIND_UPPERCASE, anything else
- * HEXOID_FIND_BAD_ID" (as a short uppercase ID already is).
- * Input: "tree <40 hex digits, the first 'A'>" with no '\n', SHA-1, as a commit (found
- * by fuzz/object.c from a tag seed).
- * Expected: 1 problem, HEXOID_FIND_BAD_ID, line 1, column 46 (where the newline belongs).
- * Got: HEXOID_FIND_UPPERCASE at column 6.
+ * An uppercase ID that ends the text with no newline after it is cut short, not merely
+ * uppercase: Git 2.x rejects it too, for the missing newline. hexoid_pack.h: "an ID that
+ * only uppercase makes wrong is HEXOID_FIND_UPPERCASE, anything else HEXOID_FIND_BAD_ID"
+ * (as a short uppercase ID is).
+ * Input: "tree <hexsz hex digits, the first 'A'>" with no '\n', as a commit, and
+ * "object <the same>" as a tag, SHA-1 and SHA-256.
+ * Expected: 1 problem, HEXOID_FIND_BAD_ID, line 1, at the column where the newline
+ * belongs (46 for "tree" with SHA-1), not HEXOID_FIND_UPPERCASE at the first 'A'.
  */
-TEST(BUG_pack_object_check_upper_without_final_newline)
+TEST(pack_object_check_upper_without_final_newline)
 {
 	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256; algo++) {
 		size_t hexsz = hexoid_hexsz(algo);
@@ -1618,25 +1612,19 @@ TEST(pack_bad_objects)
 }
 
 /*
- * FIXED in e2851fa; kept as a regression test.
- *
- * BUG (src/pack/pack.c, inflate_entry): a zlib failure that pk_inflate() reports after
- * using all the object's bytes is taken for success. inflate_entry() tests
- *     if (pk_inflate(...) == 0 && used != inlen) ... else if (used == inlen) { success }
- * but pk_inflate() sets *used = in_done also when it returns -1 for "stream ended short
- * of the header's size" or a zlib error at the end of the input (the Adler-32 check),
- * and leaves it 0 for an object with no data bytes at all (inlen 0). The object is then
- * checked with a buffer whose tail was never written (uninitialised heap), and the
- * damage is not reported.
+ * A zlib failure that comes only once all of an object's bytes are used is damage, not
+ * success: a stream that ends short of the header's size, a zlib error at the very end
+ * of the input (the Adler-32 check), or an object with no data bytes at all. None of
+ * these objects may be checked as if whole (its buffer's tail would never have been
+ * written) or counted in stats.commits.
  * Inputs (each a pack of one clean commit, then the damaged commit):
  *   a. commit header size = content length + 10, a complete zlib stream of the content;
  *   b. a complete zlib stream of the commit with its last byte (Adler-32) flipped;
  *   c. a commit header claiming 10 bytes and no zlib bytes at all before the next object.
  * Expected: one HEXOID_FIND_ZLIB finding at the damaged object ("inflates to N bytes
- * where the header says M", "incorrect data check", "truncated"). Got: no finding (and
- * stats.commits counts it as checked).
+ * where the header says M", "incorrect data check", "truncated").
  */
-TEST(BUG_pack_zlib_failure_taken_for_success)
+TEST(pack_zlib_failure_at_end_of_input)
 {
 	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256; algo++) {
 		struct dmg m;
@@ -2010,20 +1998,17 @@ TEST(pack_jobs_same_findings)
 }
 
 /*
- * FIXED in e2851fa; kept as a regression test.
- *
- * BUG (src/pack/pack.c, scan_mem/pk_report): two findings at one offset come out in an
- * order that depends on jobs. Step A (CRC) and step C (header check) add to the list of
- * whichever worker had the object in that step; pk_report() orders equal offsets by list
- * (level, bases, worker 0, worker 1, ...), and steps A and C split the objects between
- * workers differently (by bytes, by commits). A commit with both a CRC mismatch and an
- * uppercase tree, placed after 450 KB of blobs, has its CRC finding in worker 1 and its
- * uppercase finding in worker 0 with jobs = 2.
+ * Two findings at one offset come out in the same order whatever the number of jobs.
+ * Step A (CRC) and step C (header check) split the objects between workers differently
+ * (by bytes, by commits), so the two findings of one object can come from different
+ * workers.
+ * Input: a commit with both a CRC mismatch and an uppercase tree, placed after 450 KB of
+ * blobs (with jobs = 2 its CRC is checked by worker 1, its header by worker 0), scanned
+ * with jobs = 1, 2, 3 and 8.
  * Expected (hexoid_pack.h: "in a fixed order ... whatever the number of threads"): the
- * same sequence as jobs = 1 (CRC, then uppercase, at that offset). Got: uppercase, then
- * CRC, with jobs = 2, 3 and 8.
+ * same sequence as jobs = 1 (CRC, then uppercase, at that offset).
  */
-TEST(BUG_pack_jobs_order_at_one_offset)
+TEST(pack_jobs_order_at_one_offset)
 {
 	jobs_compare(1);
 }
@@ -2483,15 +2468,14 @@ TEST(loose_object)
 }
 
 /*
- * FIXED in e2851fa; kept as a regression test.
- *
- * BUG (src/pack/loose.c, hexoid_loose_object_scan and hexoid_loose_scan): NULL options
- * crash (opt->algo is read before any check). hexoid_pack.h: "Returns ... -1 on bad
- * arguments"; hexoid_pack_scan_buffers() does return -1 for NULL options.
- * Input: hexoid_loose_object_scan("x", data, size, NULL, NULL, NULL).
- * Expected: -1. Got: SIGSEGV. (Run in a child process here.)
+ * NULL options are bad arguments, not a crash. hexoid_pack.h: "Returns ... -1 on bad
+ * arguments", as hexoid_pack_scan_buffers() does for NULL options.
+ * Input: hexoid_loose_object_scan("x", data, size, NULL, NULL, NULL) and
+ * hexoid_loose_scan("/tmp", NULL, NULL, err, sizeof(err)), in a child process so that a
+ * crash does not take the runner with it.
+ * Expected: -1 from both.
  */
-TEST(BUG_loose_null_options)
+TEST(loose_null_options)
 {
 	pid_t pid;
 	int status = 0;
@@ -2512,16 +2496,15 @@ TEST(BUG_loose_null_options)
 }
 
 /*
- * BUG (src/pack/loose.c, one_buffer): bytes after the end of a loose object's zlib
- * stream are not noticed. Git refuses such an object, 2.x and 3.0 alike
- * (object-file.c, unpack_loose_rest: "garbage at end of loose object"), and the pack
- * side of this module does report the same thing in a pack ("zlib stream ends N bytes
- * before the next object").
+ * Bytes after the end of a loose commit's zlib stream are damage. Git refuses such an
+ * object, 2.x and 3.0 alike (object-file.c, unpack_loose_rest: "garbage at end of loose
+ * object"), as the pack side of this module reports the same thing in a pack ("zlib
+ * stream ends N bytes before the next object").
  * Input: a good loose commit (zlib of "commit <n>\0<text>") followed by "JUNK"
  * (commits and tags are inflated in full, so the end of the stream is in view).
- * Expected: one HEXOID_FIND_ZLIB finding. Got: none; the commit counts as checked.
+ * Expected: one HEXOID_FIND_ZLIB finding, and the commit not counted as checked.
  */
-TEST(BUG_loose_garbage_after_stream)
+TEST(loose_garbage_after_stream)
 {
 	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256; algo++) {
 		char tree[HEXOID_MAX_HEXSZ + 1], t[1024];
