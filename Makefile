@@ -152,11 +152,13 @@ SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 check-sanitize:
 	$(MAKE) BUILD=build-sanitize CFLAGS="$(SAN)" LDFLAGS="$(SAN)" check
 
-# Many threads making their first call at once, others forcing kernels meanwhile.
+# Many threads making their first call at once, others forcing kernels meanwhile; and
+# packs checked with several threads.
 TSAN := -O1 -g -fsanitize=thread
 check-tsan:
 	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN)" LDFLAGS="$(TSAN)" build-tsan/tests/run
 	build-tsan/tests/run --only threads
+	build-tsan/tests/run --only pack_jobs
 
 # libFuzzer targets (clang): every kernel against scalar, and the listing checker.
 FUZZ_TARGETS := kernels listing idx pack loose object
