@@ -5,7 +5,8 @@
 # (default 100000, nine in ten of them commits, the rest mostly annotated tags: the
 # objects audit must inflate and read), beside the cheapest way git itself reads every
 # commit and tag of a repository: cat-file --batch over the batch-check listing. Git
-# there only inflates and prints; hexoid also checks every header ID. Medians of 5 runs
+# there only inflates and prints; hexoid also checks every object's CRC32, both
+# checksums and every header ID. Medians of 5 runs
 # (hyperfine when installed), then git's time over each of hexoid's.
 # The repository lives in a temporary directory, removed at exit.
 set -u
@@ -86,10 +87,16 @@ t_git=$(median_of "$git_cmd")
 t_a1=$(median_of "$H audit --no-progress --jobs 1 $repo")
 t_a2=$(median_of "$H audit --no-progress --jobs 2 $repo")
 t_vp=$(median_of "$H verify-pack $pack")
+# fast-import leaves every tag a loose ref, thousands of small files to open; git gc
+# packs them. The same audits with the refs packed:
+git -C "$repo" pack-refs --all || exit 1
+t_p1=$(median_of "$H audit --no-progress --jobs 1 $repo")
+t_p2=$(median_of "$H audit --no-progress --jobs 2 $repo")
 
 printf '%-44s %10s %12s\n' "$objects objects ($commits commits, $tags tags)" "median s" "git / this"
 for row in "git cat-file --batch (commits and tags)|$t_git" "hexoid audit --jobs 1|$t_a1" \
-	"hexoid audit --jobs 2|$t_a2" "hexoid verify-pack|$t_vp"; do
+	"hexoid audit --jobs 2|$t_a2" "hexoid verify-pack|$t_vp" \
+	"hexoid audit --jobs 1, refs packed|$t_p1" "hexoid audit --jobs 2, refs packed|$t_p2"; do
 	name=${row%|*} t=${row##*|}
 	awk -v n="$name" -v t="$t" -v g="$t_git" 'BEGIN {
 		if (t == "fail") { printf "%-44s %10s %12s\n", n, "failed", "-"; exit }
