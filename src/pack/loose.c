@@ -278,33 +278,53 @@ static void one_object(struct loose *l, const char *path, const unsigned char *o
 	pk_unmap(&m);
 }
 
+/* A reader for opt's hash: 0, or -1 without one (or without memory for zlib). */
+static int loose_start(struct loose *l, const struct hexoid_scan_options *opt)
+{
+	memset(l, 0, sizeof(*l));
+	l->opt = opt;
+	l->algo = opt->algo;
+	l->rawsz = hexoid_rawsz(opt->algo);
+	l->hexsz = hexoid_hexsz(opt->algo);
+	if (!l->rawsz)
+		return -1;
+	if (inflateInit(&l->z) != Z_OK) {
+		l->rawsz = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* Report what was found, give everything back: as the scans return. */
+static int loose_finish(struct loose *l, struct hexoid_scan_stats *stats)
+{
+	int rc;
+
+	inflateEnd(&l->z);
+	rc = l->out.oom ? -1 : pk_report(&l->out, 1, l->opt, &l->st);
+	if (stats)
+		*stats = l->st;
+	pk_list_free(&l->out);
+	free_list(l->paths, l->npaths);
+	return rc;
+}
+
 int hexoid_loose_object_scan(const char *name, const void *data, size_t size,
 			     const unsigned char *oid, const struct hexoid_scan_options *opt,
 			     struct hexoid_scan_stats *stats)
 {
 	struct loose l;
 	struct pk_map m = { data, size };
-	int rc;
 
 	if (stats)
 		memset(stats, 0, sizeof(*stats));
-	if (!opt)
+	if (!opt || loose_start(&l, opt) || (!data && size)) {
+		if (opt && l.rawsz)
+			inflateEnd(&l.z);
 		return -1;
-	memset(&l, 0, sizeof(l));
-	l.opt = opt;
-	l.algo = opt->algo;
-	l.rawsz = hexoid_rawsz(opt->algo);
-	l.hexsz = hexoid_hexsz(opt->algo);
-	if (!l.rawsz || (!data && size) || inflateInit(&l.z) != Z_OK)
-		return -1;
+	}
 	one_buffer(&l, name ? name : "(object)", m, oid);
-	inflateEnd(&l.z);
-	rc = l.out.oom ? -1 : pk_report(&l.out, 1, opt, &l.st);
-	if (stats)
-		*stats = l.st;
-	pk_list_free(&l.out);
-	free_list(l.paths, l.npaths);
-	return rc;
+	return loose_finish(&l, stats);
 }
 
 int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options *opt,
@@ -312,10 +332,9 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 {
 	struct loose l;
 	char **dirs;
-	size_t ndirs, d, plen = strlen(objects_dir);
-	int unreadable, rc;
+	size_t ndirs, d, plen;
+	int unreadable;
 	char *path;
-
 	char dummy[1];
 
 	if (!err || !errlen) {
@@ -328,25 +347,19 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 		snprintf(err, errlen, "%s: bad arguments", objects_dir ? objects_dir : "(null)");
 		return -1;
 	}
-	memset(&l, 0, sizeof(l));
-	l.opt = opt;
-	l.algo = opt->algo;
-	l.rawsz = hexoid_rawsz(opt->algo);
-	l.hexsz = hexoid_hexsz(opt->algo);
-	if (!l.rawsz) {
-		snprintf(err, errlen, "%s: the repository's hash must be given", objects_dir);
+	if (loose_start(&l, opt)) {
+		snprintf(err, errlen, "%s: %s", objects_dir,
+			 hexoid_rawsz(opt->algo) ? "out of memory" : "the repository's hash must be given");
 		return -1;
 	}
+	plen = strlen(objects_dir);
 	dirs = list_dir(objects_dir, 2, &ndirs, &unreadable);
-	if (unreadable) {
-		snprintf(err, errlen, "%s: cannot read the folder", objects_dir);
-		return -1;
-	}
-	path = malloc(plen + 2 + l.hexsz + 2);
-	if (!path || inflateInit(&l.z) != Z_OK) {
-		free(path);
+	path = unreadable ? NULL : malloc(plen + 2 + l.hexsz + 2);
+	if (!path) {
 		free_list(dirs, ndirs);
-		snprintf(err, errlen, "%s: out of memory", objects_dir);
+		snprintf(err, errlen, "%s: %s", objects_dir,
+			 unreadable ? "cannot read the folder" : "out of memory");
+		loose_finish(&l, stats);
 		return -1;
 	}
 	for (d = 0; d < ndirs; d++) {
@@ -386,16 +399,7 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 	}
 	free(path);
 	free_list(dirs, ndirs);
-	inflateEnd(&l.z);
-	if (l.out.oom) {
+	if (l.out.oom)
 		snprintf(err, errlen, "%s: out of memory", objects_dir);
-		rc = -1;
-	} else {
-		rc = pk_report(&l.out, 1, opt, &l.st);
-	}
-	if (stats)
-		*stats = l.st;
-	pk_list_free(&l.out);
-	free_list(l.paths, l.npaths);
-	return rc;
+	return loose_finish(&l, stats);
 }
