@@ -791,8 +791,35 @@ HEXOID_INLINE void lines_loop(struct hexoid_listing *l, const char *buf, size_t 
 				scan_at(&sc, p);
 			}
 		}
-		size_t nl = scan_next(&sc), n = nl - p;
+		size_t nl = scan_next(&sc);
+		if (format == HEXOID_FORMAT_BATCH_CHECK || format == HEXOID_FORMAT_REV_LIST ||
+		    format == HEXOID_FORMAT_PACK_OBJECTS) {
+			/* A run of fast lines while the batch has room, its counters in locals:
+			 * the compiler cannot keep fields in registers across the stores of
+			 * IDs into packed, which may be any byte of *l as far as it knows. */
+			size_t nitems = l->nitems, nslots = l->nslots, nrecs = l->nrecs;
+			uint32_t rel = (uint32_t)(l->lineno - l->batch_line), first = rel;
+			unsigned kind;
+			while (nitems + 8 <= BATCH && (kind = fast_kind(buf + p, nl - p, hexsz, format))) {
+				l->recs[nrecs++] = rel++ << 2 | kind;
+				memcpy(l->packed + nslots++ * hexsz, buf + p, hexsz);
+				nitems++;
+				p = nl + 1;
+				if (p == len)
+					break;
+				nl = scan_next(&sc);
+			}
+			l->nitems = nitems;
+			l->nslots = nslots;
+			l->nrecs = nrecs;
+			l->lineno += rel - first;
+			l->stats.lines += rel - first;
+			if (p == len)
+				break;
+		}
+		/* One line: a fast line when the batch is full, or one for the grammar. */
 		const char *s = buf + p;
+		size_t n = nl - p;
 		unsigned kind = fast_kind(s, n, hexsz, format);
 		if (kind) {
 			if (l->nitems + 8 > BATCH)

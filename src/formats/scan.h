@@ -95,6 +95,10 @@ HEXOID_INLINE uint64_t newline_mask64(const char *p)
  * the next one at or after the position it was given. It reads nothing outside the
  * buffer (the last, partial block is copied first), and finds one block at a time.
  */
+/* How far ahead of the scan to ask for the listing's bytes: the hardware's prefetcher
+ * stops at the end of each 4 KiB page, and listings are read once, from memory. */
+#define SCAN_PREFETCH 1024
+
 struct nlscan {
 	const char *buf;
 	size_t len;
@@ -106,6 +110,8 @@ HEXOID_INLINE void scan_block(struct nlscan *s, size_t base)
 {
 	s->base = base;
 	if (HEXOID_LIKELY(s->len - base >= 64)) {
+		if (s->len - base > SCAN_PREFETCH)
+			__builtin_prefetch(s->buf + base + SCAN_PREFETCH);
 		s->mask = newline_mask64(s->buf + base);
 	} else {
 		char tail[64];
