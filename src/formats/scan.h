@@ -3,7 +3,8 @@
  * little-endian loads for reading small fixed fields of a line as words.
  *
  * This folder is compiled without -m flags, so only what every CPU of the architecture
- * has is used: SSE2 on x86-64, NEON on AArch64, and plain 64-bit words elsewhere.
+ * has is used: SSE2 on x86-64, NEON on little-endian AArch64, and plain 64-bit words
+ * elsewhere (or anywhere with HEXOID_SCAN_PORTABLE defined, to test them).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -15,10 +16,17 @@
 
 #include "../internal.h"
 
-#if defined(__SSE2__)
+#if defined(HEXOID_SCAN_PORTABLE)
+#define SCAN_WORDS 1
+#elif defined(__SSE2__)
+#define SCAN_SSE2 1
 #include <emmintrin.h>
-#elif defined(__aarch64__) && defined(__ARM_NEON)
+#elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__BYTE_ORDER__) &&              \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SCAN_NEON 1
 #include <arm_neon.h>
+#else
+#define SCAN_WORDS 1
 #endif
 
 HEXOID_INLINE uint64_t scan_le64(const char *p)
@@ -49,7 +57,7 @@ HEXOID_INLINE uint16_t scan_le16(const char *p)
 /* Bit i set for each byte p[i] == '\n', i < 64 (all 64 bytes must be readable). */
 HEXOID_INLINE uint64_t newline_mask64(const char *p)
 {
-#if defined(__SSE2__)
+#if defined(SCAN_SSE2)
 	const __m128i nl = _mm_set1_epi8('\n');
 	uint64_t m0 = (uint16_t)_mm_movemask_epi8(
 		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
@@ -60,7 +68,7 @@ HEXOID_INLINE uint64_t newline_mask64(const char *p)
 	uint64_t m3 = (uint16_t)_mm_movemask_epi8(
 		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 48)), nl));
 	return m0 | m1 << 16 | m2 << 32 | m3 << 48;
-#elif defined(__aarch64__) && defined(__ARM_NEON)
+#elif defined(SCAN_NEON)
 	/* Each matching byte keeps only its own bit of a byte (1, 2, ... 128 across each
 	 * group of 8); three rounds of pairwise adds then gather the 64 bits in order. */
 	static const uint8_t weights[16] = { 1, 2, 4, 8, 16, 32, 64, 128,
