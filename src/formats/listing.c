@@ -724,7 +724,9 @@ HEXOID_INLINE uint64_t nondigits(uint64_t w)
 	return ((w & hi) ^ 0x3030303030303030ull) | (((w & lo) + 0x0606060606060606ull) & hi);
 }
 
-#define WORD4(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+/* Four bytes as scan_le32() reads them. */
+#define WORD4(a, b, c, d)                                                                   \
+	((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
 
 /*
  * Is the line s[0, n) (s[n] is its newline) a fast line of the format: one the grammar
