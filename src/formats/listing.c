@@ -2,10 +2,16 @@
  * Listings: the object IDs in what git prints, checked in bulk.
  *
  * Each line is parsed by its format's grammar, which checks the text around the IDs and
- * records where each ID starts (an "item"). Problems found by the grammar are items too,
- * so that every report comes out in line order. A batch of items is then decoded in one
- * call to the engine, and only the lines it rejects are looked at again, to say exactly
- * what is wrong with them.
+ * records where each ID starts (an "item"), copying the ID into the batch's packed IDs.
+ * Problems found by the grammar are items too, so that every report comes out in line
+ * order. A batch of items is then decoded in one call to the engine, and only the lines it
+ * rejects are looked at again, to say exactly what is wrong with them.
+ *
+ * The common lines of rev-list, pack-objects and batch-check listings skip the grammar: a
+ * few word-sized tests show that the line is one the grammar would take whole, with one
+ * ID at its start, and the line only adds its ID to the batch (a "fast line"). Anything
+ * else about such a line, or any line of another format, goes through the grammar, so
+ * every report is the grammar's. Newlines are found 64 bytes at a time (scan.h).
  *
  * Bare-ID listings ("oids") take a faster path still: a run of lines that are exactly
  * hexsz bytes and a newline is one strided hexoid_decode() call, with no parsing at all.
@@ -18,11 +24,15 @@
 
 #include "../internal.h"
 #include "hexoid_listing.h"
+#include "scan.h"
 
 #define MAX_LINE (1u << 20) /* longer lines are reported, not stored */
 #define BATCH 1024          /* items decoded per engine call */
 #define PROBE_LINES 64      /* lines AUTO looks at before it decides */
 #define PROBE_BYTES (64u << 10)
+/* A batch's lines are numbered from its first in 30 bits (see recs): one that spans more
+ * lines than this, counting the lines with no item, is decoded early. */
+#define REL_LIMIT (1u << 29)
 
 enum problem_code {
 	P_NONE,
@@ -49,8 +59,13 @@ struct item {
 	size_t badcol; /* ITEM_OID and bad: 0-based column of the bad byte */
 	size_t arg;
 	const char *what;
-	size_t slot; /* ITEM_OID: its place in the batch's packed IDs */
+	size_t slot; /* ITEM_OID and not bad when made: its place in the batch's packed IDs */
 };
+
+/* How a line of the batch was taken: by the grammar (its items are in items[]) or as a
+ * fast line, whose one ID is at column 1 and is the line's only item. A fast line that
+ * is exactly the ID ("bare") is told apart for the report of a CR at its end. */
+enum { REC_GRAMMAR, REC_FAST, REC_FAST_BARE };
 
 struct hexoid_listing {
 	enum hexoid_format format;
@@ -73,9 +88,21 @@ struct hexoid_listing {
 	char *probe;
 	size_t probe_len;
 
-	size_t nitems;
+	/*
+	 * The batch. nitems counts its items as the grammar would make them (one per fast
+	 * line), which decides when the batch is decoded; the grammar's own items are
+	 * items[0, ngrammar). Each line with at least one item has a record in recs: its
+	 * number less batch_line, shifted left by 2, or'ed with its REC_* kind. Each ID to
+	 * decode is in packed, in line order, nslots of them.
+	 */
+	size_t nitems, ngrammar, nrecs, nslots;
+	unsigned long long batch_line;
 	struct item items[BATCH];
-	size_t slot_item[BATCH]; /* packed ID -> item */
+	uint32_t recs[BATCH];
+	/* What the engine rejected, in slot order: the slot and the bad byte's column. */
+	size_t nbad;
+	uint16_t bad_slot[BATCH];
+	unsigned char bad_col[BATCH];
 	char packed[BATCH * HEXOID_MAX_HEXSZ];
 	unsigned char raw[BATCH * HEXOID_MAX_RAWSZ];
 };
@@ -136,7 +163,8 @@ HEXOID_INLINE void push(struct cursor *c, unsigned char type, size_t col, unsign
 			c->dry_problems++;
 		return;
 	}
-	struct item *it = &c->l->items[c->l->nitems++];
+	c->l->nitems++;
+	struct item *it = &c->l->items[c->l->ngrammar++];
 	it->line = c->s;
 	it->len = c->len;
 	it->lineno = c->l->lineno;
@@ -186,7 +214,7 @@ static int oid(struct cursor *c)
 			/* Let the report describe that byte: an ID item that fails right there. */
 			push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
 			if (!c->dry) {
-				struct item *it = &l->items[l->nitems - 1];
+				struct item *it = &l->items[l->ngrammar - 1];
 				it->bad = 1;
 				it->badcol = i;
 			} else {
@@ -199,6 +227,11 @@ static int oid(struct cursor *c)
 	}
 	/* A trial parse (AUTO) judges the shape of lines, not their digits. */
 	push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
+	if (!c->dry) {
+		struct item *it = &l->items[l->ngrammar - 1];
+		it->slot = l->nslots++;
+		memcpy(l->packed + it->slot * l->hexsz, c->s + c->pos, l->hexsz);
+	}
 	c->pos += l->hexsz;
 	c->oid_end = c->pos;
 	return 1;
@@ -544,52 +577,86 @@ static void report(struct hexoid_listing *l, const struct item *it)
 	}
 }
 
-/* Decode the batch's IDs, then report or hand over each line's, in line order. */
-static void flush(struct hexoid_listing *l)
+/* The batch's lines with items, in order, after decoding: report each bad line, hand over
+ * the IDs of each good one. */
+static void walk(struct hexoid_listing *l)
 {
-	size_t n = l->nitems, m = 0, hexsz = l->hexsz, rawsz = l->rawsz;
-	if (!n)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		struct item *it = &l->items[i];
-		if (it->type != ITEM_OID || it->bad)
+	size_t hexsz = l->hexsz, rawsz = l->rawsz, slot = 0, bad = 0, j = 0;
+	for (size_t r = 0; r < l->nrecs && !l->stopped; r++) {
+		unsigned long long lineno = l->batch_line + (l->recs[r] >> 2);
+		unsigned kind = l->recs[r] & 3;
+		if (kind != REC_GRAMMAR) {
+			size_t s = slot++;
+			if (bad < l->nbad && l->bad_slot[bad] == s) {
+				/* The packed copy of the ID stands for the line: the report only
+				 * reads the ID's bytes, and the line's length for a final CR. */
+				struct item it = { .line = l->packed + s * hexsz,
+						   .len = kind == REC_FAST_BARE ? hexsz : hexsz + 1,
+						   .lineno = lineno,
+						   .type = ITEM_OID,
+						   .bad = 1,
+						   .badcol = l->bad_col[bad] };
+				bad++;
+				report(l, &it);
+			} else {
+				l->stats.oids++;
+				if (l->on_oid && l->on_oid(l->ctx, lineno, 1, l->raw + s * rawsz, rawsz))
+					l->stopped = 1;
+			}
 			continue;
-		it->slot = m;
-		l->slot_item[m] = i;
-		memcpy(l->packed + m++ * hexsz, it->line + it->col, hexsz);
-	}
-	/* One engine call for the batch; after a bad ID, go on with the ones after it. */
-	for (size_t done = 0; done < m;) {
-		struct hexoid_error e;
-		unsigned char *out = l->on_oid ? l->raw + done * rawsz : NULL;
-		if (hexoid_decode(out, l->packed + done * hexsz, m - done, hexsz, l->algo, l->kind,
-				  &e) == HEXOID_OK)
-			break;
-		struct item *it = &l->items[l->slot_item[done + e.record]];
-		it->bad = 1;
-		it->badcol = it->col + e.column;
-		done += e.record + 1;
-	}
-	/* Line by line: the first bad item of a line is its report. */
-	for (size_t i = 0; i < n && !l->stopped;) {
-		size_t j = i, first_bad = n;
-		for (; j < n && l->items[j].lineno == l->items[i].lineno; j++)
-			if (first_bad == n && (l->items[j].type == ITEM_PROBLEM || l->items[j].bad))
+		}
+		/* A line the grammar took: the first bad item of the line is its report. */
+		size_t i = j, first_bad = (size_t)-1;
+		for (; j < l->ngrammar && l->items[j].lineno == lineno; j++) {
+			struct item *it = &l->items[j];
+			if (it->type == ITEM_OID && !it->bad) {
+				slot++;
+				if (bad < l->nbad && l->bad_slot[bad] == it->slot) {
+					it->bad = 1;
+					it->badcol = it->col + l->bad_col[bad];
+					bad++;
+				}
+			}
+			if (first_bad == (size_t)-1 && (it->type == ITEM_PROBLEM || it->bad))
 				first_bad = j;
-		if (first_bad < n) {
+		}
+		if (first_bad != (size_t)-1) {
 			report(l, &l->items[first_bad]);
 		} else {
 			for (size_t t = i; t < j && !l->stopped; t++) {
 				l->stats.oids++;
-				if (l->on_oid && l->on_oid(l->ctx, l->items[t].lineno,
-							    l->items[t].col + 1,
+				if (l->on_oid && l->on_oid(l->ctx, lineno, l->items[t].col + 1,
 							    l->raw + l->items[t].slot * rawsz, rawsz))
 					l->stopped = 1;
 			}
 		}
-		i = j;
 	}
-	l->nitems = 0;
+}
+
+/* Decode the batch's IDs, then report or hand over each line's, in line order. */
+static void flush(struct hexoid_listing *l)
+{
+	size_t m = l->nslots, hexsz = l->hexsz, rawsz = l->rawsz;
+	if (l->nitems && !l->stopped) {
+		/* One engine call for the batch; after a bad ID, go on with the ones after it. */
+		l->nbad = 0;
+		for (size_t done = 0; done < m;) {
+			struct hexoid_error e;
+			unsigned char *out = l->on_oid ? l->raw + done * rawsz : NULL;
+			if (hexoid_decode(out, l->packed + done * hexsz, m - done, hexsz, l->algo,
+					  l->kind, &e) == HEXOID_OK)
+				break;
+			l->bad_slot[l->nbad] = (uint16_t)(done + e.record);
+			l->bad_col[l->nbad++] = (unsigned char)e.column;
+			done += e.record + 1;
+		}
+		if (!l->nbad && !l->ngrammar && !l->on_oid)
+			l->stats.oids += m; /* only good fast lines, and nobody to tell */
+		else
+			walk(l);
+	}
+	l->nitems = l->ngrammar = l->nrecs = l->nslots = 0;
+	l->batch_line = l->lineno;
 }
 
 /* ---- Lines ------------------------------------------------------------------------ */
@@ -598,64 +665,219 @@ static void take_line(struct hexoid_listing *l, const char *s, size_t len, int c
 {
 	struct cursor c = { .l = l, .s = s, .len = len, .cut = cut };
 	/* Room for every item one line can make (a few IDs and one problem). */
-	if (l->nitems + 8 > BATCH)
+	if (l->nitems + 8 > BATCH || l->lineno - l->batch_line >= REL_LIMIT)
 		flush(l);
-	if (cut) {
-		size_t before = l->nitems;
-		parse_line(&c);
-		if (l->nitems == before || l->items[l->nitems - 1].type != ITEM_PROBLEM) {
-			c.failed = 0;
-			problem(&c, MAX_LINE, P_HUGE, 0, NULL);
-		}
-	} else {
-		parse_line(&c);
+	size_t before = l->ngrammar;
+	parse_line(&c);
+	if (cut && (l->ngrammar == before || l->items[l->ngrammar - 1].type != ITEM_PROBLEM)) {
+		c.failed = 0;
+		problem(&c, MAX_LINE, P_HUGE, 0, NULL);
 	}
+	if (l->ngrammar != before)
+		l->recs[l->nrecs++] = (uint32_t)(l->lineno - l->batch_line) << 2 | REC_GRAMMAR;
 	l->lineno++;
 	l->stats.lines++;
+}
+
+/*
+ * Bare IDs: the run of hexsz-byte lines at the start of buf[0, len), as one strided
+ * engine call. Returns the bytes of the good lines taken (0 when the first line is not
+ * one of them: the grammar then takes it); *bad_next says that the run ended at a line
+ * the engine rejected.
+ */
+static size_t bare_run(struct hexoid_listing *l, const char *buf, size_t len, int *bad_next)
+{
+	size_t rec = l->hexsz + 1, k = 0;
+	while ((k + 1) * rec <= len && buf[k * rec + l->hexsz] == '\n')
+		k++;
+	if (!k)
+		return 0;
+	flush(l);
+	struct hexoid_error e;
+	size_t good = k;
+	unsigned char *out = l->on_oid ? l->raw : NULL;
+	size_t chunk = l->on_oid ? BATCH : k;
+	for (size_t d = 0; d < k; d += chunk) {
+		size_t m = k - d < chunk ? k - d : chunk;
+		if (hexoid_decode(out, buf + d * rec, m, rec, l->algo, l->kind, &e) != HEXOID_OK) {
+			m = e.record;
+			good = d + m;
+		}
+		for (size_t t = 0; l->on_oid && t < m && !l->stopped; t++)
+			if (l->on_oid(l->ctx, l->lineno + d + t, 1, l->raw + t * l->rawsz, l->rawsz))
+				l->stopped = 1;
+		if (good < k)
+			break;
+	}
+	l->lineno += good;
+	l->stats.lines += good;
+	l->stats.oids += good;
+	l->batch_line = l->lineno; /* the batch is empty: count from here */
+	*bad_next = good < k;
+	return good * rec;
+}
+
+/* Per byte of w, a nonzero high nibble where the byte is not a decimal digit. */
+HEXOID_INLINE uint64_t nondigits(uint64_t w)
+{
+	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ull, lo = 0x0f0f0f0f0f0f0f0full;
+	return ((w & hi) ^ 0x3030303030303030ull) | (((w & lo) + 0x0606060606060606ull) & hi);
+}
+
+/* Four bytes as scan_le32() reads them. */
+#define WORD4(a, b, c, d)                                                                   \
+	((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+
+/*
+ * Is the line s[0, n) (s[n] is its newline) a fast line of the format: one the grammar
+ * takes whole, whose only item is an ID at its start? Returns its REC_* kind, or 0 when
+ * the grammar must look. Never wrong the other way: a line it takes is such a line
+ * (whether the ID's digits are good is the engine's to say). Reads only s[0, n].
+ */
+HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hexoid_format format)
+{
+	switch (format) {
+	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>], but not an edge (-<oid>) */
+		if (s[0] == '-')
+			return 0;
+		__attribute__((fallthrough));
+	case HEXOID_FORMAT_REV_LIST: /* <oid>, or <oid> <anything> */
+		if (n < hexsz)
+			return 0;
+		return s[hexsz] == '\n' ? REC_FAST_BARE : s[hexsz] == ' ' ? REC_FAST : 0;
+	case HEXOID_FORMAT_BATCH_CHECK: { /* <oid> <type> <size> */
+		/* The shortest is "<oid> tag 0". A line that ends in a digit is never one
+		 * of the "<name> missing" lines the grammar lets by. */
+		if (n < hexsz + 6)
+			return 0;
+		uint32_t w = scan_le32(s + hexsz + 1);
+		size_t t = 4 * (size_t)((w == WORD4('b', 'l', 'o', 'b')) | (w == WORD4('t', 'r', 'e', 'e'))) +
+			   3 * (size_t)(w == WORD4('t', 'a', 'g', ' ')) +
+			   6 * (size_t)((w == WORD4('c', 'o', 'm', 'm')) &
+					(scan_le16(s + hexsz + 5) == ('i' | 't' << 8)));
+		size_t space = hexsz + 1 + t; /* where the space before the size must be */
+		/* The size: the line's last byte that is not a digit must be that space.
+		 * Looking at the last 16 bytes (n >= 46) takes sizes of up to 15 digits;
+		 * longer ones go to the grammar. */
+		uint64_t last8 = nondigits(scan_le64(s + n - 8));
+		uint64_t prev8 = nondigits(scan_le64(s + n - 16));
+		size_t last = last8 ? n - 8 + (size_t)(63 - __builtin_clzll(last8)) / 8
+			    : prev8 ? n - 16 + (size_t)(63 - __builtin_clzll(prev8)) / 8
+				    : 0;
+		int ok = (s[hexsz] == ' ') & (t != 0) & (last == space) & (s[last] == ' ') &
+			 (space + 1 < n);
+		return ok ? REC_FAST : 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* The lines of buf[0, len) (which ends with a newline) in the format, with the hash
+ * known; format and hexsz are constants where this is inlined. */
+HEXOID_INLINE void lines_loop(struct hexoid_listing *l, const char *buf, size_t len,
+			      enum hexoid_format format, size_t hexsz)
+{
+	struct nlscan sc;
+	size_t p = 0;
+	scan_init(&sc, buf, len);
+	while (p < len && !l->stopped) {
+		if (format == HEXOID_FORMAT_OIDS) {
+			int bad_next = 0;
+			size_t run = bare_run(l, buf + p, len - p, &bad_next);
+			if (run) {
+				p += run;
+				/* A rejected line is still taken, even after a stop. */
+				if (p == len || (l->stopped && !bad_next))
+					break;
+				scan_at(&sc, p);
+			}
+		}
+		size_t nl = scan_next(&sc);
+		if (format == HEXOID_FORMAT_BATCH_CHECK || format == HEXOID_FORMAT_REV_LIST ||
+		    format == HEXOID_FORMAT_PACK_OBJECTS) {
+			/* A run of fast lines while the batch has room, its counters in locals:
+			 * the compiler cannot keep fields in registers across the stores of
+			 * IDs into packed, which may be any byte of *l as far as it knows. */
+			size_t nitems = l->nitems, nslots = l->nslots, nrecs = l->nrecs;
+			uint32_t rel = (uint32_t)(l->lineno - l->batch_line), first = rel;
+			unsigned kind;
+			while (nitems + 8 <= BATCH && (kind = fast_kind(buf + p, nl - p, hexsz, format))) {
+				l->recs[nrecs++] = rel++ << 2 | kind;
+				memcpy(l->packed + nslots++ * hexsz, buf + p, hexsz);
+				nitems++;
+				p = nl + 1;
+				if (p == len)
+					break;
+				nl = scan_next(&sc);
+			}
+			l->nitems = nitems;
+			l->nslots = nslots;
+			l->nrecs = nrecs;
+			l->lineno += rel - first;
+			l->stats.lines += rel - first;
+			if (p == len)
+				break;
+		}
+		/* One line: a fast line when the batch is full, or one for the grammar. */
+		const char *s = buf + p;
+		size_t n = nl - p;
+		unsigned kind = fast_kind(s, n, hexsz, format);
+		if (kind) {
+			if (l->nitems + 8 > BATCH)
+				flush(l);
+			l->recs[l->nrecs++] = (uint32_t)(l->lineno - l->batch_line) << 2 | kind;
+			memcpy(l->packed + l->nslots++ * hexsz, s, hexsz);
+			l->nitems++;
+			l->lineno++;
+			l->stats.lines++;
+		} else {
+			take_line(l, s, n, 0);
+		}
+		p = nl + 1;
+	}
 }
 
 /* Whole lines in buf[0, len), each ending with '\n'. */
 static void take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 {
 	size_t p = 0;
-	while (p < len && !l->stopped) {
-		if (l->format == HEXOID_FORMAT_OIDS && l->hexsz) {
-			/* Bare IDs: a run of hexsz-byte lines is one strided engine call. */
-			size_t rec = l->hexsz + 1, k = 0;
-			while (p + (k + 1) * rec <= len && buf[p + k * rec + l->hexsz] == '\n')
-				k++;
-			if (k) {
-				flush(l);
-				struct hexoid_error e;
-				size_t good = k;
-				unsigned char *out = l->on_oid ? l->raw : NULL;
-				size_t chunk = l->on_oid ? BATCH : k;
-				for (size_t d = 0; d < k; d += chunk) {
-					size_t m = k - d < chunk ? k - d : chunk;
-					if (hexoid_decode(out, buf + p + d * rec, m, rec, l->algo,
-							  l->kind, &e) != HEXOID_OK) {
-						m = e.record;
-						good = d + m;
-					}
-					for (size_t t = 0; l->on_oid && t < m && !l->stopped; t++)
-						if (l->on_oid(l->ctx, l->lineno + d + t, 1,
-							      l->raw + t * l->rawsz, l->rawsz))
-							l->stopped = 1;
-					if (good < k)
-						break;
-				}
-				l->lineno += good;
-				l->stats.lines += good;
-				l->stats.oids += good;
-				p += good * rec;
-				if (good == k)
-					continue;
-			}
-		}
+	/* Until an ID has told the hash, one line at a time. */
+	while (p < len && !l->hexsz && !l->stopped) {
 		const char *nl = memchr(buf + p, '\n', len - p);
 		size_t n = (size_t)(nl - (buf + p));
 		take_line(l, buf + p, n, 0);
 		p += n + 1;
+	}
+	if (p < len && !l->stopped) {
+		/* A loop of its own for each format with fast lines, and each hash. */
+		int sha1 = l->hexsz == 40;
+		switch (l->format) {
+		case HEXOID_FORMAT_BATCH_CHECK:
+			if (sha1)
+				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_BATCH_CHECK, 40);
+			else
+				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_BATCH_CHECK, 64);
+			break;
+		case HEXOID_FORMAT_REV_LIST:
+			if (sha1)
+				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_REV_LIST, 40);
+			else
+				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_REV_LIST, 64);
+			break;
+		case HEXOID_FORMAT_PACK_OBJECTS:
+			if (sha1)
+				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_PACK_OBJECTS, 40);
+			else
+				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_PACK_OBJECTS, 64);
+			break;
+		case HEXOID_FORMAT_OIDS:
+			lines_loop(l, buf + p, len - p, HEXOID_FORMAT_OIDS, l->hexsz);
+			break;
+		default:
+			lines_loop(l, buf + p, len - p, HEXOID_FORMAT_COUNT, l->hexsz);
+			break;
+		}
 	}
 	flush(l);
 }
@@ -723,6 +945,7 @@ HEXOID_API struct hexoid_listing *hexoid_listing_new(enum hexoid_format format,
 	l->on_oid = on_oid;
 	l->ctx = ctx;
 	l->lineno = 1;
+	l->batch_line = 1;
 	l->stats.format = format;
 	return l;
 }

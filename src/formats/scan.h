@@ -1,0 +1,158 @@
+/*
+ * Helpers for the listing checker's hot loop: finding newlines 64 bytes at a time, and
+ * little-endian loads for reading small fixed fields of a line as words.
+ *
+ * This folder is compiled without -m flags, so only what every CPU of the architecture
+ * has is used: SSE2 on x86-64, NEON on little-endian AArch64, and plain 64-bit words
+ * elsewhere (or anywhere with HEXOID_SCAN_PORTABLE defined, to test them).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HEXOID_FORMATS_SCAN_H
+#define HEXOID_FORMATS_SCAN_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "../internal.h"
+
+#if defined(HEXOID_SCAN_PORTABLE)
+#define SCAN_WORDS 1
+#elif defined(__SSE2__)
+#define SCAN_SSE2 1
+#include <emmintrin.h>
+#elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__BYTE_ORDER__) &&              \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SCAN_NEON 1
+#include <arm_neon.h>
+#else
+#define SCAN_WORDS 1
+#endif
+
+HEXOID_INLINE uint64_t scan_le64(const char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+HEXOID_INLINE uint32_t scan_le32(const char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return v;
+}
+
+HEXOID_INLINE uint16_t scan_le16(const char *p)
+{
+	return (uint16_t)((unsigned char)p[0] | (unsigned)(unsigned char)p[1] << 8);
+}
+
+/* Bit i set for each byte p[i] == '\n', i < 64 (all 64 bytes must be readable). */
+HEXOID_INLINE uint64_t newline_mask64(const char *p)
+{
+#if defined(SCAN_SSE2)
+	const __m128i nl = _mm_set1_epi8('\n');
+	uint64_t m0 = (uint16_t)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
+	uint64_t m1 = (uint16_t)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), nl));
+	uint64_t m2 = (uint16_t)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 32)), nl));
+	uint64_t m3 = (uint16_t)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 48)), nl));
+	return m0 | m1 << 16 | m2 << 32 | m3 << 48;
+#elif defined(SCAN_NEON)
+	/* Each matching byte keeps only its own bit of a byte (1, 2, ... 128 across each
+	 * group of 8); three rounds of pairwise adds then gather the 64 bits in order. */
+	static const uint8_t weights[16] = { 1, 2, 4, 8, 16, 32, 64, 128,
+					     1, 2, 4, 8, 16, 32, 64, 128 };
+	const uint8x16_t w = vld1q_u8(weights), nl = vdupq_n_u8('\n');
+	const uint8_t *u = (const uint8_t *)p;
+	uint8x16_t a = vandq_u8(vceqq_u8(vld1q_u8(u), nl), w);
+	uint8x16_t b = vandq_u8(vceqq_u8(vld1q_u8(u + 16), nl), w);
+	uint8x16_t c = vandq_u8(vceqq_u8(vld1q_u8(u + 32), nl), w);
+	uint8x16_t d = vandq_u8(vceqq_u8(vld1q_u8(u + 48), nl), w);
+	uint8x16_t ab = vpaddq_u8(a, b), cd = vpaddq_u8(c, d);
+	uint8x16_t abcd = vpaddq_u8(ab, cd);
+	abcd = vpaddq_u8(abcd, abcd);
+	return vgetq_lane_u64(vreinterpretq_u64_u8(abcd), 0);
+#else
+	/* Eight words: a byte's top bit says it was '\n' (exactly: no borrow between bytes,
+	 * as each byte's low seven bits are added on their own), then a multiply gathers
+	 * those eight bits into the top byte, byte i's bit at bit 56 + i. */
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full, nls = 0x0a0a0a0a0a0a0a0aull;
+	uint64_t mask = 0;
+	for (int i = 0; i < 8; i++) {
+		uint64_t x = scan_le64(p + 8 * i) ^ nls;
+		uint64_t zero = ~(((x & lo7) + lo7) | x | lo7);
+		mask |= (((zero >> 7) * 0x0102040810204080ull) >> 56) << (8 * i);
+	}
+	return mask;
+#endif
+}
+
+/*
+ * Newlines of buf[0, len), in order: each call of scan_next() returns the position of
+ * the next one at or after the position it was given. It reads nothing outside the
+ * buffer (the last, partial block is copied first), and finds one block at a time.
+ */
+/* How far ahead of the scan to ask for the listing's bytes: the hardware's prefetcher
+ * stops at the end of each 4 KiB page, and listings are read once, from memory. */
+#define SCAN_PREFETCH 1024
+
+struct nlscan {
+	const char *buf;
+	size_t len;
+	size_t base;   /* the block's first byte */
+	uint64_t mask; /* its newlines not returned yet */
+};
+
+HEXOID_INLINE void scan_block(struct nlscan *s, size_t base)
+{
+	s->base = base;
+	if (HEXOID_LIKELY(s->len - base >= 64)) {
+		if (s->len - base > SCAN_PREFETCH)
+			__builtin_prefetch(s->buf + base + SCAN_PREFETCH);
+		s->mask = newline_mask64(s->buf + base);
+	} else {
+		char tail[64];
+		memset(tail, 0, sizeof(tail));
+		memcpy(tail, s->buf + base, s->len - base);
+		s->mask = newline_mask64(tail);
+	}
+}
+
+/* Start at position p (any position: after a jump, the scan starts again there). */
+HEXOID_INLINE void scan_at(struct nlscan *s, size_t p)
+{
+	scan_block(s, p);
+}
+
+HEXOID_INLINE void scan_init(struct nlscan *s, const char *buf, size_t len)
+{
+	s->buf = buf;
+	s->len = len;
+	scan_at(s, 0);
+}
+
+/*
+ * The position of the first newline at or after p, where p is just after the newline
+ * returned last (or where scan_at() started). The caller knows there is one before len.
+ */
+HEXOID_INLINE size_t scan_next(struct nlscan *s)
+{
+	while (HEXOID_UNLIKELY(!s->mask))
+		scan_block(s, s->base + 64);
+	size_t at = s->base + (size_t)__builtin_ctzll(s->mask);
+	s->mask &= s->mask - 1;
+	return at;
+}
+
+#endif
