@@ -1,8 +1,10 @@
 #!/bin/sh
 # The main job on a built-in default: verify this repository's own object listing and a
-# freshly made SHA-256 repository's, then show what Git 3.0 would reject.
+# freshly made SHA-256 repository's, then show what Git 3.0 would reject, in a listing
+# and with hexoid audit in a repository.
 set -u
 H=${1:-build/hexoid}
+case $H in /*) ;; *) H=$PWD/$H ;; esac # the audit runs inside the repository
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git_() { git -c user.name=demo -c user.email=demo@example.com -c init.defaultBranch=main "$@"; }
@@ -42,3 +44,13 @@ awk 'NR == 2 { $0 = toupper($0) } { print }' "$tmp/s256" >"$tmp/upper"
 $H verify --mixed "$tmp/upper" && echo "--mixed (Git 2.x): valid"
 $H verify "$tmp/upper" 2>&1 | sed "s|$tmp/||"
 echo "(exit status 1: invalid records found)"
+
+echo
+echo "== hexoid audit: a commit whose tree header is uppercase (git fsck --strict passes it)"
+tree=$(git -C "$tmp/repo" rev-parse 'HEAD^{tree}' | tr a-f A-F)
+twin=$(printf 'tree %s\nparent %s\nauthor demo <demo@example.com> 1700000000 +0000\ncommitter demo <demo@example.com> 1700000000 +0000\n\nparallel history\n' \
+	"$tree" "$(git -C "$tmp/repo" rev-parse HEAD)" | git -C "$tmp/repo" hash-object -w -t commit --stdin)
+git -C "$tmp/repo" update-ref refs/heads/twin "$twin"
+git -C "$tmp/repo" fsck --strict 2>/dev/null && echo "git fsck --strict: no complaint"
+(cd "$tmp/repo" && $H audit --no-progress) | head -n 2
+echo "(exit status 1: findings)"
