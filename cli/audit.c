@@ -431,25 +431,23 @@ static void feed_data(struct audit *a, struct feed *fd, const char *path, char *
 	size_t at = 0;
 	unsigned long long lines = 0;
 
+	char *copy = NULL;
+
 	if (fd->nfiles == fd->cap) {
 		size_t cap = fd->cap ? 2 * fd->cap : 64;
 		struct feed_file *v = realloc(fd->files, cap * sizeof(*v));
-		if (!v || !(path = strdup(path))) {
-			free(v ? NULL : data);
-			if (v)
-				fd->files = v;
-			fprintf(stderr, "hexoid: out of memory\n");
-			a->trouble = 1;
-			return;
+		if (v) {
+			fd->files = v;
+			fd->cap = cap;
 		}
-		fd->files = v;
-		fd->cap = cap;
-	} else if (!(path = strdup(path))) {
-		free(data);
+	}
+	if (fd->nfiles == fd->cap || !(copy = strdup(path))) {
+		fprintf(stderr, "hexoid: out of memory\n");
 		a->trouble = 1;
+		free(data);
 		return;
 	}
-	fd->files[fd->nfiles].path = (char *)path;
+	fd->files[fd->nfiles].path = copy;
 	fd->files[fd->nfiles++].first = fd->lines + 1;
 	while (at < size) {
 		const char *nl = memchr(data + at, '\n', size - at);

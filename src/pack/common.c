@@ -270,6 +270,19 @@ static int cmp_found(const void *a, const void *b)
 	return 0;
 }
 
+/* One finding to the callback (unless it already asked to stop), counted in stats. */
+static int report_one(const struct hexoid_finding *f, const struct hexoid_scan_options *opt,
+		      struct hexoid_scan_stats *stats, int stop)
+{
+	if (stats) {
+		if (f->git3)
+			stats->git3++;
+		else
+			stats->errors++;
+	}
+	return stop || (opt->on_finding && opt->on_finding(opt->ctx, f));
+}
+
 int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_options *opt,
 	      struct hexoid_scan_stats *stats)
 {
@@ -281,35 +294,24 @@ int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_opt
 		total += lists[l].n;
 	if (!total)
 		return 0;
-	all = malloc(total * sizeof(*all));
 	/* seq only orders findings within one list; lists come in a fixed order, so
 	 * renumber across them to keep the sort stable and deterministic. */
 	for (l = 0; l < nlists; l++)
-		for (i = 0; i < lists[l].n; i++) {
-			lists[l].v[i].seq = k;
-			if (all)
-				all[k] = &lists[l].v[i];
-			k++;
-		}
-	if (all)
-		qsort(all, total, sizeof(*all), cmp_found);
-	for (i = 0; i < total; i++) {
-		const struct hexoid_finding *f = all ? &all[i]->f : NULL;
-		if (!f) { /* no memory to sort: report in list order */
-			size_t at = i;
-			for (l = 0; at >= lists[l].n; l++)
-				at -= lists[l].n;
-			f = &lists[l].v[at].f;
-		}
-		if (stats) {
-			if (f->git3)
-				stats->git3++;
-			else
-				stats->errors++;
-		}
-		if (!stop && opt->on_finding && opt->on_finding(opt->ctx, f))
-			stop = 1;
+		for (i = 0; i < lists[l].n; i++)
+			lists[l].v[i].seq = k++;
+	all = malloc(total * sizeof(*all));
+	if (!all) { /* no memory to sort: report in list order rather than not at all */
+		for (l = 0; l < nlists; l++)
+			for (i = 0; i < lists[l].n; i++)
+				stop = report_one(&lists[l].v[i].f, opt, stats, stop);
+		return stop;
 	}
+	for (l = 0, k = 0; l < nlists; l++)
+		for (i = 0; i < lists[l].n; i++)
+			all[k++] = &lists[l].v[i];
+	qsort(all, total, sizeof(*all), cmp_found);
+	for (i = 0; i < total; i++)
+		stop = report_one(&all[i]->f, opt, stats, stop);
 	free(all);
 	return stop;
 }

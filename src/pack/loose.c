@@ -16,18 +16,6 @@
 
 #include "common.h"
 
-static int is_hex(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (!((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')))
-			return 0;
-	}
-	return 1;
-}
-
 static size_t first_upper(const char *s, size_t n)
 {
 	size_t i;
@@ -42,7 +30,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in `dir` for which keep() holds, sorted; NULL with *n = 0 if none. */
+/* The names in `dir` of want_len hex digits, sorted; NULL with *n = 0 if none. */
 static char **list_dir(const char *dir, size_t want_len, size_t *n, int *unreadable)
 {
 	DIR *d = opendir(dir);
@@ -56,7 +44,9 @@ static char **list_dir(const char *dir, size_t want_len, size_t *n, int *unreada
 		return NULL;
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
-		if (len != want_len || !is_hex(de->d_name, len))
+		unsigned char raw[HEXOID_MAX_RAWSZ];
+		/* Hex in either case, as Git 2.x reads these names (both lengths are even). */
+		if (len != want_len || hexoid_hex_to_bytes(raw, de->d_name, len / 2, HEXOID_MIXED))
 			continue;
 		if (*n == cap) {
 			char **nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
