@@ -142,11 +142,21 @@ $(TESTRUN): $(TEST_OBJ) $(EMU_OBJ) $(STATIC)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
+# The shell suites the runner takes after the C tests, one a line.
+SHELL_TESTS := \
+	tests/cli.sh \
+	tests/formats.sh \
+	tests/show_index.sh \
+	tests/check_listing.sh \
+	tests/audit.sh \
+	tests/verify_pack.sh \
+	tests/limits.sh \
+	tests/install.sh
+
 check: all $(TESTRUN)
 	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" \
 	CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" RUN="$(RUN)" \
-		$(RUN) $(TESTRUN) tests/cli.sh tests/formats.sh tests/show_index.sh tests/check_listing.sh \
-			tests/audit.sh tests/verify_pack.sh tests/limits.sh tests/install.sh
+		$(RUN) $(TESTRUN) $(SHELL_TESTS)
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
