@@ -24,6 +24,7 @@ struct lines_options {
 struct lines_totals {
 	unsigned long long lines; /* lines read */
 	unsigned long long bad;   /* lines reported */
+	unsigned long long reports; /* problems reported (a line may have several) */
 	int trouble;              /* an I/O error happened */
 	int stopped;              /* max_errors was reached */
 };

@@ -40,8 +40,8 @@ static int on_problem(void *ctx, const struct hexoid_problem *p)
 {
 	struct run *r = ctx;
 	fprintf(stderr, "%s:%llu:%zu: error: %s\n", r->name, p->line, p->column, p->message);
-	r->tot->bad++;
-	if (r->opt->max_errors && r->tot->bad >= r->opt->max_errors) {
+	r->tot->reports++;
+	if (r->opt->max_errors && r->tot->reports >= r->opt->max_errors) {
 		r->tot->stopped = 1;
 		return 1;
 	}
@@ -171,6 +171,7 @@ stopped:
 	struct hexoid_listing_stats st;
 	hexoid_listing_stats(l, &st);
 	tot->lines += st.lines;
+	tot->bad += st.bad_lines;
 done:
 	hexoid_listing_free(l);
 	free(buf);

@@ -171,7 +171,7 @@ static int cmd_lines(int argc, char **argv, int decode)
 	const char *usage = decode ? usage_decode : usage_verify;
 	struct lines_options opt = { HEXOID_FORMAT_OIDS, HEXOID_LOWER, 0, 0,
 				     decode ? stdout : NULL };
-	struct lines_totals tot = { 0, 0, 0, 0 };
+	struct lines_totals tot = { 0 };
 	int rc = parse_options(argc, argv, usage, 0, &opt);
 	if (rc)
 		return rc < 0 ? EXIT_VALID : rc;
@@ -186,7 +186,10 @@ static int cmd_lines(int argc, char **argv, int decode)
 	if (tot.stopped)
 		fprintf(stderr, "hexoid: stopped after %lu errors (--max-errors)\n",
 			opt.max_errors);
-	if (tot.bad)
+	if (tot.bad && tot.reports > tot.bad)
+		fprintf(stderr, "hexoid: %llu bad line%s in %llu (%llu problems)\n", tot.bad,
+			tot.bad == 1 ? "" : "s", tot.lines, tot.reports);
+	else if (tot.bad)
 		fprintf(stderr, "hexoid: %llu bad line%s in %llu\n", tot.bad,
 			tot.bad == 1 ? "" : "s", tot.lines);
 	return tot.trouble ? EXIT_TROUBLE : tot.bad ? EXIT_INVALID : EXIT_VALID;

@@ -40,7 +40,7 @@ enum hexoid_status {
 
 struct hexoid_error {
 	size_t record;             /* 0-based index of the first bad record */
-	size_t column;             /* 0-based offset of its first bad byte */
+	size_t column;             /* 0-based offset of the byte `status` is about */
 	enum hexoid_status status; /* why that byte is bad */
 };
 
@@ -60,8 +60,12 @@ HEXOID_API int hexoid_hex_to_bytes(unsigned char *bin, const char *hex, size_t l
 /*
  * Decode n object IDs. Record i starts at in + i*stride (stride >= hex size); its first
  * hexsz bytes are the ID, written to out + i*rawsz. out == NULL only validates.
- * Returns HEXOID_OK, or the status of the first bad byte of the first bad record,
- * described in *err when err != NULL. Records before it are decoded; the output of the
+ * Returns HEXOID_OK, or why the first bad record is bad, described in *err when
+ * err != NULL: HEXOID_EHEX at the column of its first byte that is not a hex digit at
+ * all, even when an uppercase digit stands before it; HEXOID_EUPPER (HEXOID_LOWER only)
+ * at its first uppercase digit when the record would be valid with uppercase allowed.
+ * So one pass in lowercase-only mode tells both kinds of bad apart, as two passes (one
+ * with each kind) would. Records before it are decoded; the output of the
  * bad record and of those after it is unspecified (but never outside out[0, n*rawsz)).
  * Reads nothing outside [in, in + (n-1)*stride + hexsz). n == 0 is HEXOID_OK.
  * HEXOID_EARG (err->record = err->column = 0) for an unknown algo or kind or a stride

@@ -36,12 +36,20 @@ HEXOID_API const char *hexoid_format_name(enum hexoid_format format);
 /* The format of that name; -1 if unknown. */
 HEXOID_API int hexoid_format_from_name(const char *name);
 
-/* One problem in a listing. Columns and lines count from 1. */
+/*
+ * One problem in a listing. Columns and lines count from 1. Each object ID of a line is
+ * checked and reported on its own (a reflog line with both IDs bad gives two problems);
+ * where the text around the IDs breaks the line's grammar, that is one more problem, and
+ * what follows it on the line is not looked at.
+ */
 struct hexoid_problem {
 	unsigned long long line;
 	size_t column;
-	enum hexoid_status status; /* HEXOID_EUPPER for an uppercase digit (Git 3.0 rejects it),
-				      HEXOID_EHEX for anything else that is wrong */
+	enum hexoid_status status; /* HEXOID_EUPPER: the ID holds an uppercase digit and would
+				      be valid with uppercase allowed (Git 2.x accepts it,
+				      Git 3.0 rejects it); HEXOID_EHEX: anything else that is
+				      wrong, such as an ID that also holds a byte that is no
+				      hex digit, whatever comes first */
 	char message[192];         /* what is wrong, for people */
 };
 
@@ -77,9 +85,11 @@ HEXOID_API int hexoid_listing_finish(struct hexoid_listing *listing);
 struct hexoid_listing_stats {
 	unsigned long long lines;    /* lines seen */
 	unsigned long long oids;     /* object IDs in good lines */
-	unsigned long long problems; /* problems reported (at most one per line) */
+	unsigned long long problems; /* problems reported: one per bad ID, and one where the
+					line's grammar is broken */
 	enum hexoid_format format;   /* the format in use (what AUTO recognised) */
 	enum hexoid_algo algo;       /* the hash in use; 0 if not known yet */
+	unsigned long long bad_lines; /* lines with at least one problem */
 };
 HEXOID_API void hexoid_listing_stats(const struct hexoid_listing *listing,
 				     struct hexoid_listing_stats *stats);

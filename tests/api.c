@@ -45,12 +45,17 @@ TEST(api_decode_arguments)
 		      e.record == 1 && e.column == 5 && e.status == HEXOID_EHEX,
 	      "EHEX at 1:5, got %zu:%zu", e.record, e.column);
 	in[41 + 3] = 'F';
-	CHECK(hexoid_decode(out, in, 2, 41, HEXOID_SHA1, HEXOID_LOWER, &e) == HEXOID_EUPPER &&
-		      e.record == 1 && e.column == 3,
-	      "EUPPER at 1:3");
+	/* The G decides, even after an F: the ID is no valid one with uppercase allowed. */
+	CHECK(hexoid_decode(out, in, 2, 41, HEXOID_SHA1, HEXOID_LOWER, &e) == HEXOID_EHEX &&
+		      e.record == 1 && e.column == 5 && e.status == HEXOID_EHEX,
+	      "EHEX at 1:5 after an F, got %d at %zu:%zu", e.status, e.record, e.column);
 	CHECK(hexoid_decode(out, in, 2, 41, HEXOID_SHA1, HEXOID_MIXED, &e) == HEXOID_EHEX &&
 		      e.column == 5,
 	      "MIXED accepts F, still rejects G");
+	in[41 + 5] = '0';
+	CHECK(hexoid_decode(out, in, 2, 41, HEXOID_SHA1, HEXOID_LOWER, &e) == HEXOID_EUPPER &&
+		      e.record == 1 && e.column == 3,
+	      "EUPPER at 1:3");
 	/* Encode with bad arguments writes nothing. */
 	memset(in, '.', sizeof(in));
 	hexoid_encode(in, 39, out, 1, HEXOID_SHA1);

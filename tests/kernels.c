@@ -321,3 +321,42 @@ TEST(kernels_every_stride_and_alignment)
 	free(out);
 	free(ref_out);
 }
+
+/*
+ * One pass in lowercase-only mode: an uppercase digit and a byte that is no hex digit in
+ * the same record, at every pair of positions, in every lane. The record is EHEX at the
+ * other byte wherever the uppercase digit is; EUPPER only without one.
+ */
+TEST(kernels_uppercase_and_nonhex_in_one_record)
+{
+	struct test_kernel ks[MAXK];
+	size_t nk = test_kernels(ks, MAXK);
+	enum { N = 5 };
+	static char in[N * 72];
+	static unsigned char out[N * 32], ref_out[N * 32];
+	for (size_t ki = 0; ki < nk && !test_failed(); ki++)
+		for (size_t h = 0; h < 2; h++) {
+			size_t hexsz = hexszs[h], stride = hexsz + 1 + h * 7;
+			for (size_t up = 0; up < hexsz; up++)
+				for (size_t bad = 0; bad < hexsz; bad++) {
+					size_t rec = (up + bad) % N;
+					fill_records(in, N, stride, hexsz, HEXOID_LOWER);
+					in[rec * stride + up] = (char)('A' + (up + bad) % 6);
+					if (bad != up)
+						in[rec * stride + bad] = "g G\r\0x/"[(up * 3 + bad) % 8];
+					if (!compare_decode(&ks[ki], in, N, stride, hexsz, HEXOID_LOWER,
+							    out, ref_out, "upper+nonhex"))
+						goto next_kernel;
+					struct hexoid_error e;
+					enum hexoid_status st = test_decode(&ks[ki], NULL, in, N, stride,
+									    hexsz, HEXOID_LOWER, &e);
+					enum hexoid_status want = bad != up ? HEXOID_EHEX : HEXOID_EUPPER;
+					if (st != want || e.record != rec || e.column != bad) {
+						CHECK(0, "%s hexsz=%zu upper at %zu, bad at %zu: status %d at %zu:%zu",
+						      ks[ki].name, hexsz, up, bad, st, e.record, e.column);
+						goto next_kernel;
+					}
+				}
+		next_kernel:;
+		}
+}

@@ -145,3 +145,42 @@ TEST(listing_arguments)
 	      "stats %llu %llu %llu", st.lines, st.oids, st.problems);
 	hexoid_listing_free(l);
 }
+
+/* One pass: every ID of a line on its own, and an uppercase digit is EUPPER only in an
+ * ID that would be valid with uppercase allowed. */
+TEST(listing_every_id_one_pass)
+{
+	static const char text[] =
+		/* a reflog line, both IDs bad: two problems */
+		"4b825dc642cb6eb9a060E54bf8d69288fbee4904 e69de29bb2d1d6434b8b29ae775ad8c2e48x5391"
+		" A U Thor <a@example.com> 1700000000 +0000\tcommit: x\n"
+		/* uppercase, then a non-hex byte in the same ID: EHEX at that byte */
+		"4b825dc642cB6eb9a060e54bf8dG9288fbee4904 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+		" A U Thor <a@example.com> 1700000000 +0000\tcommit: y\n"
+		/* an uppercase ID, then the grammar broken after it: both */
+		"4b825dc642cb6eb9a060e54bf8d69288fbee490F e69de29bb2d1d6434b8b29ae775ad8c2e48c5391\n"
+		/* an uppercase ID that is too long: too long only */
+		"4b825dc642cb6eb9a060e54bf8d69288fbee490F0 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+		" A U Thor <a@example.com> 1700000000 +0000\tcommit: z\n";
+	static struct record r;
+	run_listing(HEXOID_FORMAT_REFLOG, text, sizeof(text) - 1, sizeof(text), &r);
+	static const char want[] =
+		"P1:21:2:uppercase hex digit 'E' in object ID: Git 3.0 accepts only lowercase (--mixed allows it)\n"
+		"P1:77:1:invalid hex digit 'x' in object ID\n"
+		"P2:28:1:invalid hex digit 'G' in object ID\n"
+		"P3:40:2:uppercase hex digit 'F' in object ID: Git 3.0 accepts only lowercase (--mixed allows it)\n"
+		"P3:82:1:expected a space after the new object ID, found the end of the line\n"
+		"P4:41:1:object ID too long: more than 40 hex digits (sha1)\n";
+	CHECK(r.len == sizeof(want) - 1 && !memcmp(r.text, want, r.len), "got:\n%.*s\nwant:\n%s",
+	      (int)r.len, r.text, want);
+	struct hexoid_listing *l =
+		hexoid_listing_new(HEXOID_FORMAT_REFLOG, 0, HEXOID_LOWER, NULL, NULL, NULL);
+	hexoid_listing_feed(l, text, sizeof(text) - 1);
+	hexoid_listing_finish(l);
+	struct hexoid_listing_stats st;
+	hexoid_listing_stats(l, &st);
+	CHECK(st.lines == 4 && st.bad_lines == 4 && st.problems == 6 && st.oids == 0,
+	      "stats: lines %llu bad %llu problems %llu oids %llu", st.lines, st.bad_lines,
+	      st.problems, st.oids);
+	hexoid_listing_free(l);
+}

@@ -22,14 +22,25 @@ enum hexoid_status ref_decode(unsigned char *out, const char *in, size_t n, size
 {
 	for (size_t i = 0; i < n; i++) {
 		const unsigned char *rec = (const unsigned char *)in + i * stride;
+		/* A byte that is not hex at all makes the record EHEX, at that byte; an
+		 * uppercase digit is EUPPER only in a record that has none. */
+		size_t upper = hexsz;
 		for (size_t j = 0; j < hexsz; j++) {
 			int d = ref_digit(rec[j], kind);
-			if (d < 0) {
+			if (d == -1) {
 				err->record = i;
 				err->column = j;
-				err->status = d == -2 ? HEXOID_EUPPER : HEXOID_EHEX;
+				err->status = HEXOID_EHEX;
 				return err->status;
 			}
+			if (d == -2 && upper == hexsz)
+				upper = j;
+		}
+		if (upper < hexsz) {
+			err->record = i;
+			err->column = upper;
+			err->status = HEXOID_EUPPER;
+			return err->status;
 		}
 		for (size_t j = 0; out && j < hexsz / 2; j++)
 			out[i * hexsz / 2 + j] = (unsigned char)(ref_digit(rec[2 * j], kind) << 4 |

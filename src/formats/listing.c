@@ -207,8 +207,7 @@ static int oid(struct cursor *c)
 	if (c->pos + l->hexsz > c->len) {
 		/* Too short: name the first byte that is not a digit, else say how short. */
 		size_t i = c->pos;
-		while (i < c->len && is_hex((unsigned char)c->s[i]) &&
-		       (l->kind == HEXOID_MIXED || !(c->s[i] >= 'A' && c->s[i] <= 'F')))
+		while (i < c->len && is_hex((unsigned char)c->s[i]))
 			i++;
 		if (i < c->len && c->s[i] != ' ' && c->s[i] != '\t') {
 			/* Let the report describe that byte: an ID item that fails right there. */
@@ -522,6 +521,13 @@ static void report_byte(struct hexoid_listing *l, const struct item *it, size_t 
 		emit(l, it, col, HEXOID_EHEX, "invalid byte 0x%02x in object ID", b);
 }
 
+/* Is the bad ID item's report an uppercase digit (the ID is otherwise valid)? */
+static int upper_at(const struct hexoid_listing *l, const struct item *it)
+{
+	unsigned char b = (unsigned char)it->line[it->badcol];
+	return l->kind == HEXOID_LOWER && b >= 'A' && b <= 'F';
+}
+
 static void report(struct hexoid_listing *l, const struct item *it)
 {
 	if (it->type == ITEM_OID) {
@@ -597,6 +603,7 @@ static void walk(struct hexoid_listing *l)
 						   .bad = 1,
 						   .badcol = l->bad_col[bad] };
 				bad++;
+				l->stats.bad_lines++;
 				report(l, &it);
 			} else {
 				l->stats.oids++;
@@ -605,8 +612,13 @@ static void walk(struct hexoid_listing *l)
 			}
 			continue;
 		}
-		/* A line the grammar took: the first bad item of the line is its report. */
-		size_t i = j, first_bad = (size_t)-1;
+		/*
+		 * A line the grammar took: each bad ID is reported at its own column, and so is
+		 * the problem that stopped the grammar, if any. An ID with an uppercase digit
+		 * that is also too long is reported as too long: it is not valid with
+		 * uppercase allowed either.
+		 */
+		size_t i = j, nbad_items = 0;
 		for (; j < l->ngrammar && l->items[j].lineno == lineno; j++) {
 			struct item *it = &l->items[j];
 			if (it->type == ITEM_OID && !it->bad) {
@@ -617,11 +629,19 @@ static void walk(struct hexoid_listing *l)
 					bad++;
 				}
 			}
-			if (first_bad == (size_t)-1 && (it->type == ITEM_PROBLEM || it->bad))
-				first_bad = j;
+			nbad_items += it->type == ITEM_PROBLEM || it->bad;
 		}
-		if (first_bad != (size_t)-1) {
-			report(l, &l->items[first_bad]);
+		if (nbad_items) {
+			l->stats.bad_lines++;
+			for (size_t t = i; t < j && !l->stopped; t++) {
+				const struct item *it = &l->items[t];
+				if (it->type == ITEM_OID && it->bad && t + 1 < j &&
+				    l->items[t + 1].type == ITEM_PROBLEM &&
+				    l->items[t + 1].code == P_LONGID && upper_at(l, it))
+					continue;
+				if (it->type == ITEM_PROBLEM || it->bad)
+					report(l, it);
+			}
 		} else {
 			for (size_t t = i; t < j && !l->stopped; t++) {
 				l->stats.oids++;
