@@ -1,8 +1,9 @@
 /*
- * hexoid listings: check the object IDs in what git prints — pack-objects output,
- * rev-list --objects, cat-file --batch-check, show-index, verify-pack -v, ls-tree,
- * for-each-ref, packed-refs, FETCH_HEAD, reflogs — in bulk, with exact line and column
- * for every problem.
+ * hexoid listings: check the object IDs in what git prints — pack-objects output and
+ * input, rev-list in all its shapes, cat-file --batch-check, show-index, verify-pack -v,
+ * ls-tree, ls-files --stage, diff --raw, for-each-ref, show-ref, ls-remote, packed-refs,
+ * FETCH_HEAD, reflogs, git fsck, .promisor, marks and bundle files — in bulk, with exact
+ * line and column for every problem.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -16,10 +17,11 @@ extern "C" {
 #endif
 
 enum hexoid_format {
-	HEXOID_FORMAT_AUTO = 0,     /* recognised from the first lines */
+	HEXOID_FORMAT_AUTO = 0,     /* recognised from the first lines, widened when a later
+				       line fits a wider shape of the same command */
 	HEXOID_FORMAT_OIDS,         /* <oid>: pack-objects output, shallow, *-chain files */
 	HEXOID_FORMAT_PACK_OBJECTS, /* pack-objects stdin: <oid>[ <name>] or -<oid> */
-	HEXOID_FORMAT_REV_LIST,     /* rev-list --objects: <oid>[ <path>] */
+	HEXOID_FORMAT_REV_LIST,     /* rev-list: <oid>[ <path>], -<oid>, ?<oid>, <oid> <parent>... */
 	HEXOID_FORMAT_BATCH_CHECK,  /* cat-file --batch-check: <oid> <type> <size>, <name> missing */
 	HEXOID_FORMAT_SHOW_INDEX,   /* show-index: <offset> <oid>[ (<crc32>)] */
 	HEXOID_FORMAT_VERIFY_PACK,  /* verify-pack -v, with its summary lines */
@@ -28,6 +30,16 @@ enum hexoid_format {
 	HEXOID_FORMAT_PACKED_REFS,  /* packed-refs: header, <oid> <ref>, ^<oid> */
 	HEXOID_FORMAT_FETCH_HEAD,   /* FETCH_HEAD: <oid>\t[not-for-merge]\t<desc> */
 	HEXOID_FORMAT_REFLOG,       /* reflog: <old> <new> <ident> <time> <tz>\t<msg> */
+	HEXOID_FORMAT_LS_FILES,     /* ls-files --stage: <mode> <oid> <stage>\t<path> */
+	HEXOID_FORMAT_LS_REMOTE,    /* ls-remote: <oid>\t<ref> */
+	HEXOID_FORMAT_SHOW_REF,     /* show-ref (-d, --head): <oid> <ref> */
+	HEXOID_FORMAT_DIFF_RAW,     /* diff-tree/-index/-files --raw --no-abbrev */
+	HEXOID_FORMAT_FSCK,         /* git fsck: dangling|unreachable|missing <type> <oid>, ... */
+	HEXOID_FORMAT_PROMISOR,     /* a .promisor file: <oid> <ref> */
+	HEXOID_FORMAT_MARKS,        /* fast-import/fast-export marks: :<mark> <oid> */
+	HEXOID_FORMAT_BUNDLE,       /* a bundle file, v2 or v3: its header (not the pack) */
+	HEXOID_FORMAT_LS_TREE_Z,    /* ls-tree -z: as ls-tree, each record ended by NUL */
+	HEXOID_FORMAT_LS_FILES_Z,   /* ls-files --stage -z */
 	HEXOID_FORMAT_COUNT
 };
 

@@ -1,11 +1,12 @@
 /*
  * Listings: the object IDs in what git prints, checked in bulk.
  *
- * Each line is parsed by its format's grammar, which checks the text around the IDs and
- * records where each ID starts (an "item"), copying the ID into the batch's packed IDs.
- * Problems found by the grammar are items too, so that every report comes out in line
- * order. A batch of items is then decoded in one call to the engine, and only the lines it
- * rejects are looked at again, to say exactly what is wrong with them.
+ * Each line is parsed by its format's grammar (listing.h; one parser per format, named
+ * in table.c), which checks the text around the IDs and records where each ID starts
+ * (an "item"), copying the ID into the batch's packed IDs. Problems found by the
+ * grammar are items too, so that every report comes out in line order. A batch of items
+ * is then decoded in one call to the engine, and only the lines it rejects are looked at
+ * again, to say exactly what is wrong with them.
  *
  * The common lines of rev-list, pack-objects and batch-check listings skip the grammar: a
  * few word-sized tests show that the line is one the grammar would take whole, with one
@@ -22,105 +23,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../internal.h"
-#include "hexoid_listing.h"
-#include "scan.h"
+#include "listing.h"
+#include "../scan.h"
 
-#define MAX_LINE (1u << 20) /* longer lines are reported, not stored */
-#define BATCH 1024          /* items decoded per engine call */
-#define PROBE_LINES 64      /* lines AUTO looks at before it decides */
+#define PROBE_LINES 64 /* lines AUTO looks at before it decides */
 #define PROBE_BYTES (64u << 10)
 /* A batch's lines are numbered from its first in 30 bits (see recs): one that spans more
  * lines than this, counting the lines with no item, is decoded early. */
 #define REL_LIMIT (1u << 29)
 
-enum problem_code {
-	P_NONE,
-	P_EMPTY,
-	P_SHORT,     /* arg: hex digits seen */
-	P_LONGID,    /* a hex digit right after the ID */
-	P_LINE_LONG, /* bare IDs: more bytes after the ID; arg: line length, cut */
-	P_EXPECT,    /* what: the expected thing */
-	P_ALGO,      /* cannot tell sha1 from sha256; arg: token length */
-	P_HUGE,      /* longer than MAX_LINE */
-};
-
-enum { ITEM_OID, ITEM_PROBLEM };
-
-struct item {
-	const char *line; /* the line, for messages */
-	size_t len;       /* its length, without the newline */
-	unsigned long long lineno;
-	size_t col; /* 0-based: where the ID starts, or where the problem is */
-	unsigned char type, code;
-	unsigned char bad; /* ITEM_OID: the engine rejected it (status in `status`) */
-	unsigned char cut; /* the line went on past `len` */
-	enum hexoid_status status;
-	size_t badcol; /* ITEM_OID and bad: 0-based column of the bad byte */
-	size_t arg;
-	const char *what;
-	size_t slot; /* ITEM_OID and not bad when made: its place in the batch's packed IDs */
-};
-
-/* How a line of the batch was taken: by the grammar (its items are in items[]) or as a
- * fast line, whose one ID is at column 1 and is the line's only item. A fast line that
- * is exactly the ID ("bare") is told apart for the report of a CR at its end. */
-enum { REC_GRAMMAR, REC_FAST, REC_FAST_BARE };
-
-struct hexoid_listing {
-	enum hexoid_format format;
-	enum hexoid_algo algo;
-	enum hexoid_kind kind;
-	size_t hexsz, rawsz;
-	hexoid_problem_fn *on_problem;
-	hexoid_oid_fn *on_oid;
-	void *ctx;
-	int stopped;
-	struct hexoid_listing_stats stats;
-	unsigned long long lineno; /* of the next line, 1-based */
-
-	/* The unfinished last line of the previous feed. */
-	char *carry;
-	size_t carry_len;
-	int skipping; /* inside a line longer than MAX_LINE, already reported */
-
-	/* AUTO: the first bytes, kept until the format is known. */
-	char *probe;
-	size_t probe_len;
-
-	/*
-	 * The batch. nitems counts its items as the grammar would make them (one per fast
-	 * line), which decides when the batch is decoded; the grammar's own items are
-	 * items[0, ngrammar). Each line with at least one item has a record in recs: its
-	 * number less batch_line, shifted left by 2, or'ed with its REC_* kind. Each ID to
-	 * decode is in packed, in line order, nslots of them.
-	 */
-	size_t nitems, ngrammar, nrecs, nslots;
-	unsigned long long batch_line;
-	struct item items[BATCH];
-	uint32_t recs[BATCH];
-	/* What the engine rejected, in slot order: the slot and the bad byte's column. */
-	size_t nbad;
-	uint16_t bad_slot[BATCH];
-	unsigned char bad_col[BATCH];
-	char packed[BATCH * HEXOID_MAX_HEXSZ];
-	unsigned char raw[BATCH * HEXOID_MAX_RAWSZ];
-};
-
-static const char *const format_names[HEXOID_FORMAT_COUNT] = {
-	"auto",	       "oids",	      "pack-objects", "rev-list",    "batch-check", "show-index",
-	"verify-pack", "ls-tree",     "for-each-ref", "packed-refs", "fetch-head",  "reflog",
-};
-
 HEXOID_API const char *hexoid_format_name(enum hexoid_format format)
 {
-	return (unsigned)format < HEXOID_FORMAT_COUNT ? format_names[format] : NULL;
+	return (unsigned)format < HEXOID_FORMAT_COUNT ? listing_formats[format].name : NULL;
 }
 
 HEXOID_API int hexoid_format_from_name(const char *name)
 {
 	for (int i = 0; i < HEXOID_FORMAT_COUNT; i++)
-		if (name && !strcmp(name, format_names[i]))
+		if (name && !strcmp(name, listing_formats[i].name))
 			return i;
 	return -1;
 }
@@ -130,33 +50,17 @@ static const char *algo_name(enum hexoid_algo algo)
 	return algo == HEXOID_SHA256 ? "sha256" : "sha1";
 }
 
-static void set_algo(struct hexoid_listing *l, enum hexoid_algo algo)
+void listing_set_algo(struct hexoid_listing *l, enum hexoid_algo algo)
 {
 	l->algo = algo;
 	l->hexsz = hexoid_hexsz(algo);
 	l->rawsz = hexoid_rawsz(algo);
 }
 
-static int is_hex(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+/* ---- What the grammars share (listing.h) ------------------------------------------ */
 
-/* ---- The grammar of one line ---------------------------------------------------- */
-
-struct cursor {
-	struct hexoid_listing *l;
-	const char *s;
-	size_t len, pos;
-	int cut;
-	int failed;   /* a problem was recorded: stop parsing this line */
-	int dry;      /* AUTO's trial parse: count problems, record nothing */
-	size_t dry_problems;
-	size_t oid_end; /* where the last object ID ended (0: none yet) */
-};
-
-HEXOID_INLINE void push(struct cursor *c, unsigned char type, size_t col, unsigned char code,
-		 size_t arg, const char *what)
+void listing_push(struct cursor *c, unsigned char type, size_t col, unsigned char code,
+		  size_t arg, const char *what)
 {
 	if (c->dry) {
 		if (type == ITEM_PROBLEM)
@@ -177,15 +81,7 @@ HEXOID_INLINE void push(struct cursor *c, unsigned char type, size_t col, unsign
 	it->what = what;
 }
 
-HEXOID_INLINE int problem(struct cursor *c, size_t col, unsigned char code, size_t arg, const char *what)
-{
-	push(c, ITEM_PROBLEM, col, code, arg, what);
-	c->failed = 1;
-	return 0;
-}
-
-/* The object ID at the cursor; takes the hash from it when the listing has none yet. */
-static int oid(struct cursor *c)
+int listing_oid(struct cursor *c)
 {
 	struct hexoid_listing *l = c->l;
 	if (c->failed)
@@ -193,14 +89,11 @@ static int oid(struct cursor *c)
 	if (!l->hexsz) {
 		/* The first ID decides the hash: by the length of its token, so that a bad
 		 * digit in it is still reported as one. */
-		size_t run = 0;
-		while (c->pos + run < c->len && c->s[c->pos + run] != ' ' &&
-		       c->s[c->pos + run] != '\t' && c->s[c->pos + run] != '\r')
-			run++;
+		size_t run = token_len(c);
 		if (run == 40)
-			set_algo(l, HEXOID_SHA1);
+			listing_set_algo(l, HEXOID_SHA1);
 		else if (run == 64)
-			set_algo(l, HEXOID_SHA256);
+			listing_set_algo(l, HEXOID_SHA256);
 		else
 			return problem(c, c->pos, P_ALGO, run, NULL);
 	}
@@ -211,7 +104,7 @@ static int oid(struct cursor *c)
 			i++;
 		if (i < c->len && c->s[i] != ' ' && c->s[i] != '\t') {
 			/* Let the report describe that byte: an ID item that fails right there. */
-			push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
+			listing_push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
 			if (!c->dry) {
 				struct item *it = &l->items[l->ngrammar - 1];
 				it->bad = 1;
@@ -225,7 +118,7 @@ static int oid(struct cursor *c)
 		return problem(c, i, P_SHORT, i - c->pos, NULL);
 	}
 	/* A trial parse (AUTO) judges the shape of lines, not their digits. */
-	push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
+	listing_push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
 	if (!c->dry) {
 		struct item *it = &l->items[l->ngrammar - 1];
 		it->slot = l->nslots++;
@@ -236,96 +129,20 @@ static int oid(struct cursor *c)
 	return 1;
 }
 
-/* The byte `ch` (a separator); `what` names it for the message. */
-HEXOID_INLINE int sep(struct cursor *c, char ch, const char *what)
+int listing_full_oid(struct cursor *c)
 {
 	if (c->failed)
 		return 0;
-	if (c->pos < c->len && c->s[c->pos] == ch) {
-		c->pos++;
-		return 1;
-	}
-	/* Right after an ID, a digit means the ID is too long. */
-	if (c->pos < c->len && c->pos == c->oid_end && is_hex((unsigned char)c->s[c->pos]))
-		return problem(c, c->pos, P_LONGID, 0, NULL);
-	return problem(c, c->pos, P_EXPECT, 0, what);
+	size_t run = 0, want = c->l->hexsz ? c->l->hexsz : 40;
+	while (c->pos + run < c->len && is_hex((unsigned char)c->s[c->pos + run]))
+		run++;
+	if (run >= 4 && run < want && c->pos + run < c->len &&
+	    (c->s[c->pos + run] == ' ' || c->s[c->pos + run] == '.'))
+		return problem(c, c->pos, P_ABBREV, run, NULL);
+	return oid(c);
 }
 
-HEXOID_INLINE int lit(struct cursor *c, const char *text, const char *what)
-{
-	size_t n = strlen(text);
-	if (c->failed)
-		return 0;
-	if (c->len - c->pos >= n && !memcmp(c->s + c->pos, text, n)) {
-		c->pos += n;
-		return 1;
-	}
-	return problem(c, c->pos, P_EXPECT, 0, what);
-}
-
-/* Does the rest of the line start with `text`? (no problem recorded) */
-HEXOID_INLINE int peek(const struct cursor *c, const char *text)
-{
-	size_t n = strlen(text);
-	return !c->failed && c->len - c->pos >= n && !memcmp(c->s + c->pos, text, n);
-}
-
-HEXOID_INLINE int number(struct cursor *c, int base, size_t min, size_t max, const char *what)
-{
-	size_t start = c->pos;
-	if (c->failed)
-		return 0;
-	while (c->pos < c->len && c->pos - start < max) {
-		unsigned char ch = (unsigned char)c->s[c->pos];
-		int ok = base == 8 ? (ch >= '0' && ch <= '7')
-		       : base == 10 ? (ch >= '0' && ch <= '9')
-				    : ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'));
-		if (!ok)
-			break;
-		c->pos++;
-	}
-	if (c->pos - start < min)
-		return problem(c, c->pos, P_EXPECT, 0, what);
-	return 1;
-}
-
-/* The word at the cursor is `word` (a literal: its length folds to a constant). */
-#define AT_WORD(c, word)                                                                    \
-	((c)->len - (c)->pos >= sizeof(word) - 1 &&                                         \
-	 !memcmp((c)->s + (c)->pos, word, sizeof(word) - 1))
-
-HEXOID_INLINE int type_word(struct cursor *c)
-{
-	size_t n = 0;
-	if (c->failed)
-		return 0;
-	if (AT_WORD(c, "blob"))
-		n = 4;
-	else if (AT_WORD(c, "tree"))
-		n = 4;
-	else if (AT_WORD(c, "commit"))
-		n = 6;
-	else if (AT_WORD(c, "tag"))
-		n = 3;
-	if (n) {
-		c->pos += n;
-		return 1;
-	}
-	return problem(c, c->pos, P_EXPECT, 0, "an object type (commit, tree, blob or tag)");
-}
-
-HEXOID_INLINE int rest_nonempty(struct cursor *c, const char *what)
-{
-	if (c->failed)
-		return 0;
-	if (c->pos >= c->len)
-		return problem(c, c->pos, P_EXPECT, 0, what);
-	c->pos = c->len;
-	return 1;
-}
-
-/* A ref name: the rest of the line, not empty, with no space or tab. */
-static int refname(struct cursor *c)
+int listing_refname(struct cursor *c)
 {
 	if (c->failed)
 		return 0;
@@ -334,145 +151,25 @@ static int refname(struct cursor *c)
 	for (size_t i = c->pos; i < c->len; i++)
 		if (c->s[i] == ' ' || c->s[i] == '\t')
 			return problem(c, i, P_EXPECT, 0, "the end of the ref name");
+	if (c->dry && !peek(c, "refs/")) {
+		/* HEAD, FETCH_HEAD and the like: capitals and '_' only. */
+		for (size_t i = c->pos; i < c->len; i++)
+			if (!((c->s[i] >= 'A' && c->s[i] <= 'Z') || c->s[i] == '_'))
+				return problem(c, c->pos, P_EXPECT, 0, "a ref name");
+	}
 	c->pos = c->len;
 	return 1;
 }
 
-HEXOID_INLINE int end(struct cursor *c)
-{
-	if (c->failed)
-		return 0;
-	if (c->pos == c->len)
-		return 1;
-	return problem(c, c->pos, P_EXPECT, 0, "the end of the line");
-}
-
-HEXOID_INLINE int line_ends_with(const struct cursor *c, const char *text)
-{
-	size_t n = strlen(text);
-	return c->len >= n && !memcmp(c->s + c->len - n, text, n);
-}
-
-/* One grammar per format. */
+/* One line, by its format's grammar. */
 static void parse_line(struct cursor *c)
 {
-	struct hexoid_listing *l = c->l;
-	if (c->len == 0) {
+	const struct listing_format *f = &listing_formats[c->l->format];
+	if (c->len == 0 && !f->empty_ok) {
 		problem(c, 0, P_EMPTY, 0, NULL);
 		return;
 	}
-	switch (l->format) {
-	case HEXOID_FORMAT_OIDS:
-		if (oid(c) && c->pos < c->len)
-			problem(c, c->pos, P_LINE_LONG, c->len, NULL);
-		break;
-	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>] or -<oid> (an edge) */
-		if (c->s[0] == '-') {
-			c->pos = 1;
-			oid(c);
-			end(c);
-			break;
-		}
-		/* Otherwise the same as rev-list. */
-		__attribute__((fallthrough));
-	case HEXOID_FORMAT_REV_LIST: /* <oid>, or <oid> <path> (the root tree: "<oid> ") */
-		if (oid(c) && c->pos < c->len)
-			sep(c, ' ', "a space after the object ID");
-		break;
-	case HEXOID_FORMAT_BATCH_CHECK:
-		/* "<name> missing" / "<name> ambiguous": whatever was asked for, as given. */
-		if ((c->s[c->len - 1] == 'g' && line_ends_with(c, " missing")) ||
-		    (c->s[c->len - 1] == 's' && line_ends_with(c, " ambiguous")))
-			break;
-		oid(c);
-		sep(c, ' ', "a space after the object ID");
-		type_word(c);
-		sep(c, ' ', "a space after the type");
-		number(c, 10, 1, 20, "the object size");
-		end(c);
-		break;
-	case HEXOID_FORMAT_SHOW_INDEX: /* <offset> <oid>[ (<crc32>)] */
-		number(c, 10, 1, 20, "the offset");
-		sep(c, ' ', "a space after the offset");
-		oid(c);
-		if (c->pos < c->len) {
-			lit(c, " (", "\" (\" before the CRC32");
-			number(c, 16, 8, 8, "8 lowercase hex digits of CRC32");
-			lit(c, ")", "\")\" after the CRC32");
-			end(c);
-		}
-		break;
-	case HEXOID_FORMAT_VERIFY_PACK:
-		if (peek(c, "non delta: ") || peek(c, "chain length = ") || line_ends_with(c, ": ok"))
-			break;
-		oid(c);
-		sep(c, ' ', "a space after the object ID");
-		{
-			size_t start = c->pos;
-			type_word(c);
-			while (!c->failed && c->pos < c->len && c->pos - start < 6 && c->s[c->pos] == ' ')
-				c->pos++; /* the type is padded to 6 */
-		}
-		sep(c, ' ', "a space after the type");
-		number(c, 10, 1, 20, "the object size");
-		sep(c, ' ', "a space after the size");
-		number(c, 10, 1, 20, "the size in the pack");
-		sep(c, ' ', "a space after the size in the pack");
-		number(c, 10, 1, 20, "the offset");
-		if (!c->failed && c->pos < c->len) {
-			sep(c, ' ', "a space after the offset");
-			number(c, 10, 1, 10, "the delta depth");
-			sep(c, ' ', "a space after the delta depth");
-			oid(c);
-			end(c);
-		}
-		break;
-	case HEXOID_FORMAT_LS_TREE: /* <mode> <type> <oid>\t<path> */
-		number(c, 8, 6, 6, "a 6-digit octal mode");
-		sep(c, ' ', "a space after the mode");
-		type_word(c);
-		sep(c, ' ', "a space after the type");
-		oid(c);
-		sep(c, '\t', "a tab after the object ID");
-		rest_nonempty(c, "a path");
-		break;
-	case HEXOID_FORMAT_FOR_EACH_REF: /* <oid> <type>\t<ref> */
-		oid(c);
-		sep(c, ' ', "a space after the object ID");
-		type_word(c);
-		sep(c, '\t', "a tab after the type");
-		refname(c);
-		break;
-	case HEXOID_FORMAT_PACKED_REFS: /* header, <oid> <ref>, ^<oid> */
-		if (peek(c, "# pack-refs with:"))
-			break;
-		if (c->s[0] == '^') {
-			c->pos = 1;
-			oid(c);
-			end(c);
-			break;
-		}
-		oid(c);
-		sep(c, ' ', "a space after the object ID");
-		refname(c);
-		break;
-	case HEXOID_FORMAT_FETCH_HEAD: /* <oid>\t[not-for-merge]\t<desc> */
-		oid(c);
-		sep(c, '\t', "a tab after the object ID");
-		if (peek(c, "not-for-merge"))
-			c->pos += strlen("not-for-merge");
-		sep(c, '\t', "a tab before the description");
-		break;
-	case HEXOID_FORMAT_REFLOG: /* <old> <new> <ident> <time> <tz>\t<msg> */
-		oid(c);
-		sep(c, ' ', "a space after the old object ID");
-		oid(c);
-		sep(c, ' ', "a space after the new object ID");
-		rest_nonempty(c, "the identity");
-		break;
-	default:
-		break;
-	}
+	f->parse(c);
 }
 
 /* ---- Reports ---------------------------------------------------------------------- */
@@ -570,6 +267,15 @@ static void report(struct hexoid_listing *l, const struct item *it)
 		break;
 	case P_HUGE:
 		emit(l, it, col, HEXOID_EHEX, "line longer than %u bytes", MAX_LINE);
+		break;
+	case P_ABBREV:
+		emit(l, it, col, HEXOID_EHEX,
+		     "abbreviated object ID: %zu hex digits, expected %zu (%s): run git with "
+		     "--no-abbrev to print whole IDs",
+		     it->arg, l->hexsz ? l->hexsz : 40, l->hexsz ? algo_name(l->algo) : "sha1");
+		break;
+	case P_TEXT:
+		emit(l, it, col, HEXOID_EHEX, "%s", it->what);
 		break;
 	default:
 		if (col >= it->len)
@@ -681,14 +387,47 @@ static void flush(struct hexoid_listing *l)
 
 /* ---- Lines ------------------------------------------------------------------------ */
 
+/*
+ * AUTO: a line the chosen format's grammar does not take. When the wider shape of the
+ * same command takes it (rev-list's paths after its commits, which looked like bare
+ * IDs), the listing is that format from here on, and the line is taken again by it;
+ * otherwise the line's problems stand.
+ */
+static void widen(struct hexoid_listing *l, const char *s, size_t len, int cut, size_t before,
+		  size_t nitems, size_t nslots, struct cursor *c)
+{
+	enum hexoid_format from = l->format, to = listing_formats[from].wider;
+	if (to == HEXOID_FORMAT_AUTO)
+		return;
+	unsigned state = l->state;
+	struct cursor t = { .l = l, .s = s, .len = len, .cut = cut, .dry = 1 };
+	l->format = to;
+	l->state = 0;
+	parse_line(&t);
+	if (t.dry_problems) {
+		l->format = from;
+		l->state = state;
+		return;
+	}
+	l->ngrammar = before;
+	l->nitems = nitems;
+	l->nslots = nslots;
+	l->state = 0;
+	l->stats.format = to;
+	*c = (struct cursor){ .l = l, .s = s, .len = len, .cut = cut };
+	parse_line(c);
+}
+
 static void take_line(struct hexoid_listing *l, const char *s, size_t len, int cut)
 {
 	struct cursor c = { .l = l, .s = s, .len = len, .cut = cut };
 	/* Room for every item one line can make (a few IDs and one problem). */
 	if (l->nitems + 8 > BATCH || l->lineno - l->batch_line >= REL_LIMIT)
 		flush(l);
-	size_t before = l->ngrammar;
+	size_t before = l->ngrammar, nitems = l->nitems, nslots = l->nslots;
 	parse_line(&c);
+	if (c.failed && l->widening)
+		widen(l, s, len, cut, before, nitems, nslots, &c);
 	if (cut && (l->ngrammar == before || l->items[l->ngrammar - 1].type != ITEM_PROBLEM)) {
 		c.failed = 0;
 		problem(&c, MAX_LINE, P_HUGE, 0, NULL);
@@ -753,18 +492,20 @@ HEXOID_INLINE uint64_t nondigits(uint64_t w)
  * takes whole, whose only item is an ID at its start? Returns its REC_* kind, or 0 when
  * the grammar must look. Never wrong the other way: a line it takes is such a line
  * (whether the ID's digits are good is the engine's to say). Reads only s[0, n].
+ * `paths`: what follows "<oid> " is a path, not more IDs (pack-objects input, and
+ * rev-list once its objects have begun).
  */
-HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hexoid_format format)
+HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hexoid_format format,
+				 int paths)
 {
 	switch (format) {
 	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>], but not an edge (-<oid>) */
-		if (s[0] == '-')
+	case HEXOID_FORMAT_REV_LIST:     /* <oid>, <oid> SP, or <oid> <path> */
+		if (n < hexsz || s[0] == '-')
 			return 0;
-		__attribute__((fallthrough));
-	case HEXOID_FORMAT_REV_LIST: /* <oid>, or <oid> <anything> */
-		if (n < hexsz)
-			return 0;
-		return s[hexsz] == '\n' ? REC_FAST_BARE : s[hexsz] == ' ' ? REC_FAST : 0;
+		return s[hexsz] == '\n' ? REC_FAST_BARE
+		     : s[hexsz] == ' ' && (paths || n == hexsz + 1) ? REC_FAST
+								     : 0;
 	case HEXOID_FORMAT_BATCH_CHECK: { /* <oid> <type> <size> */
 		/* The shortest is "<oid> tag 0". A line that ends in a digit is never one
 		 * of the "<name> missing" lines the grammar lets by. */
@@ -793,10 +534,14 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 	}
 }
 
-/* The lines of buf[0, len) (which ends with a newline) in the format, with the hash
- * known; format and hexsz are constants where this is inlined. */
-HEXOID_INLINE void lines_loop(struct hexoid_listing *l, const char *buf, size_t len,
-			      enum hexoid_format format, size_t hexsz)
+/*
+ * The lines of buf[0, len) (which ends with a newline) in the format, with the hash
+ * known; format and hexsz are constants where this is inlined. Returns the bytes taken:
+ * all of them, or fewer when the format changed (AUTO widened it) or a bundle's pack
+ * begins.
+ */
+HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_t len,
+				enum hexoid_format format, size_t hexsz)
 {
 	struct nlscan sc;
 	size_t p = 0;
@@ -814,6 +559,7 @@ HEXOID_INLINE void lines_loop(struct hexoid_listing *l, const char *buf, size_t 
 			}
 		}
 		size_t nl = scan_next(&sc);
+		int paths = format == HEXOID_FORMAT_PACK_OBJECTS || l->state == REV_OBJECTS;
 		if (format == HEXOID_FORMAT_BATCH_CHECK || format == HEXOID_FORMAT_REV_LIST ||
 		    format == HEXOID_FORMAT_PACK_OBJECTS) {
 			/* A run of fast lines while the batch has room, its counters in locals:
@@ -822,7 +568,8 @@ HEXOID_INLINE void lines_loop(struct hexoid_listing *l, const char *buf, size_t 
 			size_t nitems = l->nitems, nslots = l->nslots, nrecs = l->nrecs;
 			uint32_t rel = (uint32_t)(l->lineno - l->batch_line), first = rel;
 			unsigned kind;
-			while (nitems + 8 <= BATCH && (kind = fast_kind(buf + p, nl - p, hexsz, format))) {
+			while (nitems + 8 <= BATCH &&
+			       (kind = fast_kind(buf + p, nl - p, hexsz, format, paths))) {
 				l->recs[nrecs++] = rel++ << 2 | kind;
 				memcpy(l->packed + nslots++ * hexsz, buf + p, hexsz);
 				nitems++;
@@ -842,7 +589,7 @@ HEXOID_INLINE void lines_loop(struct hexoid_listing *l, const char *buf, size_t 
 		/* One line: a fast line when the batch is full, or one for the grammar. */
 		const char *s = buf + p;
 		size_t n = nl - p;
-		unsigned kind = fast_kind(s, n, hexsz, format);
+		unsigned kind = fast_kind(s, n, hexsz, format, paths);
 		if (kind) {
 			if (l->nitems + 8 > BATCH)
 				flush(l);
@@ -855,92 +602,134 @@ HEXOID_INLINE void lines_loop(struct hexoid_listing *l, const char *buf, size_t 
 			take_line(l, s, n, 0);
 		}
 		p = nl + 1;
+		if (HEXOID_UNLIKELY(l->body) ||
+		    (format != HEXOID_FORMAT_COUNT && HEXOID_UNLIKELY(l->format != format)))
+			break;
 	}
+	return p;
 }
 
-/* Whole lines in buf[0, len), each ending with '\n'. */
-static void take_lines(struct hexoid_listing *l, const char *buf, size_t len)
+/* Whole records in buf[0, len), each ending with l->eol. Returns the bytes taken: fewer
+ * than len when a bundle's pack begins. */
+static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 {
 	size_t p = 0;
-	/* Until an ID has told the hash, one line at a time. */
-	while (p < len && !l->hexsz && !l->stopped) {
-		const char *nl = memchr(buf + p, '\n', len - p);
-		size_t n = (size_t)(nl - (buf + p));
-		take_line(l, buf + p, n, 0);
-		p += n + 1;
-	}
-	if (p < len && !l->stopped) {
+	while (p < len && !l->stopped && !l->body) {
+		if (!l->hexsz || l->eol != '\n') {
+			/* Until an ID has told the hash, and for NUL-ended records, one at a
+			 * time. */
+			const char *nl = memchr(buf + p, l->eol, len - p);
+			size_t n = (size_t)(nl - (buf + p));
+			take_line(l, buf + p, n, 0);
+			p += n + 1;
+			continue;
+		}
 		/* A loop of its own for each format with fast lines, and each hash. */
 		int sha1 = l->hexsz == 40;
+		const char *b = buf + p;
+		size_t m = len - p;
 		switch (l->format) {
 		case HEXOID_FORMAT_BATCH_CHECK:
-			if (sha1)
-				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_BATCH_CHECK, 40);
-			else
-				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_BATCH_CHECK, 64);
+			p += sha1 ? lines_loop(l, b, m, HEXOID_FORMAT_BATCH_CHECK, 40)
+				  : lines_loop(l, b, m, HEXOID_FORMAT_BATCH_CHECK, 64);
 			break;
 		case HEXOID_FORMAT_REV_LIST:
-			if (sha1)
-				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_REV_LIST, 40);
-			else
-				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_REV_LIST, 64);
+			p += sha1 ? lines_loop(l, b, m, HEXOID_FORMAT_REV_LIST, 40)
+				  : lines_loop(l, b, m, HEXOID_FORMAT_REV_LIST, 64);
 			break;
 		case HEXOID_FORMAT_PACK_OBJECTS:
-			if (sha1)
-				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_PACK_OBJECTS, 40);
-			else
-				lines_loop(l, buf + p, len - p, HEXOID_FORMAT_PACK_OBJECTS, 64);
+			p += sha1 ? lines_loop(l, b, m, HEXOID_FORMAT_PACK_OBJECTS, 40)
+				  : lines_loop(l, b, m, HEXOID_FORMAT_PACK_OBJECTS, 64);
 			break;
 		case HEXOID_FORMAT_OIDS:
-			lines_loop(l, buf + p, len - p, HEXOID_FORMAT_OIDS, l->hexsz);
+			p += lines_loop(l, b, m, HEXOID_FORMAT_OIDS, l->hexsz);
 			break;
 		default:
-			lines_loop(l, buf + p, len - p, HEXOID_FORMAT_COUNT, l->hexsz);
+			p += lines_loop(l, b, m, HEXOID_FORMAT_COUNT, l->hexsz);
 			break;
 		}
 	}
 	flush(l);
+	return p;
+}
+
+/* ---- A bundle's pack ---------------------------------------------------------------- */
+
+static void bundle_problem(struct hexoid_listing *l, unsigned long long line, size_t col,
+			   const char *what)
+{
+	struct item it = { .line = "", .lineno = line };
+	flush(l);
+	l->stats.bad_lines++;
+	emit(l, &it, col, HEXOID_EHEX, "%s", what);
+}
+
+/* The bytes after a bundle's header: its pack, of which only the signature is checked. */
+static void body_bytes(struct hexoid_listing *l, const char *buf, size_t len)
+{
+	if (!l->body_line)
+		l->body_line = l->lineno;
+	for (; len && l->body_have < 4 && !l->stopped; buf++, len--) {
+		if (*buf != "PACK"[l->body_have]) {
+			bundle_problem(l, l->body_line, l->body_have,
+				       "expected a pack (\"PACK\") after the bundle's header");
+			l->body_have = 5; /* reported */
+			break;
+		}
+		l->body_have++;
+	}
 }
 
 /* ---- AUTO ------------------------------------------------------------------------- */
 
-/* The candidates, most particular first: the first whose grammar fits every probed line. */
-static const enum hexoid_format candidates[] = {
-	HEXOID_FORMAT_REFLOG,	    HEXOID_FORMAT_PACKED_REFS, HEXOID_FORMAT_LS_TREE,
-	HEXOID_FORMAT_SHOW_INDEX,   HEXOID_FORMAT_VERIFY_PACK, HEXOID_FORMAT_FOR_EACH_REF,
-	HEXOID_FORMAT_FETCH_HEAD,   HEXOID_FORMAT_BATCH_CHECK, HEXOID_FORMAT_OIDS,
-	HEXOID_FORMAT_REV_LIST,	    HEXOID_FORMAT_PACK_OBJECTS,
-};
+/* The problems of the probed lines in the format: 0 when it takes them all. */
+static size_t trial(struct hexoid_listing *l, enum hexoid_format format, char eol)
+{
+	size_t problems = 0, p = 0, lines = 0;
+	l->format = format;
+	l->state = 0;
+	l->body = 0;
+	while (p < l->probe_len && lines < PROBE_LINES && !l->body) {
+		const char *nl = memchr(l->probe + p, eol, l->probe_len - p);
+		size_t n = nl ? (size_t)(nl - (l->probe + p)) : l->probe_len - p;
+		struct cursor c = { .l = l, .s = l->probe + p, .len = n, .dry = 1 };
+		if (n || listing_formats[format].empty_ok)
+			parse_line(&c);
+		problems += c.dry_problems;
+		p += n + 1;
+		lines++;
+	}
+	return problems;
+}
 
+/* The format: of those that end records as the probe does, the first by rank whose
+ * grammar takes every probed line, else the one with the fewest problems. */
 static void decide(struct hexoid_listing *l)
 {
+	const char *nl = memchr(l->probe, '\n', l->probe_len);
+	const char *nul = memchr(l->probe, '\0', l->probe_len);
+	char eol = nul && (!nl || nul < nl) ? '\0' : '\n';
 	size_t best_problems = (size_t)-1;
-	enum hexoid_format best = HEXOID_FORMAT_OIDS;
+	enum hexoid_format best = eol ? HEXOID_FORMAT_OIDS : HEXOID_FORMAT_LS_TREE_Z;
 	enum hexoid_algo given = l->algo;
-	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
-		size_t problems = 0, p = 0, lines = 0;
-		l->format = candidates[i];
-		while (p < l->probe_len && lines < PROBE_LINES) {
-			const char *nl = memchr(l->probe + p, '\n', l->probe_len - p);
-			size_t n = nl ? (size_t)(nl - (l->probe + p)) : l->probe_len - p;
-			struct cursor c = { .l = l, .s = l->probe + p, .len = n, .dry = 1 };
-			if (n)
-				parse_line(&c);
-			problems += c.dry_problems;
-			p += n + 1;
-			lines++;
+	for (unsigned rank = 1; rank < 256 && best_problems; rank++)
+		for (int f = 0; f < HEXOID_FORMAT_COUNT; f++) {
+			if (listing_formats[f].rank != rank || listing_formats[f].eol != eol)
+				continue;
+			size_t problems = trial(l, (enum hexoid_format)f, eol);
+			listing_set_algo(l, given); /* a trial may have guessed the hash */
+			if (!given)
+				l->algo = 0, l->hexsz = 0, l->rawsz = 0;
+			if (problems < best_problems) {
+				best_problems = problems;
+				best = (enum hexoid_format)f;
+			}
 		}
-		set_algo(l, given); /* a trial may have guessed the hash: forget it */
-		if (!given)
-			l->algo = 0, l->hexsz = 0, l->rawsz = 0;
-		if (problems < best_problems) {
-			best_problems = problems;
-			best = candidates[i];
-			if (!problems)
-				break;
-		}
-	}
 	l->format = best;
+	l->state = 0;
+	l->body = 0;
+	l->eol = eol;
+	l->widening = 1;
 	l->stats.format = best;
 }
 
@@ -959,13 +748,14 @@ HEXOID_API struct hexoid_listing *hexoid_listing_new(enum hexoid_format format,
 		return NULL;
 	l->format = format;
 	if (algo)
-		set_algo(l, algo);
+		listing_set_algo(l, algo);
 	l->kind = kind;
 	l->on_problem = on_problem;
 	l->on_oid = on_oid;
 	l->ctx = ctx;
 	l->lineno = 1;
 	l->batch_line = 1;
+	l->eol = listing_formats[format].eol;
 	l->stats.format = format;
 	return l;
 }
@@ -989,9 +779,13 @@ static int need_carry(struct hexoid_listing *l)
 
 static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 {
+	if (l->body) {
+		body_bytes(l, buf, len);
+		return l->stopped;
+	}
 	/* First finish the line the last feed left open. */
 	if (l->carry_len || l->skipping) {
-		const char *nl = memchr(buf, '\n', len);
+		const char *nl = memchr(buf, l->eol, len);
 		size_t n = nl ? (size_t)(nl - buf) : len;
 		if (!l->skipping) {
 			size_t room = MAX_LINE - l->carry_len;
@@ -1018,17 +812,26 @@ static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 		}
 		buf += n + 1;
 		len -= n + 1;
+		if (l->body) {
+			body_bytes(l, buf, len);
+			return l->stopped;
+		}
 	}
 	/* Whole lines straight from the caller's buffer; keep the unfinished rest. */
 	const char *last = NULL;
 	for (size_t i = len; i-- > 0;)
-		if (buf[i] == '\n') {
+		if (buf[i] == l->eol) {
 			last = buf + i;
 			break;
 		}
 	size_t whole = last ? (size_t)(last + 1 - buf) : 0;
-	if (whole && !l->stopped)
-		take_lines(l, buf, whole);
+	if (whole && !l->stopped) {
+		size_t took = take_lines(l, buf, whole);
+		if (l->body) {
+			body_bytes(l, buf + took, len - took);
+			return l->stopped;
+		}
+	}
 	buf += whole;
 	len -= whole;
 	if (l->stopped || !len)
@@ -1044,10 +847,10 @@ static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 	return l->stopped;
 }
 
-static size_t count_newlines(const char *s, size_t n)
+static size_t count_byte(const char *s, size_t n, char b)
 {
 	size_t count = 0;
-	for (const char *p = s; (p = memchr(p, '\n', n - (size_t)(p - s))); p++)
+	for (const char *p = s; (p = memchr(p, b, n - (size_t)(p - s))); p++)
 		count++;
 	return count;
 }
@@ -1061,7 +864,8 @@ static int probe_then_feed(struct hexoid_listing *l, const char *buf, size_t len
 	memcpy(l->probe + l->probe_len, buf, take);
 	l->probe_len += take;
 	if (!eof && l->probe_len < PROBE_BYTES &&
-	    count_newlines(l->probe, l->probe_len) < PROBE_LINES)
+	    count_byte(l->probe, l->probe_len, '\n') < PROBE_LINES &&
+	    count_byte(l->probe, l->probe_len, '\0') < PROBE_LINES)
 		return 0;
 	decide(l);
 	char *probe = l->probe;
@@ -1093,6 +897,15 @@ HEXOID_API int hexoid_listing_finish(struct hexoid_listing *l)
 	}
 	l->carry_len = 0;
 	l->skipping = 0;
+	/* A bundle must reach its pack, and hold more than a part of its signature. */
+	if (!l->stopped && l->format == HEXOID_FORMAT_BUNDLE && l->body_have < 4) {
+		if (!l->body)
+			bundle_problem(l, l->lineno, 0,
+				       "the bundle ends in its header: no blank line, no pack");
+		else
+			bundle_problem(l, l->body_line ? l->body_line : l->lineno, l->body_have,
+				       "the bundle ends before its pack");
+	}
 	return l->stopped;
 }
 

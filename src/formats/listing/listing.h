@@ -1,0 +1,317 @@
+/*
+ * The listing checker's insides, shared by the engine (checker.c), the grammars of the
+ * formats (one small parser each, by family: objects.c, trees.c, refs.c, packs.c) and
+ * the table that names them (table.c).
+ *
+ * A parser reads one line through a cursor: it checks the text around the object IDs
+ * with the helpers below, and calls listing_oid() where an ID stands. It never decodes
+ * digits: the engine decodes every ID of a batch of lines in one call and reports what
+ * it rejects. A parser records at most one problem of its own per line (the first
+ * helper that fails stops the line); every ID it saw before that is still checked.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HEXOID_FORMATS_LISTING_H
+#define HEXOID_FORMATS_LISTING_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "../../internal.h"
+#include "hexoid_listing.h"
+
+#define MAX_LINE (1u << 20) /* longer lines are reported, not stored */
+#define BATCH 1024          /* items decoded per engine call */
+
+enum problem_code {
+	P_NONE,
+	P_EMPTY,
+	P_SHORT,     /* arg: hex digits seen */
+	P_LONGID,    /* a hex digit right after the ID */
+	P_LINE_LONG, /* bare IDs: more bytes after the ID; arg: line length, cut */
+	P_EXPECT,    /* what: the expected thing */
+	P_ALGO,      /* cannot tell sha1 from sha256; arg: token length */
+	P_HUGE,      /* longer than MAX_LINE */
+	P_ABBREV,    /* an abbreviated ID; arg: its hex digits */
+	P_TEXT,      /* what: the whole message */
+};
+
+enum { ITEM_OID, ITEM_PROBLEM };
+
+struct item {
+	const char *line; /* the line, for messages */
+	size_t len;       /* its length, without the newline */
+	unsigned long long lineno;
+	size_t col; /* 0-based: where the ID starts, or where the problem is */
+	unsigned char type, code;
+	unsigned char bad; /* ITEM_OID: the engine rejected it */
+	unsigned char cut; /* the line went on past `len` */
+	size_t badcol;     /* ITEM_OID and bad: 0-based column of the bad byte */
+	size_t arg;
+	const char *what;
+	size_t slot; /* ITEM_OID and not bad when made: its place in the batch's packed IDs */
+};
+
+/* How a line of the batch was taken: by the grammar (its items are in items[]) or as a
+ * fast line, whose one ID is at column 1 and is the line's only item. A fast line that
+ * is exactly the ID ("bare") is told apart for the report of a CR at its end. */
+enum { REC_GRAMMAR, REC_FAST, REC_FAST_BARE };
+
+struct hexoid_listing {
+	enum hexoid_format format;
+	enum hexoid_algo algo;
+	enum hexoid_kind kind;
+	size_t hexsz, rawsz;
+	hexoid_problem_fn *on_problem;
+	hexoid_oid_fn *on_oid;
+	void *ctx;
+	int stopped;
+	struct hexoid_listing_stats stats;
+	unsigned long long lineno; /* of the next line, 1-based */
+	char eol;                  /* what ends a record: '\n', or '\0' for the -z formats */
+	unsigned state;            /* the format's own, from line to line (0 at the start) */
+
+	/* A bundle's pack, after the blank line that ends its header: not text. */
+	int body;            /* in it */
+	size_t body_have;    /* bytes of its signature seen */
+	unsigned long long body_line;
+
+	/* The unfinished last line of the previous feed. */
+	char *carry;
+	size_t carry_len;
+	int skipping; /* inside a line longer than MAX_LINE, already reported */
+
+	/* AUTO: the first bytes, kept until the format is known. */
+	char *probe;
+	size_t probe_len;
+	int widening; /* AUTO chose: a line that does not fit may widen the format */
+
+	/*
+	 * The batch. nitems counts its items as the grammar would make them (one per fast
+	 * line), which decides when the batch is decoded; the grammar's own items are
+	 * items[0, ngrammar). Each line with at least one item has a record in recs: its
+	 * number less batch_line, shifted left by 2, or'ed with its REC_* kind. Each ID to
+	 * decode is in packed, in line order, nslots of them.
+	 */
+	size_t nitems, ngrammar, nrecs, nslots;
+	unsigned long long batch_line;
+	struct item items[BATCH];
+	uint32_t recs[BATCH];
+	/* What the engine rejected, in slot order: the slot and the bad byte's column. */
+	size_t nbad;
+	uint16_t bad_slot[BATCH];
+	unsigned char bad_col[BATCH];
+	char packed[BATCH * HEXOID_MAX_HEXSZ];
+	unsigned char raw[BATCH * HEXOID_MAX_RAWSZ];
+};
+
+/* ---- The grammar of one line ---------------------------------------------------- */
+
+struct cursor {
+	struct hexoid_listing *l;
+	const char *s;
+	size_t len, pos;
+	int cut;
+	int failed; /* a problem was recorded: stop parsing this line */
+	int dry;    /* AUTO's trial parse: count problems, record nothing */
+	size_t dry_problems;
+	size_t oid_end; /* where the last object ID ended (0: none yet) */
+};
+
+/* One entry of the table: a format's name, its parser, and how AUTO may take it. */
+struct listing_format {
+	const char *name;
+	void (*parse)(struct cursor *c);
+	char eol;          /* '\n', or '\0' for NUL-ended records (-z) */
+	unsigned char empty_ok; /* the parser takes empty lines itself */
+	unsigned char rank;     /* AUTO tries the formats by rank, 1 first; 0: never */
+	/* AUTO: when a line does not fit, this wider shape of the same command is tried
+	 * before the line is reported (HEXOID_FORMAT_AUTO: none). */
+	enum hexoid_format wider;
+};
+extern const struct listing_format listing_formats[HEXOID_FORMAT_COUNT];
+
+void listing_set_algo(struct hexoid_listing *l, enum hexoid_algo algo);
+
+HEXOID_INLINE int is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+void listing_push(struct cursor *c, unsigned char type, size_t col, unsigned char code,
+		  size_t arg, const char *what);
+
+HEXOID_INLINE int problem(struct cursor *c, size_t col, unsigned char code, size_t arg,
+			  const char *what)
+{
+	listing_push(c, ITEM_PROBLEM, col, code, arg, what);
+	c->failed = 1;
+	return 0;
+}
+
+/* The object ID at the cursor; takes the hash from it when the listing has none yet. */
+int listing_oid(struct cursor *c);
+#define oid listing_oid
+
+/* An ID where git may print an abbreviated one (diff --raw): one of 4 to hexsz-1 hex
+ * digits ended by a space or "..." is reported as such. */
+int listing_full_oid(struct cursor *c);
+
+/* The byte `ch` (a separator); `what` names it for the message. */
+HEXOID_INLINE int sep(struct cursor *c, char ch, const char *what)
+{
+	if (c->failed)
+		return 0;
+	if (c->pos < c->len && c->s[c->pos] == ch) {
+		c->pos++;
+		return 1;
+	}
+	/* Right after an ID, a digit means the ID is too long. */
+	if (c->pos < c->len && c->pos == c->oid_end && is_hex((unsigned char)c->s[c->pos]))
+		return problem(c, c->pos, P_LONGID, 0, NULL);
+	return problem(c, c->pos, P_EXPECT, 0, what);
+}
+
+HEXOID_INLINE int lit(struct cursor *c, const char *text, const char *what)
+{
+	size_t n = strlen(text);
+	if (c->failed)
+		return 0;
+	if (c->len - c->pos >= n && !memcmp(c->s + c->pos, text, n)) {
+		c->pos += n;
+		return 1;
+	}
+	return problem(c, c->pos, P_EXPECT, 0, what);
+}
+
+/* Does the rest of the line start with `text`? (no problem recorded) */
+HEXOID_INLINE int peek(const struct cursor *c, const char *text)
+{
+	size_t n = strlen(text);
+	return !c->failed && c->len - c->pos >= n && !memcmp(c->s + c->pos, text, n);
+}
+
+/* Takes `text` when the rest of the line starts with it. */
+HEXOID_INLINE int take(struct cursor *c, const char *text)
+{
+	if (!peek(c, text))
+		return 0;
+	c->pos += strlen(text);
+	return 1;
+}
+
+HEXOID_INLINE int number(struct cursor *c, int base, size_t min, size_t max, const char *what)
+{
+	size_t start = c->pos;
+	if (c->failed)
+		return 0;
+	while (c->pos < c->len && c->pos - start < max) {
+		unsigned char ch = (unsigned char)c->s[c->pos];
+		int ok = base == 8 ? (ch >= '0' && ch <= '7')
+		       : base == 10 ? (ch >= '0' && ch <= '9')
+				    : ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'));
+		if (!ok)
+			break;
+		c->pos++;
+	}
+	if (c->pos - start < min)
+		return problem(c, c->pos, P_EXPECT, 0, what);
+	return 1;
+}
+
+/* The word at the cursor is `word` (a literal: its length folds to a constant). */
+#define AT_WORD(c, word)                                                                    \
+	((c)->len - (c)->pos >= sizeof(word) - 1 &&                                         \
+	 !memcmp((c)->s + (c)->pos, word, sizeof(word) - 1))
+
+/* How long the object type at the cursor is (0: none). */
+HEXOID_INLINE size_t type_len(const struct cursor *c)
+{
+	if (AT_WORD(c, "blob") || AT_WORD(c, "tree"))
+		return 4;
+	if (AT_WORD(c, "commit"))
+		return 6;
+	if (AT_WORD(c, "tag"))
+		return 3;
+	return 0;
+}
+
+HEXOID_INLINE int type_word(struct cursor *c)
+{
+	if (c->failed)
+		return 0;
+	size_t n = type_len(c);
+	if (n) {
+		c->pos += n;
+		return 1;
+	}
+	return problem(c, c->pos, P_EXPECT, 0, "an object type (commit, tree, blob or tag)");
+}
+
+HEXOID_INLINE int rest_nonempty(struct cursor *c, const char *what)
+{
+	if (c->failed)
+		return 0;
+	if (c->pos >= c->len)
+		return problem(c, c->pos, P_EXPECT, 0, what);
+	c->pos = c->len;
+	return 1;
+}
+
+/* A ref name: the rest of the line, not empty, with no space or tab. AUTO's trial also
+ * wants it to look like one git prints (refs/..., or HEAD and the like), so that other
+ * "<oid> <word>" lines are not taken for refs. */
+int listing_refname(struct cursor *c);
+#define refname listing_refname
+
+HEXOID_INLINE int end(struct cursor *c)
+{
+	if (c->failed)
+		return 0;
+	if (c->pos == c->len)
+		return 1;
+	return problem(c, c->pos, P_EXPECT, 0, "the end of the line");
+}
+
+HEXOID_INLINE int line_ends_with(const struct cursor *c, const char *text)
+{
+	size_t n = strlen(text);
+	return c->len >= n && !memcmp(c->s + c->len - n, text, n);
+}
+
+/* The bytes from the cursor up to the next space, tab or CR (or the end). */
+HEXOID_INLINE size_t token_len(const struct cursor *c)
+{
+	size_t n = 0;
+	while (c->pos + n < c->len && c->s[c->pos + n] != ' ' && c->s[c->pos + n] != '\t' &&
+	       c->s[c->pos + n] != '\r')
+		n++;
+	return n;
+}
+
+/* The parsers, one per format (their grammars are in the comments beside them). */
+void parse_oids(struct cursor *c);
+void parse_pack_objects(struct cursor *c);
+void parse_rev_list(struct cursor *c);
+void parse_batch_check(struct cursor *c);
+void parse_fsck(struct cursor *c);
+void parse_marks(struct cursor *c);
+void parse_show_index(struct cursor *c);
+void parse_verify_pack(struct cursor *c);
+void parse_ls_tree(struct cursor *c);
+void parse_ls_files(struct cursor *c);
+void parse_diff_raw(struct cursor *c);
+void parse_for_each_ref(struct cursor *c);
+void parse_packed_refs(struct cursor *c);
+void parse_fetch_head(struct cursor *c);
+void parse_reflog(struct cursor *c);
+void parse_ls_remote(struct cursor *c);
+void parse_show_ref(struct cursor *c);
+void parse_bundle(struct cursor *c);
+
+/* rev-list's state: in the commits (parents are IDs), or in the objects (paths). */
+enum { REV_COMMITS = 0, REV_OBJECTS = 1 };
+/* A bundle's: before its first line, in its capabilities (v3), in its refs. */
+enum { BUNDLE_START = 0, BUNDLE_V2, BUNDLE_V3, BUNDLE_REFS };
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * Listings of refs: for-each-ref, packed-refs, FETCH_HEAD, reflogs, ls-remote,
+ * show-ref (and .promisor files, written as show-ref prints), and bundle files.
+ * SPDX-License-Identifier: MIT
+ */
+#include "listing.h"
+
+/* for-each-ref (its default format): <oid> <type>TAB<ref>. */
+void parse_for_each_ref(struct cursor *c)
+{
+	oid(c);
+	sep(c, ' ', "a space after the object ID");
+	type_word(c);
+	sep(c, '\t', "a tab after the type");
+	refname(c);
+}
+
+/* packed-refs: its header, <oid> <ref>, ^<oid> (the peeled tag before it). */
+void parse_packed_refs(struct cursor *c)
+{
+	if (peek(c, "# pack-refs with:"))
+		return;
+	if (c->s[0] == '^') {
+		c->pos = 1;
+		oid(c);
+		end(c);
+		return;
+	}
+	oid(c);
+	sep(c, ' ', "a space after the object ID");
+	refname(c);
+}
+
+/* FETCH_HEAD: <oid>TAB[not-for-merge]TAB<description>. */
+void parse_fetch_head(struct cursor *c)
+{
+	oid(c);
+	sep(c, '\t', "a tab after the object ID");
+	take(c, "not-for-merge");
+	sep(c, '\t', "a tab before the description");
+}
+
+/* A reflog: <old> <new> <ident> <time> <tz>TAB<message>. */
+void parse_reflog(struct cursor *c)
+{
+	oid(c);
+	sep(c, ' ', "a space after the old object ID");
+	oid(c);
+	sep(c, ' ', "a space after the new object ID");
+	rest_nonempty(c, "the identity");
+}
+
+/* ls-remote: <oid>TAB<ref> (tags peeled as <ref>^{}); with --symref, ref: <target>TAB<ref>. */
+void parse_ls_remote(struct cursor *c)
+{
+	if (peek(c, "ref: ")) {
+		rest_nonempty(c, "a ref name");
+		return;
+	}
+	oid(c);
+	sep(c, '\t', "a tab after the object ID");
+	refname(c);
+}
+
+/* show-ref (with -d, <ref>^{} lines; with --head, HEAD), and .promisor files: <oid> <ref>. */
+void parse_show_ref(struct cursor *c)
+{
+	oid(c);
+	sep(c, ' ', "a space after the object ID");
+	refname(c);
+}
+
+/*
+ * A bundle file (git bundle create): "# v2 git bundle" or "# v3 git bundle", then for
+ * v3 its @capability lines (@object-format=sha1|sha256 names the hash), then -<oid>
+ * lines of prerequisites (with the commit's subject), <oid> <ref> lines, and a blank
+ * line; the pack follows, and the engine takes it as bytes, not text.
+ */
+void parse_bundle(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	if (l->state == BUNDLE_START) {
+		if (c->len == 15 && !memcmp(c->s, "# v2 git bundle", 15))
+			l->state = BUNDLE_V2;
+		else if (c->len == 15 && !memcmp(c->s, "# v3 git bundle", 15))
+			l->state = BUNDLE_V3;
+		else
+			problem(c, 0, P_EXPECT, 0, "\"# v2 git bundle\" or \"# v3 git bundle\"");
+		return;
+	}
+	if (c->len == 0) {
+		l->body = 1; /* the pack follows (AUTO's trial stops there too) */
+		return;
+	}
+	if (c->s[0] == '@') {
+		if (l->state != BUNDLE_V3) {
+			problem(c, 0, P_EXPECT, 0,
+				l->state == BUNDLE_V2 ? "no capability in a v2 bundle"
+						      : "a ref (capabilities come before the refs)");
+			return;
+		}
+		enum hexoid_algo algo = 0;
+		if (line_ends_with(c, "=sha1") && c->len == 19 && take(c, "@object-format"))
+			algo = HEXOID_SHA1;
+		else if (line_ends_with(c, "=sha256") && c->len == 21 && take(c, "@object-format"))
+			algo = HEXOID_SHA256;
+		else if (take(c, "@object-format"))
+			problem(c, c->pos, P_EXPECT, 0, "=sha1 or =sha256");
+		if (algo && !l->hexsz)
+			listing_set_algo(l, algo);
+		else if (algo && algo != l->algo)
+			problem(c, 15, P_EXPECT, 0,
+				l->algo == HEXOID_SHA1 ? "sha1 (the hash of this listing)"
+						       : "sha256 (the hash of this listing)");
+		return;
+	}
+	l->state = BUNDLE_REFS;
+	if (c->s[0] == '-') {
+		c->pos = 1;
+		oid(c);
+		if (c->pos < c->len)
+			sep(c, ' ', "a space after the object ID");
+		return;
+	}
+	oid(c);
+	sep(c, ' ', "a space after the object ID");
+	refname(c);
+}
