@@ -146,6 +146,7 @@ $(TESTRUN): $(TEST_OBJ) $(EMU_OBJ) $(STATIC)
 SHELL_TESTS := \
 	tests/cli.sh \
 	tests/formats.sh \
+	tests/git_listings.sh \
 	tests/show_index.sh \
 	tests/check_listing.sh \
 	tests/audit.sh \

@@ -27,15 +27,30 @@ for fmt in sha1 sha256; do
 	git -C "$r" for-each-ref >"$tmp/for-each-ref"
 	cp "$r/.git/packed-refs" "$tmp/packed-refs"
 	cp "$r/.git/logs/HEAD" "$tmp/reflog"
+	git -C "$r" rev-list --parents --all >"$tmp/rev-list-parents"
+	git -C "$r" ls-files --stage >"$tmp/ls-files"
+	git -C "$r" ls-remote "$r" >"$tmp/ls-remote"
+	git -C "$r" show-ref -d --head >"$tmp/show-ref"
+	git -C "$r" diff-tree -r --root --no-abbrev HEAD~2 HEAD >"$tmp/diff-raw"
+	echo x | git -C "$r" hash-object -w --stdin >/dev/null
+	git -C "$r" fsck --dangling --root --tags --no-progress >"$tmp/fsck" 2>/dev/null
+	cp "$tmp/show-ref" "$tmp/promisor"
+	git -C "$r" fast-export --all --export-marks="$tmp/marks" >/dev/null
+	git -C "$r" bundle create "$tmp/bundle" --all 2>/dev/null
+	git -C "$r" ls-tree -r -z HEAD >"$tmp/ls-tree-z"
+	git -C "$r" ls-files --stage -z >"$tmp/ls-files-z"
 	# listing: byte 0 picks the format (its index in enum hexoid_format), byte 1 the piece size
 	i=1
-	for f in oids pack-objects rev-list batch-check show-index verify-pack ls-tree for-each-ref packed-refs fetch-head reflog; do
+	for f in oids pack-objects rev-list batch-check show-index verify-pack ls-tree for-each-ref \
+		packed-refs fetch-head reflog ls-files ls-remote show-ref diff-raw fsck promisor marks \
+		bundle ls-tree-z ls-files-z; do
 		src=$tmp/$f
 		[ -f "$src" ] || src=$tmp/oids
 		{ printf "\\$(printf %03o $i)\\007"; cat "$src"; } >"$out/listing/$fmt-$f"
 		{ printf '\000\003'; cat "$src"; } >"$out/listing/$fmt-$f-auto"
 		i=$((i + 1))
 	done
+	{ printf '\003\005'; cat "$tmp/rev-list-parents"; } >"$out/listing/$fmt-rev-list-parents"
 	# idx: byte 0 = 0 infer the hash, 1 sha1, 2 sha256; then the .idx, and a v1 one
 	{ printf '\000'; cat "$idx"; } >"$out/idx/$fmt-v2"
 	git -C "$r" index-pack --index-version=1 -o "$tmp/v1.idx" "${idx%.idx}.pack" >/dev/null
@@ -64,6 +79,7 @@ for fmt in sha1 sha256; do
 		git_ -C "$r" add -A && git_ -C "$r" commit -q -m "change $i of a file that grows, with a message long enough to delta"
 		i=$((i + 1))
 	done
+	{ printf '\003\005'; cat "$tmp/rev-list-parents"; } >"$out/listing/$fmt-rev-list-parents"
 	git_ -C "$r" checkout -q -b side HEAD~2
 	echo side >"$r/side" && git_ -C "$r" add -A && git_ -C "$r" commit -q -m "side branch"
 	git_ -C "$r" tag -a -m "annotated tag on the side branch" vside

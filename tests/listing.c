@@ -184,3 +184,53 @@ TEST(listing_every_id_one_pass)
 	      st.problems, st.oids);
 	hexoid_listing_free(l);
 }
+
+/* Every format's shapes, fed whole and in pieces of every size up to 90 bytes: the same
+ * problems and IDs. The bundle's pack holds newlines and NULs; -z records end in NUL. */
+TEST(listing_every_format_whatever_the_pieces)
+{
+#define A "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+#define B "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+#define U "4b825dc642cb6eb9a060E54bf8d69288fbee4904"
+#define C(format, text, want) { format, text, sizeof(text) - 1, want }
+	static const struct {
+		enum hexoid_format format;
+		const char *text;
+		size_t len;
+		const char *want; /* a substring of the whole run's record */
+	} cases[] = {
+		C(HEXOID_FORMAT_REV_LIST, A "\n-" B "\n?" A "\n" A " " B " " U "\n" A " \n" B " d/f\n" A " " B "\n", "P4:103:2:"),
+		C(HEXOID_FORMAT_LS_TREE, "100644 blob " A "      12\tf\n040000 tree " U "       -\td\n160000 commit " B "\tsm\n", "P2:33:2:"),
+		C(HEXOID_FORMAT_LS_FILES, "100644 " A " 0\tf\n160000 " U " 0\tsm\n100644 " B " 4\tx\n", "P3:49:1:expected the stage"),
+		C(HEXOID_FORMAT_LS_REMOTE, A "\tHEAD\n" U "\trefs/tags/v1^{}\n", "P2:21:2:"),
+		C(HEXOID_FORMAT_SHOW_REF, A " HEAD\n" B " refs/tags/v1^{}\n" U " refs/x\n", "P3:21:2:"),
+		C(HEXOID_FORMAT_DIFF_RAW, A "\n:100644 100644 " A " " U " M\tf\n::100644 100644 100644 " A " " B " " B " MM\tg\n:100644 100644 4b825dc e69de29 M\tf\n", "P4:16:1:abbreviated"),
+		C(HEXOID_FORMAT_FSCK, "dangling blob " A "\nroot " B "\ntagged commit " A " (v1) in " U "\nbroken link from tree " A "\n              to blob " B "\nmissing blob " B "\n", "P3:84:2:"),
+		C(HEXOID_FORMAT_MARKS, ":1 " A "\n:22 " U "\n:x " B "\n", "P3:2:1:expected the mark's number"),
+		C(HEXOID_FORMAT_BATCH_CHECK, A " blob 12 30 " B "\n" A " 12\n" U " tree 1 2 " A "\nnosuch missing\n", "P3:21:2:"),
+		C(HEXOID_FORMAT_BUNDLE, "# v3 git bundle\n@object-format=sha1\n@filter=blob:none\n-" A " subject\n" U " refs/heads/main\n\nPACK\n\0\n" U "\n", "P5:21:2:"),
+		C(HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n\nPAC", "P4:4:1:the bundle ends before its pack"),
+		C(HEXOID_FORMAT_LS_TREE_Z, "100644 blob " A "\tf\n1\0" "100644 blob " U "\tg\0", "P2:33:2:"),
+		C(HEXOID_FORMAT_LS_FILES_Z, "100644 " A " 0\tf\0" "100644 " U " 1\tg\0", "P2:28:2:"),
+	};
+	static struct record whole, piece;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t len = cases[k].len;
+		for (int f = 0; f < 2; f++) {
+			enum hexoid_format format = f ? HEXOID_FORMAT_AUTO : cases[k].format;
+			run_listing(format, cases[k].text, len, len, &whole);
+			CHECK(strstr(whole.text, cases[k].want), "%s, case %zu: no %s in:\n%s",
+			      hexoid_format_name(format), k, cases[k].want, whole.text);
+			for (size_t size = 1; size < 90; size++) {
+				run_listing(format, cases[k].text, len, size, &piece);
+				CHECK(whole.len == piece.len && !memcmp(whole.text, piece.text, whole.len),
+				      "%s, case %zu, fed %zu bytes at a time:\n%s\nvs whole:\n%s",
+				      hexoid_format_name(format), k, size, piece.text, whole.text);
+			}
+		}
+	}
+#undef C
+#undef A
+#undef B
+#undef U
+}

@@ -702,33 +702,40 @@ static size_t trial(struct hexoid_listing *l, enum hexoid_format format, char eo
 	return problems;
 }
 
-/* The format: of those that end records as the probe does, the first by rank whose
- * grammar takes every probed line, else the one with the fewest problems. */
+/*
+ * The format: the first by rank whose grammar takes every probed line, else the one with
+ * the fewest problems. Those that end records as the probe's first record ends are
+ * tried first; the others (NUL-ended records, or newline-ended ones) only when none of
+ * those fits and the probe holds their end at all (a -z path may hold a newline).
+ */
 static void decide(struct hexoid_listing *l)
 {
 	const char *nl = memchr(l->probe, '\n', l->probe_len);
 	const char *nul = memchr(l->probe, '\0', l->probe_len);
-	char eol = nul && (!nl || nul < nl) ? '\0' : '\n';
+	char first = nul && (!nl || nul < nl) ? '\0' : '\n';
+	char eols[2] = { first, first ? '\0' : '\n' };
+	int neols = nl && nul ? 2 : 1;
 	size_t best_problems = (size_t)-1;
-	enum hexoid_format best = eol ? HEXOID_FORMAT_OIDS : HEXOID_FORMAT_LS_TREE_Z;
+	enum hexoid_format best = first ? HEXOID_FORMAT_OIDS : HEXOID_FORMAT_LS_TREE_Z;
 	enum hexoid_algo given = l->algo;
-	for (unsigned rank = 1; rank < 256 && best_problems; rank++)
-		for (int f = 0; f < HEXOID_FORMAT_COUNT; f++) {
-			if (listing_formats[f].rank != rank || listing_formats[f].eol != eol)
-				continue;
-			size_t problems = trial(l, (enum hexoid_format)f, eol);
-			listing_set_algo(l, given); /* a trial may have guessed the hash */
-			if (!given)
-				l->algo = 0, l->hexsz = 0, l->rawsz = 0;
-			if (problems < best_problems) {
-				best_problems = problems;
-				best = (enum hexoid_format)f;
+	for (int e = 0; e < neols && best_problems; e++)
+		for (unsigned rank = 1; rank < 256 && best_problems; rank++)
+			for (int f = 0; f < HEXOID_FORMAT_COUNT; f++) {
+				if (listing_formats[f].rank != rank || listing_formats[f].eol != eols[e])
+					continue;
+				size_t problems = trial(l, (enum hexoid_format)f, eols[e]);
+				listing_set_algo(l, given); /* a trial may have guessed the hash */
+				if (!given)
+					l->algo = 0, l->hexsz = 0, l->rawsz = 0;
+				if (problems < best_problems) {
+					best_problems = problems;
+					best = (enum hexoid_format)f;
+				}
 			}
-		}
 	l->format = best;
 	l->state = 0;
 	l->body = 0;
-	l->eol = eol;
+	l->eol = listing_formats[best].eol;
 	l->widening = 1;
 	l->stats.format = best;
 }

@@ -1,0 +1,205 @@
+#!/bin/sh
+# hexoid verify on what the installed git prints, every format and shape, in SHA-1 and
+# SHA-256 repositories made here (merges, an octopus, tags, a submodule, notes, a partial
+# clone, a bundle): each listing is valid with its format's name and with auto; then an
+# uppercase digit, and in another copy a 'G', planted in its first, middle and last
+# records (tests/plant.awk) are reported at their exact LINE:COL, and nothing else, with
+# the format given and with auto. Prints "ok N - ..." / "not ok N - ...". Needs: HEXOID.
+set -u
+. "$(dirname "$0")/lib.sh"
+plant_awk=$(dirname "$0")/plant.awk
+git_() { git -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main \
+	-c protocol.file.allow=always -c uploadpack.allowFilter=true -c advice.detachedHead=false "$@"; }
+
+# The repository, its submodule, a clone with FETCH_HEAD, a partial clone.
+make_repo() { # make_repo HASH DIR
+	set -e
+	git_ init -q --object-format=$1 "$2.sub"
+	echo s >"$2.sub/s" && git_ -C "$2.sub" add s && git_ -C "$2.sub" commit -q -m sub
+	git_ init -q --object-format=$1 "$2"
+	cd "$2"
+	for i in 1 2 3 4 5 6; do
+		mkdir -p "d $i" && echo "$i" >"d $i/f $i" && echo "$i" >top
+		git_ add -A && git_ commit -q -m "c $i"
+	done
+	for b in x y z; do
+		git_ checkout -q -b $b main~2 && echo $b >$b && git_ add $b && git_ commit -q -m $b
+	done
+	git_ checkout -q main
+	git_ merge -q --no-edit x
+	git_ merge -q --no-edit y z # an octopus
+	git_ tag -a -m a v1 && git_ tag light main~1
+	git_ submodule -q add "$2.sub" sm && git_ commit -q -m sm
+	git_ notes add -m note HEAD && git_ notes add -m note2 HEAD~1
+	# fsck's lines: a dangling blob, a dangling commit.
+	echo dangling | git_ hash-object -w --stdin >/dev/null
+	git_ commit-tree -m loose "$(git_ rev-parse HEAD^{tree})" >/dev/null
+	git_ clone -q "file://$2" "$2.clone" && git_ -C "$2.clone" fetch -q origin
+	git_ clone -q --no-local --filter=blob:none "file://$2" "$2.partial"
+	# A copy with a blob gone (its loose object), for --missing=print and fsck.
+	cp -R "$2" "$2.missing"
+	rm "$2.missing/.git/objects/$(git_ rev-parse main:top | sed 's|^\(..\)|\1/|')"
+}
+
+# The listings: "FORMAT NAME" a line, NAME a file in $L.
+listings() { # listings HASH DIR L
+	r=$2 L=$3
+	cd "$r"
+	g() { # g NAME FORMAT GIT-ARGS...: git's stdout into $L/NAME
+		name=$1 f=$2
+		shift 2
+		git_ "$@" >"$L/$name" && echo "$f $name"
+	}
+	g oids oids rev-list --all
+	g rev-list rev-list rev-list --all
+	g rev-list-objects rev-list rev-list --objects --all
+	g rev-list-boundary rev-list rev-list --objects --boundary main~1 ^x --
+	g rev-list-edge rev-list rev-list --objects-edge main ^main~2
+	g rev-list-parents rev-list rev-list --parents --all
+	g rev-list-children rev-list rev-list --children --all
+	g rev-list-boundary-parents rev-list rev-list --boundary --parents main ^main~3
+	g log-parents rev-list log --format='%H %P' --all
+	g log-trees rev-list log --format='%H %T' --all
+	g pack-objects pack-objects rev-list --objects --boundary main ^x --
+	git_ -C "$r.missing" rev-list --objects --missing=print --all >"$L/rev-list-missing" &&
+		echo "rev-list rev-list-missing"
+	g ls-tree ls-tree ls-tree HEAD
+	g ls-tree-r ls-tree ls-tree -r HEAD
+	g ls-tree-rt ls-tree ls-tree -r -t HEAD
+	g ls-tree-d ls-tree ls-tree -d HEAD
+	g ls-tree-long ls-tree ls-tree -r -l HEAD
+	(cd "d 1" && git_ ls-tree --full-tree -r HEAD >"$L/ls-tree-full" && echo "ls-tree ls-tree-full")
+	g ls-tree-z ls-tree-z ls-tree -r -z HEAD
+	g ls-tree-zl ls-tree-z ls-tree -z -l HEAD
+	g ls-files ls-files ls-files --stage
+	g ls-files-z ls-files-z ls-files --stage -z
+	g ls-remote ls-remote ls-remote .
+	g show-ref show-ref show-ref
+	g show-ref-d show-ref show-ref -d --head
+	g for-each-ref for-each-ref for-each-ref
+	g diff-tree diff-raw diff-tree -r --no-abbrev main~4 main
+	git_ rev-list --all | git_ diff-tree --stdin -r --root -m --no-abbrev >"$L/diff-tree-stdin" &&
+		echo "diff-raw diff-tree-stdin"
+	g diff-tree-combined diff-raw diff-tree -r -c --no-abbrev main~1
+	echo change >top && echo staged >x && git_ add x
+	g diff-index diff-raw diff-index --raw --no-abbrev HEAD
+	g diff-files diff-raw diff-files --raw --no-abbrev
+	git_ checkout -q HEAD -- top x
+	{ git_ rev-parse HEAD HEAD~1 v1 HEAD:top; echo nosuch; } |
+		g batch-check batch-check cat-file --batch-check
+	g batch-all batch-check cat-file --batch-all-objects --batch-check
+	g fsck fsck fsck --unreachable --dangling --root --tags --no-progress
+	git_ -C "$r.missing" fsck --no-progress --no-dangling >"$L/fsck-missing" 2>/dev/null
+	echo "fsck fsck-missing"
+	g marks-in marks fast-export --all --export-marks="$L/marks" >/dev/null && echo "marks marks"
+	g bundle bundle bundle create - --all 2>/dev/null
+	g bundle-prereq bundle bundle create - main~2..main 2>/dev/null
+	g bundle-v3 bundle bundle create --version=3 - --all 2>/dev/null
+	git_ pack-refs --all
+	cp .git/packed-refs "$L/packed-refs" && echo "packed-refs packed-refs"
+	cp .git/logs/HEAD "$L/reflog" && echo "reflog reflog"
+	cp "$r.clone/.git/FETCH_HEAD" "$L/fetch-head" && echo "fetch-head fetch-head"
+	cp "$(ls "$r.partial"/.git/objects/pack/*.promisor)" "$L/promisor" && echo "promisor promisor"
+	git_ repack -q -adf
+	idx=$(ls .git/objects/pack/*.idx)
+	g show-index show-index show-index --object-format=$1 <"$idx"
+	g verify-pack verify-pack verify-pack -v "$idx"
+	g batch-deltas batch-check cat-file --batch-all-objects \
+		--batch-check='%(objectname) %(objecttype) %(objectsize) %(objectsize:disk) %(deltabase)'
+}
+
+# The header of a bundle (through its blank line), and its size in bytes.
+bundle_header() { sed -n '1,/^$/p' "$1"; }
+
+# plant FILE FORMAT MODE OUT: OUT is FILE with the planted IDs, $tmp/want their LINE:COL.
+# In rev-list --objects, what follows the first ID is a path, hex or not (the notes tree
+# names its blobs by the IDs of the commits they annotate): only first IDs are planted.
+plant() {
+	case $1 in
+	*-objects | *-boundary | *-edge | *-missing | */pack-objects) first=1 ;;
+	*) first=0 ;;
+	esac
+	case $2 in
+	*-z) tr '\0' '\n' <"$1" | plant_awk $3 | tr '\n' '\0' >"$4" ;;
+	bundle)
+		bundle_header "$1" | plant_awk $3 >"$4"
+		tail -c +$(($(bundle_header "$1" | wc -c) + 1)) "$1" >>"$4" ;;
+	*) plant_awk $3 <"$1" >"$4" ;;
+	esac
+}
+plant_awk() {
+	awk -v hexsz=$hexsz -v mode=$1 -v first=$first -v skip=': ok$' -v want="$tmp/want" -f "$plant_awk"
+}
+
+# found NAME FILE ARGS...: hexoid reports exactly the planted places, and nothing else.
+found() {
+	what=$1 in=$2
+	shift 2
+	$H verify "$@" "$in" >/dev/null 2>"$tmp/err"
+	st=$?
+	grep ': error: ' "$tmp/err" | sed "s|^$in:||; s|: error: .*||" >"$tmp/got"
+	if [ $st != 1 ]; then
+		fail "$what: exit $st, expected 1"
+		sed 's/^/#   /' "$tmp/err" | head -5
+	elif ! cmp -s "$tmp/want" "$tmp/got"; then
+		fail "$what: reported at $(tr '\n' ' ' <"$tmp/got")instead of $(tr '\n' ' ' <"$tmp/want")"
+		sed 's/^/#   /' "$tmp/err" | head -5
+	elif [ "$mode" = upper ] && [ "$(grep -c 'uppercase hex digit' "$tmp/err")" != "$(wc -l <"$tmp/want")" ]; then
+		fail "$what: not every report says uppercase"
+	elif [ "$mode" = nonhex ] && [ "$(grep -c "invalid hex digit 'G'" "$tmp/err")" != "$(wc -l <"$tmp/want")" ]; then
+		fail "$what: not every report names the 'G'"
+	else
+		pass "$what"
+	fi
+}
+
+for fmt in sha1 sha256; do
+	if [ $fmt = sha1 ]; then hexsz=40; else hexsz=64; fi
+	r=$tmp/repo-$fmt L=$tmp/$fmt
+	mkdir -p "$L"
+	if ! (make_repo $fmt "$r") >"$tmp/git.log" 2>&1; then
+		fail "$fmt: git cannot make the repositories"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+		continue
+	fi
+	(listings $fmt "$r" "$L") >"$tmp/list" 2>"$tmp/git.log" || true
+	[ "$(wc -l <"$tmp/list")" -ge 45 ] && pass "$fmt: git printed $(wc -l <"$tmp/list") listings" ||
+		{ fail "$fmt: git printed only $(wc -l <"$tmp/list") listings"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }
+	while read -r f name; do
+		file=$L/$name
+		if ! [ -s "$file" ]; then
+			fail "$fmt $name: git printed nothing"
+			continue
+		fi
+		$H verify --format=$f "$file" >/dev/null 2>"$tmp/err"
+		judge "$fmt $name: valid as --format=$f" 0 "" $?
+		$H verify --format=auto "$file" >/dev/null 2>"$tmp/err"
+		judge "$fmt $name: valid with auto" 0 "" $?
+		for mode in upper nonhex; do
+			plant "$file" $f $mode "$file.$mode"
+			if ! [ -s "$tmp/want" ]; then
+				fail "$fmt $name: nothing to plant ($mode)"
+				continue
+			fi
+			found "$fmt $name: $mode at $(tr '\n' ' ' <"$tmp/want")--format=$f" "$file.$mode" --format=$f
+			found "$fmt $name: $mode, auto" "$file.$mode" --format=auto
+		done
+		$H verify --format=$f --mixed "$file.upper" >/dev/null 2>"$tmp/err"
+		judge "$fmt $name: --mixed accepts the uppercase" 0 "" $?
+	done <"$tmp/list"
+
+	# The abbreviated IDs of git diff --raw (without --no-abbrev) say what to do.
+	git -C "$r" diff-tree -r main~4 main --abbrev >"$L/abbrev"
+	$H verify --format=diff-raw "$L/abbrev" >/dev/null 2>"$tmp/err"
+	judge "$fmt: abbreviated diff --raw IDs" 1 ":1:16: error: abbreviated object ID: 7 hex digits" $?
+	grep -q -- "--no-abbrev" "$tmp/err" && pass "$fmt: the report names --no-abbrev" ||
+		fail "$fmt: the report lacks --no-abbrev"
+	# A bundle's pack is not text; one that is cut off, or lacks its pack, is reported.
+	bundle_header "$L/bundle" >"$L/bundle.head"
+	$H verify --format=bundle "$L/bundle.head" >/dev/null 2>"$tmp/err"
+	judge "$fmt: a bundle without its pack" 1 "error: the bundle ends before its pack" $?
+	sed '$d' "$L/bundle.head" >"$L/bundle.noblank"
+	$H verify --format=bundle "$L/bundle.noblank" >/dev/null 2>"$tmp/err"
+	judge "$fmt: a bundle header with no end" 1 "error: the bundle ends in its header" $?
+done
+exit 0
