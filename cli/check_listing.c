@@ -31,8 +31,9 @@ static const char usage[] =
 	"  --max-errors=N        stop after N reports (default 0: all)\n"
 	"\n"
 	"Reports go to stderr as FILE:LINE:COL: error: ... (or PACK.idx: error: ... for packed\n"
-	"objects not listed). Exit status: 0 it holds; 1 an ID is missing, extra, repeated or\n"
-	"malformed; 2 usage error or unusable input (unreadable, or a corrupt index).\n";
+	"objects not listed); the last line counts them. Exit status: 0 it holds; 1 an ID is\n"
+	"missing, extra, repeated or malformed; 2 usage error or unusable input (unreadable,\n"
+	"or a corrupt index).\n";
 
 #define BATCH 4096
 
@@ -43,6 +44,8 @@ struct check {
 	unsigned long long *errors;
 	int exact;
 	unsigned long long *first_line; /* --exact: the line that listed each entry, 0 if none */
+	/* What the count line says. */
+	unsigned long long lines, bad_lines, missing, again, unlisted;
 	/* a batch of IDs waiting to be looked up */
 	unsigned char raw[BATCH * HEXOID_MAX_RAWSZ];
 	unsigned long long line[BATCH];
@@ -83,6 +86,7 @@ static int lookup(struct check *c)
 			hex(h, id, c->rawsz);
 			fprintf(stderr, "%s:%llu:%zu: error: object %s is not in the pack\n", c->name,
 				c->line[k], c->column[k], h);
+			c->missing++;
 			counted(c);
 		} else if (c->exact) {
 			unsigned long long *first = &c->first_line[c->pos[k]];
@@ -90,6 +94,7 @@ static int lookup(struct check *c)
 				hex(h, id, c->rawsz);
 				fprintf(stderr, "%s:%llu:%zu: error: object %s listed again (first at line %llu)\n",
 					c->name, c->line[k], c->column[k], h, *first);
+				c->again++;
 				counted(c);
 			} else {
 				*first = c->line[k];
@@ -118,6 +123,27 @@ static int on_oid(void *ctx, unsigned long long line, size_t column, const unsig
 	if (++c->n == BATCH)
 		return lookup(c);
 	return 0;
+}
+
+static void part(int *first, unsigned long long n, const char *one, const char *many)
+{
+	if (n)
+		fprintf(stderr, "%s%llu %s", *first ? ": " : ", ", n, n == 1 ? one : many);
+	if (n)
+		*first = 0;
+}
+
+/* The last line, as verify's: how many errors in how many lines, and of which kind. */
+static void count_line(const struct check *c, unsigned long long errors)
+{
+	int first = 1;
+	fprintf(stderr, "hexoid: %llu error%s in %llu line%s", errors, errors == 1 ? "" : "s",
+		c->lines, c->lines == 1 ? "" : "s");
+	part(&first, c->bad_lines, "bad line", "bad lines");
+	part(&first, c->missing, "not in the pack", "not in the pack");
+	part(&first, c->again, "listed again", "listed again");
+	part(&first, c->unlisted, "packed object not listed", "packed objects not listed");
+	fputc('\n', stderr);
 }
 
 int cmd_check_listing(int argc, char **argv)
@@ -246,6 +272,10 @@ int cmd_check_listing(int argc, char **argv)
 		}
 		if (!c->stopped)
 			lookup(c);
+		struct hexoid_listing_stats st;
+		hexoid_listing_stats(l, &st);
+		c->lines += st.lines;
+		c->bad_lines += st.bad_lines;
 		hexoid_listing_free(l);
 		if (fd != STDIN_FILENO)
 			close(fd);
@@ -261,10 +291,13 @@ int cmd_check_listing(int argc, char **argv)
 			char h[HEXOID_MAX_HEXSZ + 1];
 			hex(h, hexoid_idx_id(&idx, e), c->rawsz);
 			fprintf(stderr, "%s: error: object %s is in the pack but not listed\n", idx_path, h);
+			c->unlisted++;
 			counted(c);
 		}
 	if (c->stopped)
 		fprintf(stderr, "hexoid: stopped after %lu errors (--max-errors)\n", max_errors);
+	if (errors)
+		count_line(c, errors);
 done:
 	free(first);
 	free(c);

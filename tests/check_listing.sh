@@ -40,7 +40,10 @@ for fmt in sha1 sha256; do
 	head -n $((count - 2)) "$L" >"$tmp/part"
 	expect "$fmt: a partial listing holds without --exact" 0 "" check-listing --idx "$idx" "$tmp/part"
 	expect "$fmt: --exact names the packed objects not listed" 1 "is in the pack but not listed" check-listing --idx "$idx" --exact "$tmp/part"
-	[ "$(grep -c 'not listed' "$tmp/err")" = 2 ] && pass "$fmt: exactly the 2 unlisted objects" || fail "$fmt: unlisted count"
+	[ "$(grep -c 'is in the pack but not listed' "$tmp/err")" = 2 ] && pass "$fmt: exactly the 2 unlisted objects" || fail "$fmt: unlisted count"
+	last=$(tail -n 1 "$tmp/err")
+	[ "$last" = "hexoid: 2 errors in $((count - 2)) lines: 2 packed objects not listed" ] &&
+		pass "$fmt: the count line" || fail "$fmt: the count line is '$last'"
 	# An object the pack does not have, at line 3.
 	{ head -n 2 "$L"; git -C "$r" hash-object --stdin </dev/null | sed 's/^/x/' | cut -c2-; tail -n +3 "$L"; } >"$tmp/extra"
 	expect "$fmt: a listed ID not in the pack" 1 ":3:1: error: object $(sed -n 3p "$tmp/extra") is not in the pack" check-listing --idx "$idx" "$tmp/extra"
@@ -50,6 +53,14 @@ for fmt in sha1 sha256; do
 	# hex of the right length passes there. Here it is an error at its exact column.
 	awk 'NR == 4 { $0 = substr($0, 1, 9) "z" substr($0, 11) } { print }' "$L" >"$tmp/badhex"
 	expect "$fmt: invalid hex of the right length is caught (git's index-pack misses it)" 1 ":4:10: error: invalid hex digit 'z'" check-listing --idx "$idx" "$tmp/badhex"
+	last=$(tail -n 1 "$tmp/err")
+	[ "$last" = "hexoid: 1 error in $count lines: 1 bad line" ] && pass "$fmt: the count line of a bad line" ||
+		fail "$fmt: the count line is '$last'"
+	{ cat "$tmp/badhex"; sed -n 5p "$L"; sed -n 3p "$tmp/extra"; } >"$tmp/all3"
+	expect "$fmt: a bad line, a repeat and a stranger" 1 "" check-listing --idx "$idx" --exact "$tmp/all3"
+	last=$(tail -n 1 "$tmp/err")
+	[ "$last" = "hexoid: 4 errors in $((count + 2)) lines: 1 bad line, 1 not in the pack, 1 listed again, 1 packed object not listed" ] &&
+		pass "$fmt: the count line names each kind" || fail "$fmt: the count line is '$last'"
 	awk 'NR == 6 { $0 = toupper($0) } { print }' "$L" >"$tmp/upper"
 	expect "$fmt: uppercase is a Git 3.0 error" 1 ":6:" check-listing --idx "$idx" "$tmp/upper"
 	expect "$fmt: --mixed accepts it" 0 "" check-listing --idx "$idx" --mixed "$tmp/upper"

@@ -63,8 +63,8 @@ void listing_push(struct cursor *c, unsigned char type, size_t col, unsigned cha
 		  size_t arg, const char *what)
 {
 	if (c->dry) {
-		if (type == ITEM_PROBLEM)
-			c->dry_problems++;
+		if (type == ITEM_PROBLEM && !c->dry_problems++)
+			c->dry_col = col;
 		return;
 	}
 	c->l->nitems++;
@@ -109,8 +109,8 @@ int listing_oid(struct cursor *c)
 				struct item *it = &l->items[l->ngrammar - 1];
 				it->bad = 1;
 				it->badcol = i;
-			} else {
-				c->dry_problems++; /* the ID does not fit: a shape problem */
+			} else if (!c->dry_problems++) { /* the ID does not fit: a shape problem */
+				c->dry_col = i;
 			}
 			c->failed = 1;
 			return 0;
@@ -682,10 +682,13 @@ static void body_bytes(struct hexoid_listing *l, const char *buf, size_t len)
 
 /* ---- AUTO ------------------------------------------------------------------------- */
 
-/* The problems of the probed lines in the format: 0 when it takes them all. */
-static size_t trial(struct hexoid_listing *l, enum hexoid_format format, char eol)
+/* The problems of the probed lines in the format: 0 when it takes them all. *depth
+ * adds up how far into each line the grammar got. */
+static size_t trial(struct hexoid_listing *l, enum hexoid_format format, char eol,
+		    size_t *depth)
 {
 	size_t problems = 0, p = 0, lines = 0;
+	*depth = 0;
 	l->format = format;
 	l->state = 0;
 	l->body = 0;
@@ -696,6 +699,7 @@ static size_t trial(struct hexoid_listing *l, enum hexoid_format format, char eo
 		if (n || listing_formats[format].empty_ok)
 			parse_line(&c);
 		problems += c.dry_problems;
+		*depth += c.dry_problems ? c.dry_col : n;
 		p += n + 1;
 		lines++;
 	}
@@ -703,8 +707,10 @@ static size_t trial(struct hexoid_listing *l, enum hexoid_format format, char eo
 }
 
 /*
- * The format: the first by rank whose grammar takes every probed line, else the one with
- * the fewest problems. Those that end records as the probe's first record ends are
+ * The format: the first by rank whose grammar takes every probed line. When none does,
+ * the one with the fewest problems, and of those the one whose grammar got furthest
+ * into the lines, bare IDs first: so a broken listing is reported by the grammar that
+ * fits it best, and one that fits nothing as bare IDs. Those that end records as the probe's first record ends are
  * tried first; the others (NUL-ended records, or newline-ended ones) only when none of
  * those fits and the probe holds their end at all (a -z path may hold a newline).
  */
@@ -715,20 +721,26 @@ static void decide(struct hexoid_listing *l)
 	char first = nul && (!nl || nul < nl) ? '\0' : '\n';
 	char eols[2] = { first, first ? '\0' : '\n' };
 	int neols = nl && nul ? 2 : 1;
-	size_t best_problems = (size_t)-1;
-	enum hexoid_format best = first ? HEXOID_FORMAT_OIDS : HEXOID_FORMAT_LS_TREE_Z;
+	size_t best_problems = (size_t)-1, best_depth = 0;
+	enum hexoid_format best = HEXOID_FORMAT_OIDS;
+	if (!l->probe_len)
+		neols = 0; /* nothing to go by: bare IDs */
 	enum hexoid_algo given = l->algo;
 	for (int e = 0; e < neols && best_problems; e++)
 		for (unsigned rank = 1; rank < 256 && best_problems; rank++)
 			for (int f = 0; f < HEXOID_FORMAT_COUNT; f++) {
 				if (listing_formats[f].rank != rank || listing_formats[f].eol != eols[e])
 					continue;
-				size_t problems = trial(l, (enum hexoid_format)f, eols[e]);
+				size_t depth, problems = trial(l, (enum hexoid_format)f, eols[e], &depth);
 				listing_set_algo(l, given); /* a trial may have guessed the hash */
 				if (!given)
 					l->algo = 0, l->hexsz = 0, l->rawsz = 0;
-				if (problems < best_problems) {
+				if (problems < best_problems ||
+				    (problems == best_problems &&
+				     (depth > best_depth ||
+				      (depth == best_depth && f == HEXOID_FORMAT_OIDS)))) {
 					best_problems = problems;
+					best_depth = depth;
 					best = (enum hexoid_format)f;
 				}
 			}

@@ -115,6 +115,7 @@ struct cursor {
 	int failed; /* a problem was recorded: stop parsing this line */
 	int dry;    /* AUTO's trial parse: count problems, record nothing */
 	size_t dry_problems;
+	size_t dry_col; /* where the first of them is */
 	size_t oid_end; /* where the last object ID ended (0: none yet) */
 };
 
