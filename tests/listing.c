@@ -234,3 +234,41 @@ TEST(listing_every_format_whatever_the_pieces)
 #undef B
 #undef U
 }
+
+/* AUTO on shapes whose first lines look like another format's: rev-list --parents of a
+ * history that begins with more merges than AUTO probes (three IDs a line, as a reflog
+ * has before its identity), then ordinary commits; and --objects whose commits outlast
+ * the probe, then paths (a bare-ID listing that widens to rev-list). Never a report. */
+TEST(listing_auto_past_the_probe)
+{
+	static char text[200 * 140];
+	static struct record r;
+	for (int shape = 0; shape < 2; shape++) {
+		size_t len = 0;
+		for (int i = 0; i < 200; i++) {
+			int ids = shape == 0 ? (i < 100 ? 3 : 2) : 1;
+			for (int k = 0; k < ids; k++) {
+				if (k)
+					text[len++] = ' ';
+				for (int j = 0; j < 40; j++)
+					text[len++] = "0123456789abcdef"[test_rand() % 16];
+			}
+			if (shape == 1 && i >= 150)
+				len += (size_t)sprintf(text + len, " dir %d/file", i);
+			text[len++] = '\n';
+		}
+		run_listing(HEXOID_FORMAT_AUTO, text, len, len, &r);
+		CHECK(!strstr(r.text, "P"), "shape %d: reports:\n%.300s", shape, r.text);
+		struct hexoid_listing *l =
+			hexoid_listing_new(HEXOID_FORMAT_AUTO, 0, HEXOID_LOWER, NULL, NULL, NULL);
+		hexoid_listing_feed(l, text, len);
+		hexoid_listing_finish(l);
+		struct hexoid_listing_stats st;
+		hexoid_listing_stats(l, &st);
+		CHECK(st.format == HEXOID_FORMAT_REV_LIST && st.problems == 0 &&
+			      st.oids == (shape == 0 ? 500u : 200u),
+		      "shape %d: format %s, %llu problems, %llu IDs", shape,
+		      hexoid_format_name(st.format), st.problems, st.oids);
+		hexoid_listing_free(l);
+	}
+}

@@ -40,6 +40,26 @@ void parse_fetch_head(struct cursor *c)
 	sep(c, '\t', "a tab before the description");
 }
 
+/* Does the rest of the line hold "> <time> <tz>", the end of an identity, then a tab or
+ * the end? (AUTO's trial: three IDs in a line of rev-list --parents are not a reflog.) */
+static int ident_follows(const struct cursor *c)
+{
+	const char *s = c->s;
+	for (size_t i = c->pos; i + 2 < c->len; i++) {
+		if (s[i] != '>' || s[i + 1] != ' ')
+			continue;
+		size_t p = i + 2, digits = 0;
+		while (p < c->len && s[p] >= '0' && s[p] <= '9')
+			p++, digits++;
+		if (!digits || p + 6 > c->len || s[p] != ' ' || (s[p + 1] != '+' && s[p + 1] != '-'))
+			continue;
+		p += 6;
+		if (p == c->len || s[p] == '\t')
+			return 1;
+	}
+	return 0;
+}
+
 /* A reflog: <old> <new> <ident> <time> <tz>TAB<message>. */
 void parse_reflog(struct cursor *c)
 {
@@ -47,6 +67,8 @@ void parse_reflog(struct cursor *c)
 	sep(c, ' ', "a space after the old object ID");
 	oid(c);
 	sep(c, ' ', "a space after the new object ID");
+	if (c->dry && !c->failed && !ident_follows(c))
+		problem(c, c->pos, P_EXPECT, 0, "the identity");
 	rest_nonempty(c, "the identity");
 }
 
