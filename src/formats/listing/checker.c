@@ -133,7 +133,11 @@ int listing_full_oid(struct cursor *c)
 {
 	if (c->failed)
 		return 0;
-	size_t run = 0, want = c->l->hexsz ? c->l->hexsz : 40;
+	size_t want = c->l->hexsz;
+	if (want && c->len - c->pos > want && c->s[c->pos + want] == ' ')
+		return oid(c); /* whole, as git prints it with --no-abbrev */
+	size_t run = 0;
+	want = want ? want : 40;
 	while (c->pos + run < c->len && is_hex((unsigned char)c->s[c->pos + run]))
 		run++;
 	if (run >= 4 && run < want && c->pos + run < c->len &&
@@ -148,9 +152,9 @@ int listing_refname(struct cursor *c)
 		return 0;
 	if (c->pos >= c->len)
 		return problem(c, c->pos, P_EXPECT, 0, "a ref name");
-	for (size_t i = c->pos; i < c->len; i++)
-		if (c->s[i] == ' ' || c->s[i] == '\t')
-			return problem(c, i, P_EXPECT, 0, "the end of the ref name");
+	size_t blank = c->pos + find_blank(c->s + c->pos, c->len - c->pos);
+	if (blank < c->len)
+		return problem(c, blank, P_EXPECT, 0, "the end of the ref name");
 	if (c->dry && !peek(c, "refs/")) {
 		/* HEAD, FETCH_HEAD and the like: capitals and '_' only. */
 		for (size_t i = c->pos; i < c->len; i++)

@@ -203,21 +203,44 @@ HEXOID_INLINE int take(struct cursor *c, const char *text)
 
 HEXOID_INLINE int number(struct cursor *c, int base, size_t min, size_t max, const char *what)
 {
-	size_t start = c->pos;
 	if (c->failed)
 		return 0;
-	while (c->pos < c->len && c->pos - start < max) {
-		unsigned char ch = (unsigned char)c->s[c->pos];
-		int ok = base == 8 ? (ch >= '0' && ch <= '7')
-		       : base == 10 ? (ch >= '0' && ch <= '9')
-				    : ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'));
+	/* In locals: the cursor escapes to the ID parser, so its fields live in memory. */
+	const unsigned char *s = (const unsigned char *)c->s;
+	size_t start = c->pos, p = start, end = c->len - start < max ? c->len : start + max;
+	for (; p < end; p++) {
+		unsigned char ch = s[p];
+		int ok = base == 8 ? (unsigned char)(ch - '0') < 8
+		       : base == 10 ? (unsigned char)(ch - '0') < 10
+				    : (unsigned char)(ch - '0') < 10 || (unsigned char)(ch - 'a') < 6;
 		if (!ok)
 			break;
-		c->pos++;
 	}
-	if (c->pos - start < min)
-		return problem(c, c->pos, P_EXPECT, 0, what);
+	c->pos = p;
+	if (p - start < min)
+		return problem(c, p, P_EXPECT, 0, what);
 	return 1;
+}
+
+/* The first space or tab in s[0, n), or n: eight bytes at a time. */
+HEXOID_INLINE size_t find_blank(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, s + i, 8);
+		uint64_t a = x ^ (' ' * ones), b = x ^ ('\t' * ones);
+		/* A zero byte in a or b (exact: no borrow into a byte that is zero). */
+		uint64_t za = ~(((a & ~top) + ~top) | a | ~top);
+		uint64_t zb = ~(((b & ~top) + ~top) | b | ~top);
+		if (za | zb)
+			break;
+	}
+	for (; i < n; i++)
+		if (s[i] == ' ' || s[i] == '\t')
+			return i;
+	return n;
 }
 
 /* The word at the cursor is `word` (a literal: its length folds to a constant). */

@@ -30,6 +30,21 @@ void parse_pack_objects(struct cursor *c)
  * one space apart? Such are the parents of rev-list --parents, the children of
  * --children, and the fields of --format='%H %P' or '%H %T'.
  */
+/* Are the 8 bytes at p all ASCII letters or digits? Byte-wise range tests on a word: or'ing
+ * in each byte's top bit first, no subtraction borrows from the next byte. */
+HEXOID_INLINE int alnum8(const char *p)
+{
+	const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull;
+	uint64_t x;
+	memcpy(&x, p, 8);
+#define GE(v, lo) ((((v) | top) - (lo) * ones) & top) /* top bit: byte >= lo */
+	uint64_t y = x | 0x20 * ones; /* 'A'-'Z' to 'a'-'z' */
+	uint64_t digit = GE(x, '0') & ~GE(x, '9' + 1);
+	uint64_t alpha = GE(y, 'a') & ~GE(y, 'z' + 1);
+#undef GE
+	return ((digit | alpha) & ~x & top) == top;
+}
+
 static int ids_follow(const struct cursor *c)
 {
 	size_t hexsz = c->l->hexsz, p = c->pos;
@@ -38,11 +53,9 @@ static int ids_follow(const struct cursor *c)
 	for (;;) {
 		if (c->len - p < hexsz)
 			return 0;
-		for (size_t i = 0; i < hexsz; i++) {
-			unsigned char b = (unsigned char)c->s[p + i];
-			if (!((b >= '0' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z')))
+		for (size_t i = 0; i < hexsz; i += 8) /* hexsz is 40 or 64 */
+			if (!alnum8(c->s + p + i))
 				return 0;
-		}
 		p += hexsz;
 		if (p == c->len)
 			return 1;
@@ -114,9 +127,16 @@ void parse_batch_check(struct cursor *c)
 		sep(c, ' ', "a space after the type");
 		number(c, 10, 1, 20, "the object size");
 	}
-	/* More sizes, and %(deltabase). */
+	/* More sizes, and %(deltabase): a token as long as an ID is one (sizes have at most
+	 * 20 digits). */
+	size_t hexsz = c->l->hexsz;
 	while (!c->failed && c->pos < c->len) {
 		sep(c, ' ', "a space after the object size");
+		if (c->len - c->pos >= hexsz &&
+		    (c->len - c->pos == hexsz || c->s[c->pos + hexsz] == ' ')) {
+			oid(c);
+			continue;
+		}
 		n = token_len(c);
 		if (!c->failed && all_digits(c, n) && n <= 20)
 			c->pos += n;
