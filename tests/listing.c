@@ -272,3 +272,39 @@ TEST(listing_auto_past_the_probe)
 		hexoid_listing_free(l);
 	}
 }
+
+/* The grammars' word-sized tests against byte-by-byte ones: every byte value in every
+ * lane, and random words. */
+#include "formats/listing/listing.h"
+
+TEST(listing_word_helpers)
+{
+	char w[16];
+	for (int iter = 0; iter < 20000; iter++) {
+		for (int i = 0; i < 16; i++)
+			w[i] = (char)test_rand();
+		if (iter < 256 * 8) { /* each byte value in each lane, the rest letters */
+			memset(w, 'k', 16);
+			w[iter % 8] = (char)(iter / 8);
+		}
+		uint64_t x = load64(w);
+		static const unsigned ranges[][2] = { { '0', '9' }, { 'a', 'f' }, { 'a', 'z' }, { 1, 0x7f } };
+		for (size_t r = 0; r < 4; r++) {
+			uint64_t got = bytes_in(x, ranges[r][0], ranges[r][1]), want = 0;
+			for (int i = 0; i < 8; i++)
+				if ((unsigned char)w[i] >= ranges[r][0] && (unsigned char)w[i] <= ranges[r][1])
+					want |= 0x80ull << (8 * i);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			want = __builtin_bswap64(want);
+#endif
+			CHECK(got == want, "bytes_in [%u, %u] of %016llx: %016llx, want %016llx",
+			      ranges[r][0], ranges[r][1], (unsigned long long)x,
+			      (unsigned long long)got, (unsigned long long)want);
+		}
+		size_t n = (size_t)(test_rand() % 17), blank = n;
+		for (size_t i = 0; i < n && blank == n; i++)
+			if (w[i] == ' ' || w[i] == '\t')
+				blank = i;
+		CHECK(find_blank(w, n) == blank, "find_blank: %zu, want %zu", find_blank(w, n), blank);
+	}
+}

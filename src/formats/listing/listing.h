@@ -201,10 +201,36 @@ HEXOID_INLINE int take(struct cursor *c, const char *text)
 	return 1;
 }
 
+/* The top bit of each byte of x that is within [lo, hi] (lo >= 1, hi < 0x80): byte-wise
+ * range tests on a word, each byte's top bit or'ed in first so that no subtraction
+ * borrows from the next byte. Bytes of 0x80 and more are never within. */
+HEXOID_INLINE uint64_t bytes_in(uint64_t x, unsigned lo, unsigned hi)
+{
+	const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull;
+	uint64_t ge_lo = ((x | top) - lo * ones) & top;
+	uint64_t gt_hi = ((x | top) - (hi + 1) * ones) & top;
+	return ge_lo & ~gt_hi & ~x & top;
+}
+
+HEXOID_INLINE uint64_t load64(const char *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
+
 HEXOID_INLINE int number(struct cursor *c, int base, size_t min, size_t max, const char *what)
 {
 	if (c->failed)
 		return 0;
+	if (base == 16 && min == 8 && max == 8 && c->len - c->pos >= 8) {
+		/* Eight lowercase hex digits (a CRC32): one word. */
+		uint64_t x = load64(c->s + c->pos);
+		if ((bytes_in(x, '0', '9') | bytes_in(x, 'a', 'f')) == 0x8080808080808080ull) {
+			c->pos += 8;
+			return 1;
+		}
+	}
 	/* In locals: the cursor escapes to the ID parser, so its fields live in memory. */
 	const unsigned char *s = (const unsigned char *)c->s;
 	size_t start = c->pos, p = start, end = c->len - start < max ? c->len : start + max;
@@ -212,7 +238,7 @@ HEXOID_INLINE int number(struct cursor *c, int base, size_t min, size_t max, con
 		unsigned char ch = s[p];
 		int ok = base == 8 ? (unsigned char)(ch - '0') < 8
 		       : base == 10 ? (unsigned char)(ch - '0') < 10
-				    : (unsigned char)(ch - '0') < 10 || (unsigned char)(ch - 'a') < 6;
+				    : ((unsigned char)(ch - '0') < 10) | ((unsigned char)(ch - 'a') < 6);
 		if (!ok)
 			break;
 	}

@@ -30,19 +30,11 @@ void parse_pack_objects(struct cursor *c)
  * one space apart? Such are the parents of rev-list --parents, the children of
  * --children, and the fields of --format='%H %P' or '%H %T'.
  */
-/* Are the 8 bytes at p all ASCII letters or digits? Byte-wise range tests on a word: or'ing
- * in each byte's top bit first, no subtraction borrows from the next byte. */
+/* Are the 8 bytes at p all ASCII letters or digits? */
 HEXOID_INLINE int alnum8(const char *p)
 {
-	const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull;
-	uint64_t x;
-	memcpy(&x, p, 8);
-#define GE(v, lo) ((((v) | top) - (lo) * ones) & top) /* top bit: byte >= lo */
-	uint64_t y = x | 0x20 * ones; /* 'A'-'Z' to 'a'-'z' */
-	uint64_t digit = GE(x, '0') & ~GE(x, '9' + 1);
-	uint64_t alpha = GE(y, 'a') & ~GE(y, 'z' + 1);
-#undef GE
-	return ((digit | alpha) & ~x & top) == top;
+	uint64_t x = load64(p), y = x | 0x2020202020202020ull; /* 'A'-'Z' to 'a'-'z' */
+	return (bytes_in(x, '0', '9') | bytes_in(y, 'a', 'z')) == 0x8080808080808080ull;
 }
 
 static int ids_follow(const struct cursor *c)
