@@ -142,7 +142,7 @@ int listing_full_oid(struct cursor *c)
 		run++;
 	if (run >= 4 && run < want && c->pos + run < c->len &&
 	    (c->s[c->pos + run] == ' ' || c->s[c->pos + run] == '.'))
-		return problem(c, c->pos, P_ABBREV, run, NULL);
+		return problem(c, c->pos, P_ABBREV, run, want == 64 ? "64 (sha256)" : "40 (sha1)");
 	return oid(c);
 }
 
@@ -274,9 +274,9 @@ static void report(struct hexoid_listing *l, const struct item *it)
 		break;
 	case P_ABBREV:
 		emit(l, it, col, HEXOID_EHEX,
-		     "abbreviated object ID: %zu hex digits, expected %zu (%s): run git with "
+		     "abbreviated object ID: %zu hex digits, expected %s: run git with "
 		     "--no-abbrev to print whole IDs",
-		     it->arg, l->hexsz ? l->hexsz : 40, l->hexsz ? algo_name(l->algo) : "sha1");
+		     it->arg, it->what);
 		break;
 	case P_TEXT:
 		emit(l, it, col, HEXOID_EHEX, "%s", it->what);
@@ -688,7 +688,7 @@ static void body_bytes(struct hexoid_listing *l, const char *buf, size_t len)
 
 /* The problems of the probed lines in the format: 0 when it takes them all. *depth
  * adds up how far into each line the grammar got. */
-static size_t trial(struct hexoid_listing *l, enum hexoid_format format, char eol,
+static size_t trial(struct hexoid_listing *l, size_t len, enum hexoid_format format, char eol,
 		    size_t *depth)
 {
 	size_t problems = 0, p = 0, lines = 0;
@@ -696,9 +696,9 @@ static size_t trial(struct hexoid_listing *l, enum hexoid_format format, char eo
 	l->format = format;
 	l->state = 0;
 	l->body = 0;
-	while (p < l->probe_len && lines < PROBE_LINES && !l->body) {
-		const char *nl = memchr(l->probe + p, eol, l->probe_len - p);
-		size_t n = nl ? (size_t)(nl - (l->probe + p)) : l->probe_len - p;
+	while (p < len && lines < PROBE_LINES && !l->body) {
+		const char *nl = memchr(l->probe + p, eol, len - p);
+		size_t n = nl ? (size_t)(nl - (l->probe + p)) : len - p;
 		struct cursor c = { .l = l, .s = l->probe + p, .len = n, .dry = 1 };
 		if (n || listing_formats[format].empty_ok)
 			parse_line(&c);
@@ -718,16 +718,33 @@ static size_t trial(struct hexoid_listing *l, enum hexoid_format format, char eo
  * tried first; the others (NUL-ended records, or newline-ended ones) only when none of
  * those fits and the probe holds their end at all (a -z path may hold a newline).
  */
+/* Where the probe's PROBE_LINES-th record ended by `eol` ends (0 if it has fewer). */
+static size_t records_end(const char *s, size_t len, char eol)
+{
+	size_t count = 0;
+	for (const char *p = s; (p = memchr(p, eol, len - (size_t)(p - s))); p++)
+		if (++count == PROBE_LINES)
+			return (size_t)(p + 1 - s);
+	return 0;
+}
+
 static void decide(struct hexoid_listing *l)
 {
-	const char *nl = memchr(l->probe, '\n', l->probe_len);
-	const char *nul = memchr(l->probe, '\0', l->probe_len);
+	/* What the choice looks at depends on the bytes alone, never on how the listing
+	 * was cut into pieces: up to the end of the PROBE_LINES-th record of either kind. */
+	size_t len = l->probe_len, cut;
+	if ((cut = records_end(l->probe, l->probe_len, '\n')) && cut < len)
+		len = cut;
+	if ((cut = records_end(l->probe, l->probe_len, '\0')) && cut < len)
+		len = cut;
+	const char *nl = memchr(l->probe, '\n', len);
+	const char *nul = memchr(l->probe, '\0', len);
 	char first = nul && (!nl || nul < nl) ? '\0' : '\n';
 	char eols[2] = { first, first ? '\0' : '\n' };
 	int neols = nl && nul ? 2 : 1;
 	size_t best_problems = (size_t)-1, best_depth = 0;
 	enum hexoid_format best = HEXOID_FORMAT_OIDS;
-	if (!l->probe_len)
+	if (!len)
 		neols = 0; /* nothing to go by: bare IDs */
 	enum hexoid_algo given = l->algo;
 	for (int e = 0; e < neols && best_problems; e++)
@@ -735,7 +752,7 @@ static void decide(struct hexoid_listing *l)
 			for (int f = 0; f < HEXOID_FORMAT_COUNT; f++) {
 				if (listing_formats[f].rank != rank || listing_formats[f].eol != eols[e])
 					continue;
-				size_t depth, problems = trial(l, (enum hexoid_format)f, eols[e], &depth);
+				size_t depth, problems = trial(l, len, (enum hexoid_format)f, eols[e], &depth);
 				listing_set_algo(l, given); /* a trial may have guessed the hash */
 				if (!given)
 					l->algo = 0, l->hexsz = 0, l->rawsz = 0;
@@ -870,14 +887,6 @@ static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 	return l->stopped;
 }
 
-static size_t count_byte(const char *s, size_t n, char b)
-{
-	size_t count = 0;
-	for (const char *p = s; (p = memchr(p, b, n - (size_t)(p - s))); p++)
-		count++;
-	return count;
-}
-
 /* AUTO keeps the first lines until it has seen enough to choose a format. */
 static int probe_then_feed(struct hexoid_listing *l, const char *buf, size_t len, int eof)
 {
@@ -887,8 +896,7 @@ static int probe_then_feed(struct hexoid_listing *l, const char *buf, size_t len
 	memcpy(l->probe + l->probe_len, buf, take);
 	l->probe_len += take;
 	if (!eof && l->probe_len < PROBE_BYTES &&
-	    count_byte(l->probe, l->probe_len, '\n') < PROBE_LINES &&
-	    count_byte(l->probe, l->probe_len, '\0') < PROBE_LINES)
+	    !records_end(l->probe, l->probe_len, '\n') && !records_end(l->probe, l->probe_len, '\0'))
 		return 0;
 	decide(l);
 	char *probe = l->probe;
