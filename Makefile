@@ -151,6 +151,7 @@ SHELL_TESTS := \
 	tests/audit.sh \
 	tests/verify_pack.sh \
 	tests/limits.sh \
+	tests/push.sh \
 	tests/install.sh
 
 check: all $(TESTRUN)
