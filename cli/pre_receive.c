@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "hexoid_idx.h"
 #include "hexoid_pack.h"
 
 extern char **environ;
@@ -103,6 +104,12 @@ struct recs {
 	size_t n, cap;
 };
 
+/* Object IDs, HEXOID_MAX_RAWSZ bytes apart, zero-padded: memcmp order. */
+struct oids {
+	unsigned char *v;
+	size_t n, cap;
+};
+
 struct gate {
 	struct config cfg;
 	enum hexoid_algo algo;
@@ -115,6 +122,12 @@ struct gate {
 	int trouble;              /* the check could not be done */
 	pid_t cat_pid;            /* git cat-file --batch, started on first use */
 	FILE *cat_in, *cat_out;
+	/* The pushed objects' IDs: */
+	struct cli_file *qfile;   /* the quarantine's pack indexes */
+	struct hexoid_idx *qidx;
+	size_t qidx_n;
+	struct oids qloose;       /* its loose objects, sorted */
+	int update_hook;
 };
 
 #define SAY "hexoid: "
@@ -349,23 +362,18 @@ static void cat_stop(struct gate *g)
 }
 
 /*
- * Read the object `name` (an ID, or any name cat-file takes). Returns 0 with its type,
+ * Read cat-file --batch's answer for `name` from `out`. Returns 0 with the object's type,
  * its text in *buf (malloc'd, NUL after it) and size, and its ID in oid; 1 if it is
- * missing; -1 (reported) if cat-file fails.
+ * missing; -1 (reported) when the answer is not what cat-file prints.
  */
-static int cat_get(struct gate *g, const char *name, enum hexoid_object_type *type,
-		   char **buf, size_t *size, unsigned char *oid)
+static int cat_read(struct gate *g, FILE *out, const char *name, enum hexoid_object_type *type,
+		    char **buf, size_t *size, unsigned char *oid)
 {
 	char line[256], *sp;
 	unsigned long long len;
 
 	*buf = NULL;
-	if (!g->cat_pid && cat_start(g))
-		return -1;
-	if (fprintf(g->cat_in, "%s\n", name) < 0 || fflush(g->cat_in) ||
-	    !fgets(line, sizeof(line), g->cat_out))
-		goto broken;
-	if (!strchr(line, '\n'))
+	if (!fgets(line, sizeof(line), out) || !strchr(line, '\n'))
 		goto broken;
 	sp = strchr(line, ' ');
 	if (sp && !strcmp(sp, " missing\n"))
@@ -387,7 +395,7 @@ static int cat_get(struct gate *g, const char *name, enum hexoid_object_type *ty
 	len = strtoull(sp, NULL, 10);
 	if (!(*buf = malloc(len + 1)))
 		oom();
-	if (fread(*buf, 1, len, g->cat_out) != len || fgetc(g->cat_out) != '\n')
+	if (fread(*buf, 1, len, out) != len || fgetc(out) != '\n')
 		goto broken;
 	(*buf)[len] = 0;
 	*size = len;
@@ -398,6 +406,21 @@ broken:
 	fprintf(stderr, SAY "git cat-file --batch: unexpected output or end, reading %s\n", name);
 	g->trouble = 1;
 	return -1;
+}
+
+/* One object through the cat-file kept open for single questions. */
+static int cat_get(struct gate *g, const char *name, enum hexoid_object_type *type,
+		   char **buf, size_t *size, unsigned char *oid)
+{
+	*buf = NULL;
+	if (!g->cat_pid && cat_start(g))
+		return -1;
+	if (fprintf(g->cat_in, "%s\n", name) < 0 || fflush(g->cat_in)) {
+		fprintf(stderr, SAY "git cat-file --batch: %s\n", strerror(errno));
+		g->trouble = 1;
+		return -1;
+	}
+	return cat_read(g, g->cat_out, name, type, buf, size, oid);
 }
 
 /* --- checking one object's text ---------------------------------------------------- */
@@ -480,76 +503,324 @@ static int check_tags(struct gate *g, int ref, const char *start)
 	return -1;
 }
 
-/*
- * Every commit the ref now reaches that its old value did not: rev-list --header prints
- * each one's ID, its stored headers as they are, and its message indented (each record
- * ends in a NUL). A commit with a bad header is read again through cat-file: rev-list
- * may re-encode the message and drop its encoding header, moving the lines after it.
- */
-static void check_commits(struct gate *g, int ref)
+/* --- the walk: commits the refs now reach ------------------------------------------ */
+
+static void oids_add(struct oids *o, const unsigned char *oid, size_t rawsz)
 {
-	const struct update *u = &g->u[ref];
-	char not_old[HEXOID_MAX_HEXSZ + 2];
-	char *argv[] = { "git", "rev-list", "--header", (char *)u->new, not_old, NULL };
-	char *rec = NULL, *text;
-	size_t cap = 0, nbad = 0, capbad = 0, i;
-	unsigned char *bad = NULL;
-	ssize_t len;
-	int fd;
-	FILE *in;
+	if (o->n == o->cap && !(o->v = realloc(o->v, (o->cap = o->cap ? 2 * o->cap : 256) *
+						      HEXOID_MAX_RAWSZ)))
+		oom();
+	memset(o->v + o->n * HEXOID_MAX_RAWSZ, 0, HEXOID_MAX_RAWSZ);
+	memcpy(o->v + o->n++ * HEXOID_MAX_RAWSZ, oid, rawsz);
+}
+
+static int cmp_oid(const void *a, const void *b)
+{
+	return memcmp(a, b, HEXOID_MAX_RAWSZ);
+}
+
+static void oids_sort(struct oids *o)
+{
+	if (o->n)
+		qsort(o->v, o->n, HEXOID_MAX_RAWSZ, cmp_oid);
+}
+
+/* Whether a sorted set holds oid (zero-padded). */
+static int oids_has(const struct oids *o, const unsigned char *oid)
+{
+	return o->n && bsearch(oid, o->v, o->n, HEXOID_MAX_RAWSZ, cmp_oid);
+}
+
+/*
+ * The pushed objects' IDs: the quarantine's pack indexes, mapped, and its loose objects'
+ * names. A commit among them is checked by the scan of the pushed objects; the walk only
+ * notes that it reached it.
+ */
+static void quarantine_load(struct gate *g)
+{
+	size_t qlen = strlen(g->quarantine);
+	char *path = malloc(qlen + 300);
+	DIR *d;
+	struct dirent *de;
+
+	if (!path)
+		oom();
+	sprintf(path, "%s/pack", g->quarantine);
+	if ((d = opendir(path))) {
+		while ((de = readdir(d))) {
+			size_t len = strlen(de->d_name);
+			struct hexoid_idx_error e;
+			struct cli_file *f;
+			if (len < 4 || len > 250 || strcmp(de->d_name + len - 4, ".idx"))
+				continue;
+			if (!(g->qidx_n & (g->qidx_n - 1)) &&
+			    (!(g->qfile = realloc(g->qfile, (g->qidx_n ? 2 * g->qidx_n : 1) * sizeof(*g->qfile))) ||
+			     !(g->qidx = realloc(g->qidx, (g->qidx_n ? 2 * g->qidx_n : 1) * sizeof(*g->qidx)))))
+				oom();
+			sprintf(path, "%s/pack/%s", g->quarantine, de->d_name);
+			f = &g->qfile[g->qidx_n];
+			if (cli_load(path, f)) {
+				g->trouble = 1;
+				continue;
+			}
+			if (hexoid_idx_open(&g->qidx[g->qidx_n], f->data, f->size, g->algo, &e) != HEXOID_IDX_OK) {
+				fprintf(stderr, SAY "pushed %s: %s\n", de->d_name, e.message);
+				cli_unload(f);
+				g->trouble = 1;
+				continue;
+			}
+			g->qidx_n++;
+		}
+		closedir(d);
+	}
+	/* Loose objects: xx/yyyy..., in either case as Git 2.x reads them. */
+	if ((d = opendir(g->quarantine))) {
+		while ((de = readdir(d))) {
+			unsigned char oid[HEXOID_MAX_RAWSZ];
+			DIR *sub;
+			struct dirent *se;
+			if (strlen(de->d_name) != 2 || hexoid_hex_to_bytes(oid, de->d_name, 1, HEXOID_MIXED))
+				continue;
+			sprintf(path, "%s/%s", g->quarantine, de->d_name);
+			if (!(sub = opendir(path)))
+				continue;
+			while ((se = readdir(sub)))
+				if (strlen(se->d_name) == g->hexsz - 2 &&
+				    !hexoid_hex_to_bytes(oid + 1, se->d_name, g->rawsz - 1, HEXOID_MIXED))
+					oids_add(&g->qloose, oid, g->rawsz);
+			closedir(sub);
+		}
+		closedir(d);
+	}
+	oids_sort(&g->qloose);
+	free(path);
+}
+
+static int pushed(const struct gate *g, const unsigned char *oid)
+{
+	unsigned char key[HEXOID_MAX_RAWSZ] = { 0 };
+
+	for (size_t i = 0; i < g->qidx_n; i++)
+		if (hexoid_idx_find(&g->qidx[i], oid) >= 0)
+			return 1;
+	memcpy(key, oid, g->rawsz);
+	return oids_has(&g->qloose, key);
+}
+
+/* Feeds a child's stdin from a thread while this one reads its stdout. */
+struct feeder {
+	struct gate *g;
+	FILE *to;
+	const struct oids *ids;   /* as hex lines, or */
+	const int *refs;          /* rev-list's tips and exclusions */
+	size_t nrefs;
+	int failed;
+};
+
+static void *feed(void *p)
+{
+	struct feeder *f = p;
+	struct gate *g = f->g;
+	char hex[HEXOID_MAX_HEXSZ + 2];
+
+	if (f->ids)
+		for (size_t i = 0; i < f->ids->n && !f->failed; i++) {
+			hexoid_encode(hex, g->hexsz, f->ids->v + i * HEXOID_MAX_RAWSZ, 1, g->algo);
+			hex[g->hexsz] = '\n';
+			f->failed = fwrite(hex, 1, g->hexsz + 1, f->to) != g->hexsz + 1;
+		}
+	for (size_t i = 0; i < f->nrefs && !f->failed; i++) {
+		const struct update *u = &g->u[f->refs[i]];
+		f->failed = fprintf(f->to, "%s\n", u->new) < 0 ||
+			    (strspn(u->old, "0") != g->hexsz && fprintf(f->to, "^%s\n", u->old) < 0);
+	}
+	f->failed |= fclose(f->to) != 0;
+	return NULL;
+}
+
+/* Check the commits of `ids`, none of them pushed: each read through cat-file --batch
+ * (fed from a thread, so the questions never wait for the answers). */
+static void check_stored(struct gate *g, int who, const struct oids *ids)
+{
+	char *argv[] = { "git", "cat-file", "--batch", NULL };
+	struct feeder f = { g, NULL, ids, NULL, 0, 0 };
+	pthread_t thread;
+	int to, from;
+	FILE *out;
 	pid_t pid;
 
-	snprintf(not_old, sizeof(not_old), "^%s", u->old);
-	if (strspn(u->old, "0") == g->hexsz)
-		argv[4] = NULL;
-	pid = spawn(argv, NULL, &fd);
-	if (pid < 0) {
+	if (!ids->n)
+		return;
+	if ((pid = spawn(argv, &to, &from)) < 0) {
+		fprintf(stderr, SAY "cannot run git cat-file: %s\n", strerror(errno));
+		g->trouble = 1;
+		return;
+	}
+	if (!(f.to = fdopen(to, "w")) || !(out = fdopen(from, "r")))
+		oom();
+	if (pthread_create(&thread, NULL, feed, &f)) {
+		fputs(SAY "cannot start a thread\n", stderr);
+		exit(EXIT_TROUBLE);
+	}
+	for (size_t i = 0; i < ids->n; i++) {
+		enum hexoid_object_type type;
+		unsigned char oid[HEXOID_MAX_RAWSZ];
+		char *text, hex[HEXOID_MAX_HEXSZ + 1];
+		size_t len;
+		int rc;
+
+		hexoid_encode(hex, g->hexsz, ids->v + i * HEXOID_MAX_RAWSZ, 1, g->algo);
+		hex[g->hexsz] = 0;
+		rc = cat_read(g, out, hex, &type, &text, &len, oid);
+		if (rc > 0) {
+			fprintf(stderr, SAY "commit %s is missing\n", hex);
+			g->trouble = 1;
+		}
+		if (rc)
+			break;
+		if (type == HEXOID_OBJ_COMMIT)
+			check_text(g, who, oid, type, text, len);
+		free(text);
+	}
+	fclose(out);
+	pthread_join(thread, NULL);
+	if (reap(pid, "git cat-file") != 0 || f.failed) {
+		fprintf(stderr, SAY "git cat-file --batch failed\n");
+		g->trouble = 1;
+	}
+}
+
+/* A finding reached from one of several new refs: which one is found at the end. */
+#define REF_PENDING (-2)
+
+/*
+ * Every commit the refs `refs` now reach that their old values did not: git rev-list
+ * with each new value and each old one excluded (several refs together only when none
+ * has an old value, so the walk is exactly the union of theirs). Pushed commits go to
+ * `walked`, for the scan's findings to be named by ref; the others are read and checked.
+ */
+static void walk(struct gate *g, const int *refs, size_t nrefs, struct oids *walked)
+{
+	char *argv[] = { "git", "rev-list", "--stdin", NULL };
+	struct feeder f = { g, NULL, NULL, refs, nrefs, 0 };
+	struct oids stored = { NULL, 0, 0 };
+	char line[HEXOID_MAX_HEXSZ + 8];
+	pthread_t thread;
+	int to, from;
+	FILE *out;
+	pid_t pid;
+
+	if ((pid = spawn(argv, &to, &from)) < 0) {
 		fprintf(stderr, SAY "cannot run git rev-list: %s\n", strerror(errno));
 		g->trouble = 1;
 		return;
 	}
-	if (!(in = fdopen(fd, "r")))
+	if (!(f.to = fdopen(to, "w")) || !(out = fdopen(from, "r")))
 		oom();
-	while ((len = getdelim(&rec, &cap, 0, in)) > 0) {
-		size_t n = (size_t)len;
+	if (pthread_create(&thread, NULL, feed, &f)) {
+		fputs(SAY "cannot start a thread\n", stderr);
+		exit(EXIT_TROUBLE);
+	}
+	while (fgets(line, sizeof(line), out)) {
 		unsigned char oid[HEXOID_MAX_RAWSZ];
-		if (rec[n - 1] == 0)
-			n--;
-		if (n < g->hexsz + 1 || rec[g->hexsz] != '\n' ||
-		    hexoid_decode(oid, rec, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) != HEXOID_OK) {
-			fprintf(stderr, SAY "git rev-list --header: unexpected output\n");
+		if (strlen(line) != g->hexsz + 1 || line[g->hexsz] != '\n' ||
+		    hexoid_decode(oid, line, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) != HEXOID_OK) {
+			fprintf(stderr, SAY "git rev-list: unexpected output\n");
 			g->trouble = 1;
 			break;
 		}
-		text = rec + g->hexsz + 1;
-		if (hexoid_object_check(HEXOID_OBJ_COMMIT, text, n - g->hexsz - 1, g->algo, NULL,
-					NULL) > 0) {
-			if (nbad == capbad && !(bad = realloc(bad, (capbad = capbad ? 2 * capbad : 8) *
-							     g->rawsz)))
-				oom();
-			memcpy(bad + nbad++ * g->rawsz, oid, g->rawsz);
-		}
+		oids_add(pushed(g, oid) ? walked : &stored, oid, g->rawsz);
 	}
-	free(rec);
-	fclose(in);
-	if (reap(pid, "git rev-list") != 0) {
-		fprintf(stderr, SAY "%s: git rev-list %s failed\n", u->ref, u->new);
+	fclose(out);
+	pthread_join(thread, NULL);
+	if (reap(pid, "git rev-list") != 0 || f.failed) {
+		fprintf(stderr, SAY "%s: git rev-list failed\n", g->u[refs[0]].ref);
 		g->trouble = 1;
 	}
-	for (i = 0; i < nbad; i++) {
-		char hex[HEXOID_MAX_HEXSZ + 1];
-		enum hexoid_object_type type;
-		unsigned char oid[HEXOID_MAX_RAWSZ];
-		char *body;
-		size_t size;
+	oids_sort(walked);
+	check_stored(g, nrefs == 1 ? refs[0] : REF_PENDING, &stored);
+	free(stored.v);
+}
 
-		hexoid_encode(hex, g->hexsz, bad + i * g->rawsz, 1, g->algo);
-		hex[g->hexsz] = 0;
-		if (cat_get(g, hex, &type, &body, &size, oid) == 0 && type == HEXOID_OBJ_COMMIT)
-			check_text(g, ref, oid, type, body, size);
-		free(body);
+/*
+ * Name a ref for each finding reached from one of several new refs: git log --source
+ * tells, for each commit, the first tip given that reaches it. Only when something was
+ * found: the walk itself does not need it.
+ */
+static void name_pending(struct gate *g, const int *refs, size_t nrefs)
+{
+	char *argv[] = { "git", "log", "--source", "--format=%H %S", "--stdin", NULL };
+	struct recs *lists[] = { &g->walk, &g->pushed };
+	struct feeder f = { g, NULL, NULL, refs, nrefs, 0 };
+	struct oids need = { NULL, 0, 0 };
+	char *line = NULL;
+	size_t cap = 0, i, l;
+	ssize_t len;
+	int *named, to, from;
+	pthread_t thread;
+	FILE *out;
+	pid_t pid;
+
+	for (l = 0; l < 2; l++)
+		for (i = 0; i < lists[l]->n; i++)
+			if (lists[l]->v[i].ref == REF_PENDING)
+				oids_add(&need, lists[l]->v[i].oid, g->rawsz);
+	if (!need.n)
+		return;
+	oids_sort(&need);
+	if (!(named = malloc(need.n * sizeof(*named))))
+		oom();
+	for (i = 0; i < need.n; i++)
+		named[i] = -1;
+	if ((pid = spawn(argv, &to, &from)) < 0) {
+		fprintf(stderr, SAY "cannot run git log: %s\n", strerror(errno));
+		g->trouble = 1;
+		goto out;
 	}
-	free(bad);
+	if (!(f.to = fdopen(to, "w")) || !(out = fdopen(from, "r")))
+		oom();
+	if (pthread_create(&thread, NULL, feed, &f)) {
+		fputs(SAY "cannot start a thread\n", stderr);
+		exit(EXIT_TROUBLE);
+	}
+	while ((len = getline(&line, &cap, out)) > 0) {
+		unsigned char key[HEXOID_MAX_RAWSZ] = { 0 };
+		const unsigned char *at;
+		if ((size_t)len < g->hexsz + 2 || line[g->hexsz] != ' ' ||
+		    hexoid_decode(key, line, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) != HEXOID_OK)
+			continue;
+		if (!(at = bsearch(key, need.v, need.n, HEXOID_MAX_RAWSZ, cmp_oid)))
+			continue;
+		line[len - 1] = 0;
+		for (i = 0; i < nrefs; i++)
+			if (!strcmp(g->u[refs[i]].new, line + g->hexsz + 1))
+				break;
+		named[(at - need.v) / HEXOID_MAX_RAWSZ] = i < nrefs ? refs[i] : -1;
+	}
+	free(line);
+	fclose(out);
+	pthread_join(thread, NULL);
+	if (reap(pid, "git log") != 0 || f.failed) {
+		fprintf(stderr, SAY "git log --source failed\n");
+		g->trouble = 1;
+	}
+out:
+	for (l = 0; l < 2; l++)
+		for (i = 0; i < lists[l]->n; i++) {
+			struct rec *r = &lists[l]->v[i];
+			unsigned char key[HEXOID_MAX_RAWSZ] = { 0 };
+			const unsigned char *at;
+			if (r->ref != REF_PENDING)
+				continue;
+			memcpy(key, r->oid, g->rawsz);
+			at = bsearch(key, need.v, need.n, HEXOID_MAX_RAWSZ, cmp_oid);
+			r->ref = at ? named[(at - need.v) / HEXOID_MAX_RAWSZ] : -1;
+			/* Not named (it cannot be: the walk reached it): the first of them. */
+			if (r->ref < 0)
+				r->ref = refs[0];
+		}
+	free(named);
+	free(need.v);
 }
 
 /* --- the pushed objects ------------------------------------------------------------ */
@@ -644,11 +915,6 @@ static void *scan_pushed(void *p)
 
 /* --- the report -------------------------------------------------------------------- */
 
-static int cmp_oid(const void *a, const void *b)
-{
-	return memcmp(a, b, HEXOID_MAX_RAWSZ);
-}
-
 /* Does this finding reject the push? */
 static int rejects(const struct gate *g, const struct rec *r)
 {
@@ -685,38 +951,43 @@ static void print_rec(const struct gate *g, const struct rec *r)
 		fprintf(stderr, "%s: %s\n", cls, r->message);
 }
 
-/* Print everything found, by ref in input order, then what no pushed ref reaches; return
- * how many findings reject the push. */
+/*
+ * Print everything found, by ref in input order, then the pushed objects no pushed ref
+ * reaches (the update hook leaves those to pre-receive, but not a damaged pack); return
+ * how many findings reject the push.
+ */
 static unsigned long report(struct gate *g)
 {
-	unsigned char *seen = NULL;
-	size_t nseen = 0, i;
-	unsigned long nreject = 0;
+	struct oids seen = { NULL, 0, 0 };
+	unsigned long nreject = 0, nwarn = 0;
+	struct recs *lists[] = { &g->walk, &g->pushed };
+	size_t i, l;
 	int ref;
 
-	/* The walk checked every commit and tag the refs reach: a header finding in a pushed
-	 * object that the walk also found is the same one, and is shown with its ref. */
-	if (g->walk.n && !(seen = calloc(g->walk.n, HEXOID_MAX_RAWSZ)))
-		oom();
+	/* A tag in a ref's chain is read by the walk and, when pushed, scanned too: the
+	 * walk's finding is the one shown. */
 	for (i = 0; i < g->walk.n; i++)
-		memcpy(seen + nseen++ * HEXOID_MAX_RAWSZ, g->walk.v[i].oid, HEXOID_MAX_RAWSZ);
-	if (nseen)
-		qsort(seen, nseen, HEXOID_MAX_RAWSZ, cmp_oid);
-	for (ref = 0; ref < (int)g->nu; ref++)
-		for (i = 0; i < g->walk.n; i++)
-			if (g->walk.v[i].ref == ref) {
-				print_rec(g, &g->walk.v[i]);
-				nreject += rejects(g, &g->walk.v[i]);
+		oids_add(&seen, g->walk.v[i].oid, g->rawsz);
+	oids_sort(&seen);
+	/* ref == nu: the findings no pushed ref reaches, last. */
+	for (ref = 0; ref <= (int)g->nu; ref++)
+		for (l = 0; l < 2; l++)
+			for (i = 0; i < lists[l]->n; i++) {
+				struct rec *r = &lists[l]->v[i];
+				unsigned char key[HEXOID_MAX_RAWSZ] = { 0 };
+				if (ref < (int)g->nu ? r->ref != ref : r->ref >= 0)
+					continue;
+				memcpy(key, r->oid, g->rawsz);
+				if (l == 1 && r->has_oid && r->header[0] && oids_has(&seen, key))
+					continue;
+				if (r->ref < 0 && g->update_hook && r->has_oid)
+					continue;
+				print_rec(g, r);
+				rejects(g, r) ? nreject++ : nwarn++;
 			}
-	for (i = 0; i < g->pushed.n; i++) {
-		struct rec *r = &g->pushed.v[i];
-		if (r->has_oid && r->header[0] && nseen &&
-		    bsearch(r->oid, seen, nseen, HEXOID_MAX_RAWSZ, cmp_oid))
-			continue;
-		print_rec(g, r);
-		nreject += rejects(g, r);
-	}
-	free(seen);
+	if (nwarn && !nreject)
+		fprintf(stderr, SAY "push accepted with %lu warning%s\n", nwarn, nwarn == 1 ? "" : "s");
+	free(seen.v);
 	return nreject;
 }
 
@@ -792,45 +1063,81 @@ static int read_updates(struct gate *g)
 static int run_check(struct gate *g, int update_hook)
 {
 	struct pushed_scan ps = { g, 0, 0, 0 };
+	struct oids *walked;
 	unsigned long nreject;
-	size_t i;
+	int *fresh, *one;
+	size_t nfresh = 0, i, k;
 
 	/* Replacement objects would hide the stored ones from rev-list and cat-file. */
 	setenv("GIT_NO_REPLACE_OBJECTS", "1", 1);
-	g->quarantine = update_hook ? NULL : getenv("GIT_QUARANTINE_PATH");
+	/* A git that dies is reported by its exit status, not by killing this process. */
+	signal(SIGPIPE, SIG_IGN);
+	g->update_hook = update_hook;
+	g->quarantine = getenv("GIT_QUARANTINE_PATH");
 	if (g->quarantine && !*g->quarantine)
 		g->quarantine = NULL;
-	/* The pushed objects are scanned meanwhile; git's own processes run beside both. */
+	/* The pushed objects are scanned in a thread while git walks the refs beside it. */
 	if (g->quarantine) {
 		ps.started = pthread_create(&ps.thread, NULL, scan_pushed, &ps) == 0;
 		if (!ps.started)
 			scan_pushed(&ps);
+		quarantine_load(g);
 	}
+	/* walked[i]: the pushed commits ref i reaches; walked[nu]: those the new refs do. */
+	if (!(walked = calloc(g->nu + 1, sizeof(*walked))) ||
+	    !(fresh = malloc(g->nu * sizeof(*fresh))) || !(one = malloc(sizeof(*one))))
+		oom();
 	for (i = 0; i < g->nu && !g->trouble; i++) {
 		if (strspn(g->u[i].new, "0") == g->hexsz)
 			continue; /* a deletion */
-		if (check_tags(g, (int)i, g->u[i].new) == 0)
-			check_commits(g, (int)i);
+		if (check_tags(g, (int)i, g->u[i].new))
+			continue;
+		if (strspn(g->u[i].old, "0") == g->hexsz) {
+			fresh[nfresh++] = (int)i;
+		} else {
+			*one = (int)i;
+			walk(g, one, 1, &walked[i]);
+		}
 	}
+	/* New refs have nothing to exclude: one walk covers them all. */
+	if (nfresh && !g->trouble)
+		walk(g, fresh, nfresh, &walked[g->nu]);
 	cat_stop(g);
 	if (ps.started)
 		pthread_join(ps.thread, NULL);
 	g->trouble |= ps.trouble;
+
+	/* A pushed commit's finding belongs to a ref whose walk reached it. */
+	for (k = 0; k < g->pushed.n; k++) {
+		struct rec *r = &g->pushed.v[k];
+		unsigned char key[HEXOID_MAX_RAWSZ] = { 0 };
+		if (!r->has_oid)
+			continue;
+		memcpy(key, r->oid, g->rawsz);
+		for (i = 0; i < g->nu && r->ref < 0; i++)
+			if (oids_has(&walked[i], key))
+				r->ref = (int)i;
+		if (r->ref < 0 && oids_has(&walked[g->nu], key))
+			r->ref = nfresh == 1 ? fresh[0] : REF_PENDING;
+	}
+	if (nfresh > 1 && !g->trouble)
+		name_pending(g, fresh, nfresh);
 	nreject = report(g);
+	for (i = 0; i <= g->nu; i++)
+		free(walked[i].v);
+	free(walked);
+	free(fresh);
+	free(one);
 	if (g->trouble) {
 		fprintf(stderr, SAY "%s: the check could not be completed (see above)\n",
 			g->cfg.report_only ? "warning: push accepted unchecked" : "push rejected");
 		return g->cfg.report_only ? EXIT_VALID : EXIT_TROUBLE;
 	}
 	if (nreject) {
-		fprintf(stderr, SAY "push rejected: %lu object ID%s Git 3.0 will not read%s\n",
-			nreject, nreject == 1 ? "" : "s",
-			update_hook ? "" : " (hexoid.mixed or --mixed allows uppercase)");
+		fprintf(stderr, SAY "push rejected: %lu object ID%s Git 3.0 will not read\n",
+			nreject, nreject == 1 ? "" : "s");
 		return EXIT_INVALID;
 	}
-	if (g->walk.n || g->pushed.n)
-		fprintf(stderr, SAY "push accepted with %zu warning%s\n", g->walk.n + g->pushed.n,
-			g->walk.n + g->pushed.n == 1 ? "" : "s");
 	return EXIT_VALID;
 }
 

@@ -118,6 +118,10 @@ suite() { # suite FORMAT
 	on_top=$(commit_text "$tree" "$bad_tree" | hash_commit "$cl")
 	push "$fmt: a bad commit under a good one is rejected" 1 \
 		"hexoid: refs/heads/main: commit $bad_tree: tree header" "$on_top:refs/heads/main"
+	# New refs are walked together: the finding still names the ref that reaches it.
+	push "$fmt: two new refs at once, one bad: the bad one is named" 1 \
+		"hexoid: refs/heads/b2: commit $bad_tree: tree header" \
+		main:refs/heads/g2 "$bad_tree:refs/heads/b2"
 
 	bad_tag=$(printf 'object %s\ntype commit\ntag v2\ntagger %s\n\nplanted\n' "$(up "$head")" \
 		"$ident" | hash_tag "$cl")
@@ -150,6 +154,9 @@ suite() { # suite FORMAT
 	push "$fmt: a ref moved onto a bad commit the server has is rejected" 1 \
 		"hexoid: refs/heads/main: commit $bad_tree: tree header, line 1, column $(col "$tree" 5)" \
 		"$bad_tree:refs/heads/main"
+	push "$fmt: two new refs at once, one onto a bad commit the server has: that one is named" 1 \
+		"hexoid: refs/heads/b3: commit $bad_tree: tree header" \
+		main:refs/heads/g3 "$bad_tree:refs/heads/b3"
 
 	# An alternate object store (a shared pool) holds another bad commit.
 	pool=$d/pool.git
