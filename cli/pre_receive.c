@@ -1087,11 +1087,10 @@ static int run_check(struct gate *g, int update_hook)
 	if (!(walked = calloc(g->nu + 1, sizeof(*walked))) ||
 	    !(fresh = malloc(g->nu * sizeof(*fresh))) || !(one = malloc(sizeof(*one))))
 		oom();
+	/* The walks first: rev-list takes the longest, and peels tags itself. */
 	for (i = 0; i < g->nu && !g->trouble; i++) {
 		if (strspn(g->u[i].new, "0") == g->hexsz)
 			continue; /* a deletion */
-		if (check_tags(g, (int)i, g->u[i].new))
-			continue;
 		if (strspn(g->u[i].old, "0") == g->hexsz) {
 			fresh[nfresh++] = (int)i;
 		} else {
@@ -1102,6 +1101,10 @@ static int run_check(struct gate *g, int update_hook)
 	/* New refs have nothing to exclude: one walk covers them all. */
 	if (nfresh && !g->trouble)
 		walk(g, fresh, nfresh, &walked[g->nu]);
+	/* Then the tags each ref points at, themselves. */
+	for (i = 0; i < g->nu && !g->trouble; i++)
+		if (strspn(g->u[i].new, "0") != g->hexsz)
+			check_tags(g, (int)i, g->u[i].new);
 	cat_stop(g);
 	if (ps.started)
 		pthread_join(ps.thread, NULL);
