@@ -2,6 +2,7 @@
 #
 #   make                  library (static + shared) and the hexoid command, in build/
 #   make check            all tests (installs missing Debian packages when run as root)
+#   make check-go         the Go package (bindings/go): go test, shared and static
 #   make demo             verify this repository's and a fresh SHA-256 repository's listings
 #   make check-sanitize   the tests again under -fsanitize=address,undefined
 #   make check-tsan       the threading tests under -fsanitize=thread
@@ -96,7 +97,7 @@ $(BUILD)/.config: FORCE
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(CONFIG)' ]; then echo '$(CONFIG)' > $@; fi
 FORCE:
 
-.PHONY: FORCE all check check-sanitize check-tsan fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
+.PHONY: FORCE all check check-go check-sanitize check-tsan fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
 all: $(STATIC) $(SHARED) $(HEXOID)
 
 # Debian packages: installed when run as root, otherwise the exact command is printed.
@@ -152,12 +153,31 @@ SHELL_TESTS := \
 	tests/verify_pack.sh \
 	tests/limits.sh \
 	tests/push.sh \
+	tests/go.sh \
 	tests/install.sh
 
 check: all $(TESTRUN)
 	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" \
 	CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" RUN="$(RUN)" \
 		$(RUN) $(TESTRUN) $(SHELL_TESTS)
+
+# The Go package against this build: a hexoid.pc naming the source's headers and the
+# build's libraries, then go test linked with the shared library (found at run time
+# through LD_LIBRARY_PATH) and again statically (-tags hexoid_static). No module is
+# fetched: the package needs nothing outside Go's standard library.
+GO ?= go
+GO_TEST_FLAGS ?=
+GO_ENV = PKG_CONFIG_PATH=$(CURDIR)/$(BUILD)/pkgconfig GOPROXY=off GOFLAGS=-mod=mod \
+	GOCACHE=$(CURDIR)/$(BUILD)/go-cache LD_LIBRARY_PATH=$(CURDIR)/$(BUILD) CC="$(CC)"
+$(BUILD)/pkgconfig/hexoid.pc: hexoid.pc.in $(BUILD)/.config
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(CURDIR)|' -e 's|@LIBDIR@|$(CURDIR)/$(BUILD)|' \
+	    -e 's|@INCLUDEDIR@|$(CURDIR)/include|' -e 's|@VERSION@|$(VERSION)|' hexoid.pc.in > $@
+check-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
+	@echo '# go test (shared)'
+	cd bindings/go && $(GO_ENV) $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
+	@echo '# go test (static)'
+	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -tags hexoid_static $(GO_TEST_FLAGS) ./...
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:

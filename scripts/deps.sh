@@ -22,6 +22,7 @@ for group in "$@"; do
 		need time test -x /usr/bin/time # the tests measure peak memory with it
 		need zlib1g-dev hdr zlib.h       # packs: inflate, crc32
 		need libssl-dev hdr openssl/evp.h # packs: SHA-1 and SHA-256 (libcrypto)
+		need golang-go has go             # the Go package's tests (bindings/go)
 		;;
 	demo)
 		need git has git
