@@ -92,7 +92,9 @@ require hexoid.dev/go/hexoid v0.0.0
 replace hexoid.dev/go/hexoid => $src/bindings/go
 EOF
 	sed -n '/^```go$/,/^```$/p' "$src/README.md" | sed '1d;$d' >"$tmp/goprog/main.go"
-	export GOPROXY=off GOFLAGS=-mod=mod GOCACHE="$src/${BUILD:-build}/go-cache"
+	# A cache of its own: go keys its cache on the pkg-config arguments, not on the
+	# paths they give, and every run installs into a new prefix.
+	export GOPROXY=off GOFLAGS=-mod=mod GOCACHE="$tmp/go-cache"
 	printf '%s\n' 4b825dc642cb6eb9a060e54bf8d69288fbee4904 4B825DC642CB6EB9A060E54BF8D69288FBEE4904 >"$tmp/ids"
 	# go_check NAME: the program reports the uppercase line and exits 1.
 	go_check() {
