@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"hexoid.dev/go/hexoid/internal/oid"
 )
 
 var algos = []Algo{SHA1, SHA256}
@@ -207,6 +209,39 @@ func TestDecodeID(t *testing.T) {
 	}
 	if _, err := DecodeID(make([]byte, 19), make([]byte, 40), Mixed); err != ErrLength {
 		t.Fatalf("short dst: %v", err)
+	}
+}
+
+// The portable decoder (what other architectures use) against the rules, here too.
+func TestSWAR(t *testing.T) {
+	rng := rand.New(rand.NewSource(10))
+	for _, algo := range algos {
+		text, raw := lines(rng, 1, algo.HexSize(), algo)
+		for pos := 0; pos < algo.HexSize(); pos++ {
+			for b := 0; b < 256; b++ {
+				s := append([]byte(nil), text...)
+				s[pos] = byte(b)
+				isLower := (b >= '0' && b <= '9') || (b >= 'a' && b <= 'f')
+				isUpper := b >= 'A' && b <= 'F'
+				for _, kind := range []Kind{Lower, Mixed} {
+					ok := isLower || (isUpper && kind == Mixed)
+					dst := make([]byte, 32)
+					if oid.SWARBytes(dst, s, mixMask(kind)) != ok || oid.SWARString(dst, string(s), mixMask(kind)) != ok {
+						t.Fatalf("%v pos %d byte %#x kind %d", algo, pos, b, kind)
+					}
+					if ok {
+						want, _ := hex.DecodeString(string(s))
+						if !bytes.Equal(dst[:len(want)], want) {
+							t.Fatalf("%v pos %d byte %#x: wrong bytes", algo, pos, b)
+						}
+					}
+				}
+			}
+		}
+		dst := make([]byte, 32)
+		if !oid.SWARBytes(dst, text, 0) || !bytes.Equal(dst[:len(raw)], raw) {
+			t.Fatalf("%v: swar", algo)
+		}
 	}
 }
 
