@@ -3,17 +3,18 @@
  *
  * Git 2.x accepts, and stores, a commit whose tree or parent header or a tag whose object
  * header is uppercase hex; Git 3.0 will not read it. Run as a hook, this rejects such a
- * push. Two checks, the second overlapping the first:
+ * push. Two checks:
  *
  *   - every object the push brings: the quarantine folder git makes for it
  *     ($GIT_QUARANTINE_PATH), its packs and loose objects, through the library's scans
  *     (headers, and damage: CRC32s, checksums, broken zlib or deltas);
  *   - every commit and tag each pushed ref now reaches that its old value did not, new or
- *     already stored, here or in an alternate: `git rev-list --header NEW ^OLD`, and the
- *     chain of tags from the ref itself, read through `git cat-file --batch`. Both run
- *     with the hook's environment, so they see the quarantine, the repository and its
- *     alternates as git does. A commit rev-list shows with a bad header is read again
- *     through cat-file, so lines and columns are those of the stored text.
+ *     already stored, here or in an alternate: `git rev-list` from the new values with
+ *     the old ones excluded (all new refs in one walk), run with the hook's environment
+ *     so that it sees the quarantine, the repository and its alternates as git does.
+ *     Pushed commits are left to the scan (the walk only notes which ref reaches them);
+ *     the stored ones, and the chain of tags from each ref itself, are read through
+ *     `git cat-file --batch` and their headers checked with hexoid_object_check().
  *
  * The check runs in a child process; the parent only waits for it. A crash, a timeout or
  * any internal error therefore ends in a clear verdict, and by default in a rejection.
