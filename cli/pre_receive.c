@@ -23,6 +23,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
@@ -1152,26 +1153,36 @@ static void on_alarm(int sig)
 	timed_out = 1;
 }
 
-/* Run the check in a child and turn whatever becomes of it into a verdict. */
+/*
+ * Run the check in a child and turn whatever becomes of it into a verdict. The child
+ * sends its verdict through a pipe as its last act: an exit status alone could come from
+ * anything that ends it early (a sanitizer's report on a crash, exit() deep in a library).
+ */
 static int supervise(struct gate *g, int update_hook)
 {
 	struct sigaction sa;
+	unsigned char verdict;
+	int status, vp[2];
 	pid_t pid;
-	int status;
 
 	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, SAY "cannot fork: %s\n", strerror(errno));
+	/* Close-on-exec: git's processes must not hold the verdict's pipe open. */
+	if (pipe(vp) || fcntl(vp[0], F_SETFD, FD_CLOEXEC) || fcntl(vp[1], F_SETFD, FD_CLOEXEC) ||
+	    (pid = fork()) < 0) {
+		fprintf(stderr, SAY "cannot start the check: %s\n", strerror(errno));
 		return g->cfg.report_only ? EXIT_VALID : EXIT_TROUBLE;
 	}
 	if (pid == 0) {
 		/* A group of its own, so that the time limit ends git's processes too. */
 		setpgid(0, 0);
-		int rc = run_check(g, update_hook);
+		close(vp[0]);
+		verdict = (unsigned char)run_check(g, update_hook);
 		fflush(NULL);
-		_exit(rc);
+		if (write(vp[1], &verdict, 1) != 1)
+			_exit(EXIT_TROUBLE);
+		_exit(verdict);
 	}
+	close(vp[1]);
 	setpgid(pid, pid);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;
@@ -1200,14 +1211,18 @@ static int supervise(struct gate *g, int update_hook)
 		}
 	}
 	alarm(0);
-	if (WIFEXITED(status) && WEXITSTATUS(status) <= EXIT_TROUBLE)
-		return WEXITSTATUS(status);
+	if (read(vp[0], &verdict, 1) == 1 && verdict <= EXIT_TROUBLE) {
+		close(vp[0]);
+		return verdict;
+	}
+	close(vp[0]);
+	/* Whatever the child left running goes with it. */
+	kill(-pid, SIGKILL);
 	if (WIFSIGNALED(status))
 		fprintf(stderr, SAY "internal error: the check died of signal %d\n", WTERMSIG(status));
 	else
-		fprintf(stderr, SAY "internal error: the check exited with status %d\n",
-			WEXITSTATUS(status));
-	kill(-pid, SIGKILL);
+		fprintf(stderr, SAY "internal error: the check ended (exit status %d) without a "
+			"verdict\n", WEXITSTATUS(status));
 	if (g->cfg.report_only) {
 		fputs(SAY "warning: push accepted unchecked (hexoid.reportOnly)\n", stderr);
 		return EXIT_VALID;
