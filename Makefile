@@ -65,7 +65,7 @@ EMU_DEFS  := $(foreach i,$(EMU_ISAS),-DHEXOID_EMU_HAVE_$(call upper,$(i)))
 isaflags = $(FLAGS_$(word 2,$(subst /, ,$(1)))) $(if $(filter %_vbmi.c,$(1)),$(VBMI_FLAGS))
 
 LIB_SRC := src/hexoid.c src/dispatch.c src/cpu.c $(wildcard src/scalar/*.c) $(wildcard src/formats/*.c) \
-           $(wildcard src/pack/*.c) \
+           $(wildcard src/pack/*.c) $(wildcard src/audit/*.c) \
            $(foreach i,$(NATIVE_ISAS),$(wildcard src/$(i)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 EMU_OBJ := $(foreach i,$(EMU_ISAS),$(patsubst %.c,$(BUILD)/emu/%.o,$(wildcard src/$(i)/*.c)))
@@ -212,7 +212,7 @@ demo: all
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
 	install -m 644 include/hexoid.h include/hexoid_listing.h include/hexoid_idx.h \
-		include/hexoid_pack.h $(DESTDIR)$(INCLUDEDIR)/
+		include/hexoid_pack.h include/hexoid_audit.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
 	ln -sf libhexoid.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -225,6 +225,7 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/hexoid.h $(DESTDIR)$(INCLUDEDIR)/hexoid_listing.h \
 	      $(DESTDIR)$(INCLUDEDIR)/hexoid_idx.h $(DESTDIR)$(INCLUDEDIR)/hexoid_pack.h \
+	      $(DESTDIR)$(INCLUDEDIR)/hexoid_audit.h \
 	      $(DESTDIR)$(LIBDIR)/libhexoid.* \
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/hexoid.pc $(DESTDIR)$(BINDIR)/hexoid
 

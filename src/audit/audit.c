@@ -1,0 +1,1513 @@
+/*
+ * The repository audit: find the repository, read every place of places.c in each of
+ * its git directories (the main one, each linked worktree's, each submodule's, in that
+ * order), then its loose objects and packs, and hand every finding to the caller.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "audit/audit.h"
+
+/* --- names and classes ------------------------------------------------------------- */
+
+static const char *const area_names[HEXOID_AREA_COUNT] = {
+	"refs", "pseudo-refs", "packed-refs", "reflogs", "shallow", "fetch-head", "grafts",
+	"replace", "notes", "rebase", "sequencer", "rerere", "config-files", "dumb-http",
+	"promisor", "commit-graph-chain", "midx-chain", "loose-objects", "pack-objects",
+	"alternates",
+};
+
+static const struct {
+	const char *name;
+	enum hexoid_audit_class cls;
+} codes[HEXOID_AUDIT_CODE_COUNT] = {
+	[HEXOID_AUDIT_UPPERCASE] = { "uppercase-id", HEXOID_CLASS_GIT3 },
+	[HEXOID_AUDIT_UPPERCASE_ACCEPTED] = { "uppercase-id-accepted", HEXOID_CLASS_WARN },
+	[HEXOID_AUDIT_BAD_ID] = { "bad-id", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_ID_MISMATCH] = { "id-mismatch", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_CRC] = { "crc32-mismatch", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_CHECKSUM] = { "checksum-mismatch", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_LAYOUT] = { "pack-layout", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_OBJECT_HEADER] = { "object-header", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_ZLIB] = { "zlib", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_DELTA] = { "delta", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_BASE] = { "delta-base", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_UNREADABLE] = { "unreadable", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_NOT_A_FILE] = { "not-a-file", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_BROKEN_LINK] = { "broken-link", HEXOID_CLASS_ERROR },
+};
+
+const char *hexoid_audit_area_name(enum hexoid_audit_area area)
+{
+	return (unsigned)area < HEXOID_AREA_COUNT ? area_names[area] : NULL;
+}
+
+const char *hexoid_audit_code_name(enum hexoid_audit_code code)
+{
+	return code > 0 && code < HEXOID_AUDIT_CODE_COUNT ? codes[code].name : NULL;
+}
+
+enum hexoid_audit_class hexoid_audit_code_class(enum hexoid_audit_code code)
+{
+	return code > 0 && code < HEXOID_AUDIT_CODE_COUNT ? codes[code].cls : 0;
+}
+
+const char *hexoid_audit_class_name(enum hexoid_audit_class cls)
+{
+	switch (cls) {
+	case HEXOID_CLASS_GIT3: return "git3";
+	case HEXOID_CLASS_ERROR: return "error";
+	case HEXOID_CLASS_WARN: return "warn";
+	}
+	return NULL;
+}
+
+/* --- the audit and its run --------------------------------------------------------- */
+
+struct hexoid_audit {
+	char *gitdir;   /* the git directory found (a linked worktree's own, perhaps) */
+	char *common;   /* the repository's common git directory: what is audited */
+	enum hexoid_algo algo;
+	enum hexoid_ref_storage refs;
+	struct hexoid_audit_count count[HEXOID_AREA_COUNT];
+};
+
+/* A git directory whose places are read: `dir` on disk, findings name its files
+ * `prefix` + their path in it ("", "worktrees/wt/", "modules/sub/"). */
+struct where {
+	char *dir;
+	char *prefix;
+	int worktree;     /* a linked worktree's own folder: only SCOPE_WORKTREE places */
+};
+
+/* One repository: the audited one, or a submodule's under modules/. */
+struct repo {
+	char *dir;        /* its common git directory */
+	char *prefix;
+	enum hexoid_algo algo;
+	int reftable;
+	struct where *wheres;  /* [0] is the repository's own; then its linked worktrees */
+	size_t nwheres;
+};
+
+struct run {
+	struct hexoid_audit *audit;
+	struct hexoid_audit_options o;
+	int stopped;
+	char err[256];
+	/* The git directories met so far, to walk each once (a submodule's modules/ entry
+	 * may lead back into the repository). */
+	struct { dev_t dev; ino_t ino; } *seen;
+	size_t nseen, capseen;
+};
+
+static int report(struct run *r, struct hexoid_audit_finding *f)
+{
+	struct hexoid_audit_count *c = &r->audit->count[f->area];
+
+	if (r->stopped)
+		return 1;
+	f->cls = hexoid_audit_code_class(f->code);
+	if (f->cls == HEXOID_CLASS_GIT3)
+		c->git3++;
+	else if (f->cls == HEXOID_CLASS_WARN)
+		c->warn++;
+	else
+		c->errors++;
+	if (r->o.on_finding && r->o.on_finding(r->o.ctx, f))
+		r->stopped = 1;
+	return r->stopped;
+}
+
+static char *join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = malloc(la + lb + 2);
+
+	if (!s)
+		return NULL;
+	memcpy(s, a, la);
+	s[la] = '/';
+	memcpy(s + la + 1, b, lb + 1);
+	return s;
+}
+
+static char *concat(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = malloc(la + lb + 1);
+
+	if (!s)
+		return NULL;
+	memcpy(s, a, la);
+	memcpy(s + la, b, lb + 1);
+	return s;
+}
+
+/* A finding about a file as a whole (no line): shown as PREFIX + rel. */
+static void file_finding(struct run *r, enum hexoid_audit_area area, const struct where *w,
+			 const char *rel, enum hexoid_audit_code code, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void file_finding(struct run *r, enum hexoid_audit_area area, const struct where *w,
+			 const char *rel, enum hexoid_audit_code code, const char *fmt, ...)
+{
+	struct hexoid_audit_finding f;
+	char msg[512];
+	char *path = concat(w->prefix, rel);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	memset(&f, 0, sizeof(f));
+	f.code = code;
+	f.area = area;
+	f.path = path ? path : rel;
+	f.offset = HEXOID_NO_OFFSET;
+	f.message = msg;
+	report(r, &f);
+	free(path);
+}
+
+/* --- reading files ----------------------------------------------------------------- */
+
+/*
+ * Read a whole small file `name` in the folder dirfd. With `checked`, the caller knows it
+ * is a regular file (readdir said so); otherwise it is stat'ed first, so a FIFO, socket
+ * or device is never opened. Returns 0 with the data, 1 if it does not exist, -1 after
+ * reporting why it cannot be read.
+ */
+static int slurp_at(struct run *r, enum hexoid_audit_area area, const struct where *w, int dirfd,
+		    const char *name, const char *rel, int checked, char **data, size_t *size)
+{
+	size_t cap = 4096;
+	char *buf = NULL;
+	int fd = -1;
+
+	*data = NULL;
+	*size = 0;
+	if (!checked) {
+		struct stat st;
+		if (fstatat(dirfd, name, &st, 0) < 0) {
+			if (errno == ENOENT || errno == ENOTDIR) {
+				/* A symbolic link to nothing is not nothing. */
+				if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+				    S_ISLNK(st.st_mode)) {
+					file_finding(r, area, w, rel, HEXOID_AUDIT_BROKEN_LINK,
+						     "symbolic link to nothing");
+					return -1;
+				}
+				return 1;
+			}
+			goto fail;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			file_finding(r, area, w, rel, HEXOID_AUDIT_NOT_A_FILE,
+				     "a folder where git reads a file");
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			file_finding(r, area, w, rel, HEXOID_AUDIT_NOT_A_FILE,
+				     "not a regular file (%s): not read",
+				     S_ISFIFO(st.st_mode)   ? "a FIFO"
+				     : S_ISSOCK(st.st_mode) ? "a socket"
+							    : "a device");
+			return -1;
+		}
+	}
+	/* O_NONBLOCK all the same: what was a file a moment ago may be a FIFO now. */
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		goto fail;
+	}
+	if (!(buf = malloc(cap)))
+		goto fail;
+	for (;;) {
+		ssize_t got;
+		if (*size == cap) {
+			char *nb = realloc(buf, cap = 2 * cap);
+			if (!nb)
+				goto fail;
+			buf = nb;
+		}
+		got = read(fd, buf + *size, cap - *size);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			goto fail;
+		if (got == 0)
+			break;
+		*size += (size_t)got;
+	}
+	close(fd);
+	*data = buf;
+	return 0;
+fail:
+	file_finding(r, area, w, rel, errno == ENOMEM ? HEXOID_AUDIT_UNREADABLE : HEXOID_AUDIT_UNREADABLE,
+		     "cannot read: %s", errno == ELOOP ? "symbolic link loop" : strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return -1;
+}
+
+/* --- feeds: files of lines through the listing checker ------------------------------ */
+
+struct problems {
+	struct hexoid_problem *v;
+	size_t n, cap;
+};
+
+static int collect(void *ctx, const struct hexoid_problem *p)
+{
+	struct problems *ps = ctx;
+
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 16;
+		struct hexoid_problem *v = realloc(ps->v, cap * sizeof(*v));
+		if (!v)
+			return 1;
+		ps->v = v;
+		ps->cap = cap;
+	}
+	ps->v[ps->n++] = *p;
+	return 0;
+}
+
+/*
+ * The files of one place in one git directory go through the listing checker as one
+ * stream: a file's lines keep their numbers through a table of where each file starts;
+ * a file without a last newline gets one, so files never run together.
+ *
+ * The lowercase-only checker alone tells each kind of problem apart once it reports
+ * HEXOID_EUPPER only for an ID that is valid hex otherwise; until then a second,
+ * mixed-case checker says which lines Git 2.x rejects too (TWO_CHECKERS).
+ */
+#define TWO_CHECKERS 1
+
+struct feed_file {
+	char *path;               /* as findings show it */
+	unsigned long long first; /* its first line's number in the feed */
+};
+struct feed {
+	struct run *r;
+	enum hexoid_audit_area area;
+	struct hexoid_listing *lower;
+#if TWO_CHECKERS
+	struct hexoid_listing *mixed;
+	struct problems pm;
+#endif
+	struct problems pl;
+	struct feed_file *files;
+	size_t nfiles, cap;
+	unsigned long long lines;
+	int oom;
+};
+
+static int feed_start(struct run *r, struct feed *fd, enum hexoid_audit_area area,
+		      enum hexoid_format format, enum hexoid_algo algo)
+{
+	memset(fd, 0, sizeof(*fd));
+	fd->r = r;
+	fd->area = area;
+	fd->lower = hexoid_listing_new(format, algo, HEXOID_LOWER, collect, NULL, &fd->pl);
+#if TWO_CHECKERS
+	fd->mixed = hexoid_listing_new(format, algo, HEXOID_MIXED, collect, NULL, &fd->pm);
+	if (!fd->mixed) {
+		hexoid_listing_free(fd->lower);
+		fd->lower = NULL;
+	}
+#endif
+	return fd->lower ? 0 : -1;
+}
+
+static void feed_bytes(struct feed *fd, const char *data, size_t size)
+{
+	hexoid_listing_feed(fd->lower, data, size);
+#if TWO_CHECKERS
+	hexoid_listing_feed(fd->mixed, data, size);
+#endif
+}
+
+/* Feed one file's contents: `path` is how findings name it. */
+static void feed_data(struct feed *fd, const char *path, const char *data, size_t size)
+{
+	size_t at = 0;
+	unsigned long long lines = 0;
+	char *copy = NULL;
+
+	if (fd->nfiles == fd->cap) {
+		size_t cap = fd->cap ? 2 * fd->cap : 64;
+		struct feed_file *v = realloc(fd->files, cap * sizeof(*v));
+		if (v) {
+			fd->files = v;
+			fd->cap = cap;
+		}
+	}
+	if (fd->nfiles == fd->cap || !(copy = strdup(path))) {
+		fd->oom = 1;
+		return;
+	}
+	fd->files[fd->nfiles].path = copy;
+	fd->files[fd->nfiles++].first = fd->lines + 1;
+	while (at < size) {
+		const char *nl = memchr(data + at, '\n', size - at);
+		lines++;
+		at = nl ? (size_t)(nl - data) + 1 : size;
+	}
+	feed_bytes(fd, data, size);
+	if (size && data[size - 1] != '\n')
+		feed_bytes(fd, "\n", 1);
+	fd->lines += lines;
+}
+
+/* The file holding line `line` of the feed. */
+static const struct feed_file *file_of(const struct feed *fd, unsigned long long line)
+{
+	size_t lo = 0, hi = fd->nfiles;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (fd->files[mid].first <= line)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &fd->files[lo];
+}
+
+/* The checker's hint for an uppercase digit names `hexoid verify --mixed`; a report
+ * about a repository says what each version of Git does instead. */
+static const char upper_hint[] = ": Git 3.0 accepts only lowercase (--mixed allows it)";
+
+static void feed_problem(struct feed *fd, const struct hexoid_problem *p, int upper)
+{
+	const struct feed_file *file = file_of(fd, p->line);
+	struct hexoid_audit_finding f;
+	char msg[sizeof(p->message) + 64];
+	size_t len = strlen(p->message), hl = sizeof(upper_hint) - 1;
+
+	memset(&f, 0, sizeof(f));
+	f.area = fd->area;
+	f.path = file->path;
+	f.line = p->line - file->first + 1;
+	f.column = (unsigned long)p->column;
+	f.offset = HEXOID_NO_OFFSET;
+	if (upper) {
+		if (len >= hl && !memcmp(p->message + len - hl, upper_hint, hl))
+			len -= hl;
+		snprintf(msg, sizeof(msg), "%.*s: Git 2.x accepts it, Git 3.0 rejects it", (int)len,
+			 p->message);
+		f.code = HEXOID_AUDIT_UPPERCASE;
+		f.message = msg;
+	} else {
+		f.code = HEXOID_AUDIT_BAD_ID;
+		f.message = p->message;
+	}
+	report(fd->r, &f);
+}
+
+/* The end of a feed: its findings, in line order, each line at most once. Returns the
+ * number of lines read. */
+static unsigned long long feed_finish(struct feed *fd)
+{
+	size_t i = 0, j = 0;
+	unsigned long long lines = fd->lines;
+
+	hexoid_listing_finish(fd->lower);
+#if TWO_CHECKERS
+	hexoid_listing_finish(fd->mixed);
+	/* Both lists are in line order: merge them, a line at most once, the mixed
+	 * checker's problem first (Git 2.x rejects that line too). */
+	while (i < fd->pm.n || j < fd->pl.n) {
+		if (j == fd->pl.n || (i < fd->pm.n && fd->pm.v[i].line <= fd->pl.v[j].line)) {
+			if (j < fd->pl.n && fd->pl.v[j].line == fd->pm.v[i].line)
+				j++;
+			feed_problem(fd, &fd->pm.v[i++], 0);
+		} else {
+			feed_problem(fd, &fd->pl.v[j++], 1);
+		}
+	}
+	hexoid_listing_free(fd->mixed);
+	free(fd->pm.v);
+#else
+	for (; j < fd->pl.n; j++)
+		feed_problem(fd, &fd->pl.v[j], fd->pl.v[j].status == HEXOID_EUPPER);
+#endif
+	(void)i;
+	hexoid_listing_free(fd->lower);
+	free(fd->pl.v);
+	for (i = 0; i < fd->nfiles; i++)
+		free(fd->files[i].path);
+	free(fd->files);
+	if (fd->oom)
+		snprintf(fd->r->err, sizeof(fd->r->err), "out of memory");
+	return lines;
+}
+
+/* --- formats ----------------------------------------------------------------------- */
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/*
+ * What git parses of a line whose ID stands first: the ID is what comes before the
+ * first whitespace (git takes hexsz digits and then wants whitespace or the end, so a
+ * CR before the newline, or a space and anything, is fine). Appends that token and a
+ * newline to out, which the caller sized as the line plus one.
+ */
+static size_t first_token(const char *line, size_t len, char *out)
+{
+	size_t n = 0;
+
+	while (n < len && !is_space(line[n]))
+		n++;
+	memcpy(out, line, n);
+	out[n] = '\n';
+	return n + 1;
+}
+
+/* The contents of a file of `format` as the checker should see them, in buf (freed by
+ * the caller); NULL with *skip set when there is nothing to check (a symbolic ref). */
+static char *as_checked(enum place_format format, enum hexoid_algo algo, const char *data,
+			size_t size, size_t *outlen, int *skip)
+{
+	char *buf;
+	size_t at = 0, o = 0;
+
+	*skip = 0;
+	if (format == FMT_REF || format == FMT_MAYBE_ID) {
+		/* git reads a ref file whole and trims the whitespace at its end. */
+		if (size >= 4 && !memcmp(data, "ref:", 4)) {
+			*skip = 1;
+			return NULL;
+		}
+		if (format == FMT_MAYBE_ID) {
+			/* A branch name unless it is hexsz hex digits (either case). */
+			size_t hexsz = hexoid_hexsz(algo), n = size;
+			while (n && is_space(data[n - 1]))
+				n--;
+			if (n != hexsz || hexoid_decode(NULL, data, 1, hexsz, algo, HEXOID_MIXED, NULL) !=
+						  HEXOID_OK) {
+				*skip = 1;
+				return NULL;
+			}
+		}
+		if (!(buf = malloc(size + 1)))
+			return NULL;
+		/* Only the first line counts: what follows the newline is whitespace-led. */
+		*outlen = first_token(data, size, buf);
+		return buf;
+	}
+	/* FMT_ID_LINES: each line's first token. */
+	if (!(buf = malloc(size + 1)))
+		return NULL;
+	while (at < size) {
+		const char *nl = memchr(data + at, '\n', size - at);
+		size_t len = nl ? (size_t)(nl - data) - at : size - at;
+		o += first_token(data + at, len, buf + o);
+		at += len + (nl != NULL);
+	}
+	*outlen = o;
+	return buf;
+}
+
+/* One file of a place into its feed. `rel` is its path in the git directory. */
+static void place_file(struct run *r, const struct place *pl, const struct where *w,
+		       const struct repo *rp, struct feed *fd, int dirfd, const char *name,
+		       const char *rel, int checked)
+{
+	char *data, *path, *shown = NULL;
+	size_t size, len = 0;
+	int skip;
+
+	path = concat(w->prefix, rel);
+	if (!path) {
+		fd->oom = 1;
+		return;
+	}
+	if (slurp_at(r, pl->area, w, dirfd, name, rel, checked, &data, &size)) {
+		free(path);
+		return;
+	}
+	if (pl->format == FMT_LISTING) {
+		feed_data(fd, path, data, size);
+		r->audit->count[pl->area].scanned += 0; /* counted by lines at the end */
+	} else {
+		shown = as_checked((enum place_format)pl->format, rp->algo, data, size, &len, &skip);
+		/* Files of one ID count as files, not lines. */
+		r->audit->count[pl->area].scanned++;
+		if (shown)
+			feed_data(fd, path, shown, len);
+		else if (!skip)
+			fd->oom = 1;
+	}
+	free(shown);
+	free(data);
+	free(path);
+}
+
+/* --- walking folders --------------------------------------------------------------- */
+
+static int cmp_name(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+/*
+ * Every file under the folder `rel` of the git directory, in the order of their whole
+ * paths as strings (as git sorts refs: refs/heads/a-b before refs/heads/a/b), so folders
+ * sort as if their names ended in '/'. Lock files are git's work in progress: left out.
+ * Files are opened relative to their folder, and readdir's d_type saves a stat where it
+ * can: a repository may hold many thousands of loose refs. Symbolic links to folders are
+ * not followed (a loop would never end); a link git would take as a symbolic ref
+ * ("refs/..."), holds no ID.
+ */
+static void walk(struct run *r, const struct place *pl, const struct where *w,
+		 const struct repo *rp, struct feed *fd, const char *rel)
+{
+	char *full = join(w->dir, rel);
+	DIR *d = full ? opendir(full) : NULL;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i, rlen = strlen(rel);
+
+	if (!d) {
+		if (full && errno != ENOENT && errno != ENOTDIR)
+			file_finding(r, pl->area, w, rel, HEXOID_AUDIT_UNREADABLE,
+				     "cannot read the folder: %s", strerror(errno));
+		free(full);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char *path;
+		int is_dir = de->d_type == DT_DIR;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (de->d_type == DT_UNKNOWN) {
+			struct stat st;
+			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+				is_dir = S_ISDIR(st.st_mode);
+		}
+		if (!is_dir && ends_with(de->d_name, ".lock"))
+			continue;
+		if (n == cap) {
+			char **v = realloc(names, (cap = cap ? 2 * cap : 32) * sizeof(*v));
+			if (!v) {
+				fd->oom = 1;
+				break;
+			}
+			names = v;
+		}
+		/* "rel/name/" for a folder: it sorts as its files will; a type tag after
+		 * the terminating NUL keeps what readdir said. */
+		path = malloc(rlen + strlen(de->d_name) + 4);
+		if (!path) {
+			fd->oom = 1;
+			break;
+		}
+		sprintf(path, "%s/%s%s", rel, de->d_name, is_dir ? "/" : "");
+		path[strlen(path) + 1] = de->d_type == DT_REG ? 'r' : '?';
+		names[n++] = path;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_name);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+		char type = names[i][len + 1];
+		if (!r->stopped) {
+			if (names[i][len - 1] == '/') {
+				names[i][len - 1] = 0;
+				walk(r, pl, w, rp, fd, names[i]);
+			} else {
+				const char *name = names[i] + rlen + 1;
+				struct stat st;
+				char target[6];
+				ssize_t tl;
+				if (type != 'r' && fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+				    S_ISLNK(st.st_mode) &&
+				    (tl = readlinkat(dirfd(d), name, target, sizeof(target))) >= 5 &&
+				    !memcmp(target, "refs/", 5) && pl->format == FMT_REF) {
+					r->audit->count[pl->area].scanned++;
+				} else if (type != 'r' && fstatat(dirfd(d), name, &st, 0) == 0 &&
+					   S_ISDIR(st.st_mode)) {
+					/* a link to a folder: not followed */
+				} else {
+					place_file(r, pl, w, rp, fd, dirfd(d), name, names[i], type == 'r');
+				}
+			}
+		}
+		free(names[i]);
+	}
+	closedir(d);
+	free(names);
+	free(full);
+}
+
+/* Every place of one area in one git directory. */
+static void area_in(struct run *r, enum hexoid_audit_area area, const struct repo *rp,
+		    const struct where *w)
+{
+	size_t i;
+
+	for (i = 0; i < audit_nplaces && !r->stopped; i++) {
+		const struct place *pl = &audit_places[i];
+		struct feed fd;
+		unsigned long long lines;
+		if (pl->area != area || (w->worktree && pl->scope != SCOPE_WORKTREE) ||
+		    (rp->reftable && (pl->flags & PLACE_FILES_REFS)))
+			continue;
+		if (feed_start(r, &fd, area, pl->format == FMT_LISTING ? (enum hexoid_format)pl->listing
+								       : HEXOID_FORMAT_OIDS,
+			       rp->algo)) {
+			snprintf(r->err, sizeof(r->err), "out of memory");
+			r->stopped = 1;
+			return;
+		}
+		if (pl->how == HOW_TREE) {
+			walk(r, pl, w, rp, &fd, pl->path);
+		} else {
+			int dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (dirfd >= 0) {
+				place_file(r, pl, w, rp, &fd, dirfd, pl->path, pl->path, 0);
+				close(dirfd);
+			}
+		}
+		lines = feed_finish(&fd);
+		if (pl->format == FMT_LISTING)
+			r->audit->count[area].scanned += lines;
+	}
+}
+
+/* --- objects ----------------------------------------------------------------------- */
+
+/*
+ * The object areas (loose objects, packs) are scanned by scan_objects(), in this thread,
+ * or with jobs above 1 in a thread of their own while this one reads the files: its
+ * findings then wait in a queue, and are reported after the other areas, in order.
+ */
+struct kept {
+	struct hexoid_audit_finding f;
+	char *path, *message;
+	char header[32];
+};
+struct objscan {
+	struct run *r;
+	const struct repo *rp;
+	enum hexoid_audit_area area;
+	int threaded;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct kept *v;         /* threaded: the queue */
+	size_t n, cap, taken;
+	char what[512];         /* threaded: the progress to show */
+	uint64_t done, total;
+	int progress_new, finished, stop, oom;
+	uint64_t scanned[2];
+	char *current;          /* the pack being scanned, as shown */
+};
+
+static enum hexoid_audit_code code_of(enum hexoid_finding_code c)
+{
+	switch (c) {
+	case HEXOID_FIND_UPPERCASE: return HEXOID_AUDIT_UPPERCASE;
+	case HEXOID_FIND_BAD_ID: return HEXOID_AUDIT_BAD_ID;
+	case HEXOID_FIND_ID_MISMATCH: return HEXOID_AUDIT_ID_MISMATCH;
+	case HEXOID_FIND_CRC: return HEXOID_AUDIT_CRC;
+	case HEXOID_FIND_CHECKSUM: return HEXOID_AUDIT_CHECKSUM;
+	case HEXOID_FIND_LAYOUT: return HEXOID_AUDIT_LAYOUT;
+	case HEXOID_FIND_HEADER: return HEXOID_AUDIT_OBJECT_HEADER;
+	case HEXOID_FIND_ZLIB: return HEXOID_AUDIT_ZLIB;
+	case HEXOID_FIND_DELTA: return HEXOID_AUDIT_DELTA;
+	case HEXOID_FIND_BASE: return HEXOID_AUDIT_BASE;
+	case HEXOID_FIND_IO: return HEXOID_AUDIT_UNREADABLE;
+	}
+	return HEXOID_AUDIT_LAYOUT;
+}
+
+/* A path under the repository's directory as findings show it: prefix + rel. */
+static char *shown_path(const struct repo *rp, const char *path)
+{
+	size_t dl = strlen(rp->dir);
+
+	if (!strncmp(path, rp->dir, dl) && path[dl] == '/')
+		path += dl + 1;
+	return concat(rp->prefix, path);
+}
+
+static int on_object_finding(void *ctx, const struct hexoid_finding *in)
+{
+	struct objscan *os = ctx;
+	struct hexoid_audit_finding f;
+	char *path = shown_path(os->rp, in->path);
+	int stop;
+
+	memset(&f, 0, sizeof(f));
+	f.code = code_of(in->code);
+	/* The pack module's own class is the one that counts for its codes. */
+	if (in->code == HEXOID_FIND_UPPERCASE && !in->git3)
+		f.code = HEXOID_AUDIT_BAD_ID;
+	f.area = os->area;
+	f.path = path ? path : in->path;
+	f.line = in->line;
+	f.column = in->column;
+	f.has_oid = in->has_oid;
+	memcpy(f.oid, in->oid, sizeof(f.oid));
+	f.algo = in->algo;
+	f.type = in->type;
+	f.header = in->header;
+	f.offset = in->offset;
+	f.message = in->message;
+	if (!os->threaded) {
+		stop = report(os->r, &f);
+		free(path);
+		return stop;
+	}
+	pthread_mutex_lock(&os->lock);
+	stop = os->stop;
+	if (!stop && os->n == os->cap) {
+		size_t cap = os->cap ? 2 * os->cap : 64;
+		struct kept *v = realloc(os->v, cap * sizeof(*v));
+		if (v) {
+			os->v = v;
+			os->cap = cap;
+		}
+	}
+	if (!stop && os->n < os->cap && path && (os->v[os->n].message = strdup(in->message))) {
+		struct kept *k = &os->v[os->n++];
+		k->f = f;
+		k->path = path;
+		k->f.path = path;
+		k->f.message = k->message;
+		if (in->header) {
+			snprintf(k->header, sizeof(k->header), "%s", in->header);
+			k->f.header = k->header;
+		}
+		path = NULL;
+		pthread_cond_signal(&os->wake);
+	} else if (!stop) {
+		os->oom = stop = os->stop = 1;
+		pthread_cond_signal(&os->wake);
+	}
+	pthread_mutex_unlock(&os->lock);
+	free(path);
+	return stop;
+}
+
+static void on_scan_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct objscan *os = ctx;
+
+	if (!os->r->o.on_progress)
+		return;
+	if (!os->threaded) {
+		if (os->r->o.on_progress(os->r->o.ctx, os->current, done, total))
+			os->r->stopped = 1;
+		return;
+	}
+	pthread_mutex_lock(&os->lock);
+	snprintf(os->what, sizeof(os->what), "%s", os->current);
+	os->done = done;
+	os->total = total;
+	os->progress_new = 1;
+	pthread_cond_signal(&os->wake);
+	pthread_mutex_unlock(&os->lock);
+}
+
+static int scan_stopped(struct objscan *os)
+{
+	int stop;
+
+	if (!os->threaded)
+		return os->r->stopped;
+	pthread_mutex_lock(&os->lock);
+	stop = os->stop;
+	pthread_mutex_unlock(&os->lock);
+	return stop;
+}
+
+/* A pack that cannot be used at all is a finding of the audit, not the end of it. */
+static void unusable_pack(struct objscan *os, const char *pack, const char *err)
+{
+	struct hexoid_finding f;
+	const char *dir = os->rp->dir, *in = strstr(err, dir);
+	size_t dl = strlen(dir);
+	char *rest = NULL;
+
+	memset(&f, 0, sizeof(f));
+	f.code = HEXOID_FIND_LAYOUT;
+	f.path = pack;
+	f.offset = HEXOID_NO_OFFSET;
+	f.algo = os->rp->algo;
+	/* err names the file with its whole path: show it as the report does. */
+	if (in && in[dl] == '/')
+		rest = shown_path(os->rp, in);
+	snprintf(f.message, sizeof(f.message), "unusable: %.*s%.200s", rest ? (int)(in - err) : 0,
+		 err, rest ? rest : err);
+	free(rest);
+	on_object_finding(os, &f);
+}
+
+static void scan_objects(struct objscan *os)
+{
+	struct run *r = os->r;
+	const struct repo *rp = os->rp;
+	struct hexoid_scan_options o = { rp->algo, r->o.verify_ids, r->o.jobs, 0, on_object_finding,
+					 on_scan_progress, os };
+	struct hexoid_scan_stats st;
+	char err[512];
+	char *objects = join(rp->dir, "objects"), *packdir = objects ? join(objects, "pack") : NULL;
+	DIR *d;
+
+	if (!packdir)
+		goto out;
+	os->area = HEXOID_AREA_LOOSE_OBJECTS;
+	memset(&st, 0, sizeof(st));
+	if (hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0) {
+		struct hexoid_finding f;
+		memset(&f, 0, sizeof(f));
+		f.code = HEXOID_FIND_IO;
+		f.path = objects;
+		f.offset = HEXOID_NO_OFFSET;
+		snprintf(f.message, sizeof(f.message), "cannot read the folder");
+		on_object_finding(os, &f);
+	}
+	os->scanned[0] = st.objects;
+
+	os->area = HEXOID_AREA_PACK_OBJECTS;
+	d = opendir(packdir);
+	if (d) {
+		struct dirent *de;
+		char **names = NULL;
+		size_t n = 0, cap = 0, i;
+		while ((de = readdir(d))) {
+			size_t len = strlen(de->d_name);
+			if (len < 5 || strcmp(de->d_name + len - 5, ".pack"))
+				continue;
+			if (n == cap) {
+				char **v = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*v));
+				if (!v)
+					break;
+				names = v;
+			}
+			if ((names[n] = join(packdir, de->d_name)))
+				n++;
+		}
+		closedir(d);
+		if (n)
+			qsort(names, n, sizeof(*names), cmp_name);
+		for (i = 0; i < n; i++) {
+			if (!scan_stopped(os)) {
+				int rc;
+				os->current = shown_path(rp, names[i]);
+				rc = hexoid_pack_scan(names[i], &o, &st, err, sizeof(err));
+				if (rc < 0)
+					unusable_pack(os, names[i], err);
+				else
+					os->scanned[1] += st.objects;
+				free(os->current);
+				os->current = NULL;
+			}
+			free(names[i]);
+		}
+		free(names);
+	}
+out:
+	free(objects);
+	free(packdir);
+}
+
+static void *objects_main(void *p)
+{
+	struct objscan *os = p;
+
+	scan_objects(os);
+	pthread_mutex_lock(&os->lock);
+	os->finished = 1;
+	pthread_cond_signal(&os->wake);
+	pthread_mutex_unlock(&os->lock);
+	return NULL;
+}
+
+/* Threaded: report what the object thread found, and its progress, until it is done. */
+static void drain(struct objscan *os)
+{
+	struct run *r = os->r;
+
+	pthread_mutex_lock(&os->lock);
+	for (;;) {
+		if (os->taken < os->n) {
+			struct kept k = os->v[os->taken++];
+			pthread_mutex_unlock(&os->lock);
+			if (report(r, &k.f)) {
+				pthread_mutex_lock(&os->lock);
+				os->stop = 1;
+				pthread_mutex_unlock(&os->lock);
+			}
+			free(k.path);
+			free(k.message);
+			pthread_mutex_lock(&os->lock);
+			continue;
+		}
+		if (os->progress_new) {
+			char what[sizeof(os->what)];
+			uint64_t done = os->done, total = os->total;
+			memcpy(what, os->what, sizeof(what));
+			os->progress_new = 0;
+			pthread_mutex_unlock(&os->lock);
+			if (!r->stopped && r->o.on_progress &&
+			    r->o.on_progress(r->o.ctx, what, done, total))
+				r->stopped = 1;
+			pthread_mutex_lock(&os->lock);
+			if (r->stopped)
+				os->stop = 1;
+			continue;
+		}
+		if (os->finished)
+			break;
+		pthread_cond_wait(&os->wake, &os->lock);
+	}
+	pthread_mutex_unlock(&os->lock);
+}
+
+/* --- the repository ---------------------------------------------------------------- */
+
+/* The first line of a small file, without its line ending; NULL if unreadable. */
+static char *read_line(const char *path)
+{
+	char buf[PATH_MAX + 16];
+	struct stat st;
+	int fd;
+	ssize_t got;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got < 0)
+		return NULL;
+	buf[got] = 0;
+	buf[strcspn(buf, "\r\n")] = 0;
+	return strdup(buf);
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* `rel` taken relative to the folder `base`, unless it is absolute. */
+static char *resolve(const char *base, const char *rel)
+{
+	return *rel == '/' ? strdup(rel) : join(base, rel);
+}
+
+/* The common directory of a git directory: its `commondir` file's, or itself. */
+static char *common_of(const char *gitdir)
+{
+	char *file = join(gitdir, "commondir"), *line = file ? read_line(file) : NULL, *c;
+
+	free(file);
+	if (!line || !*line) {
+		free(line);
+		return strdup(gitdir);
+	}
+	c = resolve(gitdir, line);
+	free(line);
+	return c;
+}
+
+/*
+ * A git directory, as git's setup tells one: a HEAD file, and objects/ and refs/
+ * folders in its common directory (a reftable repository's refs/ is a folder too).
+ */
+static int is_gitdir(const char *dir)
+{
+	char *head = join(dir, "HEAD"), *common = common_of(dir), *objects = NULL, *refs = NULL;
+	struct stat st;
+	int ok = 0;
+
+	if (head && common && (objects = join(common, "objects")) && (refs = join(common, "refs")))
+		ok = lstat(head, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
+		     is_dir(objects) && is_dir(refs);
+	free(head);
+	free(common);
+	free(objects);
+	free(refs);
+	return ok;
+}
+
+/* extensions.objectFormat and extensions.refStorage from a config file. */
+struct repo_config {
+	int algo;       /* HEXOID_SHA1, HEXOID_SHA256, -1 unknown */
+	int reftable;   /* 1 reftable, 0 files, -1 unknown */
+	char unknown[64];
+};
+
+static void read_config(const char *dir, struct repo_config *c)
+{
+	char *path = join(dir, "config");
+	FILE *f = path ? fopen(path, "r") : NULL;
+	char line[1024];
+	int in_ext = 0;
+
+	c->algo = HEXOID_SHA1;
+	c->reftable = 0;
+	c->unknown[0] = 0;
+	free(path);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *eq, *key;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '[') {
+			in_ext = !strncasecmp(p, "[extensions]", 12);
+			continue;
+		}
+		if (!in_ext)
+			continue;
+		key = p;
+		eq = strchr(p, '=');
+		if (!eq)
+			continue;
+		for (eq++; *eq == ' ' || *eq == '\t'; eq++)
+			;
+		eq[strcspn(eq, " \t\r\n;#")] = 0;
+		if (!strncasecmp(key, "objectformat", 12)) {
+			if (!strcasecmp(eq, "sha256"))
+				c->algo = HEXOID_SHA256;
+			else if (!strcasecmp(eq, "sha1"))
+				c->algo = HEXOID_SHA1;
+			else {
+				c->algo = -1;
+				snprintf(c->unknown, sizeof(c->unknown), "extensions.objectFormat %s", eq);
+			}
+		} else if (!strncasecmp(key, "refstorage", 10)) {
+			if (!strcasecmp(eq, "reftable"))
+				c->reftable = 1;
+			else if (!strcasecmp(eq, "files"))
+				c->reftable = 0;
+			else {
+				c->reftable = -1;
+				snprintf(c->unknown, sizeof(c->unknown), "extensions.refStorage %s", eq);
+			}
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * The git directory for `path`, as git's discovery finds it: in each folder from `path`
+ * up to the root of its file system, `.git` (a folder, or a file "gitdir: <dir>"), or
+ * the folder itself when it is a bare repository.
+ */
+static char *discover(const char *path, char *err, size_t errlen)
+{
+	char *dir = realpath(path, NULL);
+	struct stat st, up;
+
+	if (!dir) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a folder", path);
+		free(dir);
+		return NULL;
+	}
+	for (;;) {
+		char *dotgit = join(dir, ".git"), *slash;
+		struct stat gs;
+		int found;
+		if (!dotgit)
+			break;
+		found = stat(dotgit, &gs) == 0;
+		if (found && S_ISREG(gs.st_mode)) {
+			char *line = read_line(dotgit), *target = NULL;
+			if (line && !strncmp(line, "gitdir:", 7)) {
+				const char *p = line + 7;
+				while (*p == ' ')
+					p++;
+				target = resolve(dir, p);
+			}
+			if (!target || !is_gitdir(target)) {
+				snprintf(err, errlen, "%s: %s", dotgit,
+					 !line || strncmp(line, "gitdir:", 7)
+						 ? "not a git repository: a .git file without 'gitdir: <path>'"
+						 : "not a git repository: its gitdir is gone or is not a git directory");
+				free(target);
+				free(line);
+				free(dotgit);
+				free(dir);
+				return NULL;
+			}
+			free(line);
+			free(dotgit);
+			free(dir);
+			return target;
+		}
+		if (found && S_ISDIR(gs.st_mode) && is_gitdir(dotgit)) {
+			free(dir);
+			return dotgit;
+		}
+		free(dotgit);
+		if (is_gitdir(dir))
+			return dir;
+		/* Up one folder, not across file systems (git does not by default). */
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = 0;
+		if (stat(dir, &up) < 0 || up.st_dev != st.st_dev)
+			break;
+	}
+	free(dir);
+	snprintf(err, errlen, "%s: not a git repository (nor any of its parent folders)", path);
+	return NULL;
+}
+
+struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errlen)
+{
+	struct hexoid_audit *a = calloc(1, sizeof(*a));
+	struct repo_config c;
+
+	if (!a) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (!path)
+		path = ".";
+	if (!(a->gitdir = discover(path, err, errlen)))
+		goto fail;
+	if (!(a->common = common_of(a->gitdir))) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	read_config(a->common, &c);
+	if (c.algo < 0 || c.reftable < 0) {
+		snprintf(err, errlen, "%s: unknown %s in its config", path, c.unknown);
+		goto fail;
+	}
+	a->algo = (enum hexoid_algo)c.algo;
+	a->refs = c.reftable ? HEXOID_REFS_REFTABLE : HEXOID_REFS_FILES;
+	return a;
+fail:
+	hexoid_audit_close(a);
+	return NULL;
+}
+
+const char *hexoid_audit_gitdir(const struct hexoid_audit *a)
+{
+	return a->common;
+}
+
+enum hexoid_algo hexoid_audit_algo(const struct hexoid_audit *a)
+{
+	return a->algo;
+}
+
+enum hexoid_ref_storage hexoid_audit_ref_storage(const struct hexoid_audit *a)
+{
+	return a->refs;
+}
+
+void hexoid_audit_summary(const struct hexoid_audit *a, enum hexoid_audit_area area,
+			  struct hexoid_audit_count *count)
+{
+	if ((unsigned)area < HEXOID_AREA_COUNT)
+		*count = a->count[area];
+	else
+		memset(count, 0, sizeof(*count));
+}
+
+void hexoid_audit_close(struct hexoid_audit *a)
+{
+	if (!a)
+		return;
+	free(a->gitdir);
+	free(a->common);
+	free(a);
+}
+
+/* Whether the folder was walked already; records it if not. -1 if it cannot be stat'ed. */
+static int seen_before(struct run *r, const char *dir)
+{
+	struct stat st;
+	size_t i;
+
+	if (stat(dir, &st) < 0)
+		return -1;
+	for (i = 0; i < r->nseen; i++)
+		if (r->seen[i].dev == st.st_dev && r->seen[i].ino == st.st_ino)
+			return 1;
+	if (r->nseen == r->capseen) {
+		size_t cap = r->capseen ? 2 * r->capseen : 8;
+		void *v = realloc(r->seen, cap * sizeof(*r->seen));
+		if (!v)
+			return 1;
+		r->seen = v;
+		r->capseen = cap;
+	}
+	r->seen[r->nseen].dev = st.st_dev;
+	r->seen[r->nseen++].ino = st.st_ino;
+	return 0;
+}
+
+static void add_where(struct repo *rp, char *dir, char *prefix, int worktree)
+{
+	struct where *v = realloc(rp->wheres, (rp->nwheres + 1) * sizeof(*v));
+
+	if (!v || !dir || !prefix) {
+		free(v ? NULL : dir);
+		free(prefix);
+		if (v)
+			rp->wheres = v;
+		return;
+	}
+	rp->wheres = v;
+	v[rp->nwheres].dir = dir;
+	v[rp->nwheres].prefix = prefix;
+	v[rp->nwheres++].worktree = worktree;
+}
+
+/* Sorted names of the folders in dir. */
+static char **subfolders(const char *dir, size_t *count)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+
+	*count = 0;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		struct stat st;
+		if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;
+		if (de->d_type != DT_DIR &&
+		    (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK))
+			continue;
+		if (de->d_type != DT_DIR && (fstatat(dirfd(d), de->d_name, &st, 0) < 0 || !S_ISDIR(st.st_mode)))
+			continue;
+		if (n == cap) {
+			char **v = realloc(names, (cap = cap ? 2 * cap : 8) * sizeof(*v));
+			if (!v)
+				break;
+			names = v;
+		}
+		if ((names[n] = strdup(de->d_name)))
+			n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_name);
+	*count = n;
+	return names;
+}
+
+static void free_names(char **names, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static void audit_repo(struct run *r, const char *dir, const char *prefix);
+
+/*
+ * The repositories of submodules: modules/<name>/, where a name may hold slashes
+ * (modules/a/b/), and a submodule's own under its modules/. Each is audited whole, its
+ * findings prefixed with where it is.
+ */
+static void submodules(struct run *r, const struct repo *rp, const char *rel)
+{
+	char *folder = join(rp->dir, rel);
+	char **names;
+	size_t n, i;
+	struct where w = { rp->dir, rp->prefix, 0 };
+
+	if (!folder)
+		return;
+	names = subfolders(folder, &n);
+	for (i = 0; i < n && !r->stopped; i++) {
+		char *sub = join(folder, names[i]), *subrel = join(rel, names[i]);
+		if (sub && subrel) {
+			if (is_gitdir(sub)) {
+				int seen = seen_before(r, sub);
+				if (seen) {
+					file_finding(r, HEXOID_AREA_REFS, &w, subrel, HEXOID_AUDIT_BROKEN_LINK,
+						     "a submodule's repository that is one already audited "
+						     "(a link back into the repository?): not read again");
+				} else {
+					char *p = concat(rp->prefix, subrel), *pp = p ? concat(p, "/") : NULL;
+					if (pp)
+						audit_repo(r, sub, pp);
+					free(p);
+					free(pp);
+				}
+			} else {
+				submodules(r, rp, subrel);
+			}
+		}
+		free(sub);
+		free(subrel);
+	}
+	free_names(names, n);
+	free(folder);
+}
+
+static void audit_repo(struct run *r, const char *dir, const char *prefix)
+{
+	struct repo rp;
+	struct repo_config c;
+	struct objscan os;
+	pthread_t thread;
+	char *wtdir;
+	char **names;
+	size_t n, i;
+	int a;
+
+	memset(&rp, 0, sizeof(rp));
+	memset(&os, 0, sizeof(os));
+	rp.prefix = (char *)prefix;
+	if (!(rp.dir = strdup(dir)))
+		return;
+	read_config(dir, &c);
+	if (c.algo < 0 || c.reftable < 0) {
+		struct where w = { rp.dir, (char *)"", 0 };
+		char *p = strlen(prefix) ? strndup(prefix, strlen(prefix) - 1) : strdup(".");
+		file_finding(r, HEXOID_AREA_REFS, &w, p ? p : ".", HEXOID_AUDIT_UNREADABLE,
+			     "unknown %s in its config: not read", c.unknown);
+		free(p);
+		free(rp.dir);
+		return;
+	}
+	rp.algo = (enum hexoid_algo)c.algo;
+	rp.reftable = c.reftable;
+
+	/* The repository's own git directory, then each linked worktree's, by name. */
+	add_where(&rp, strdup(dir), strdup(prefix), 0);
+	wtdir = join(dir, "worktrees");
+	names = wtdir ? subfolders(wtdir, &n) : NULL;
+	for (i = 0; names && i < n; i++) {
+		char *wd = join(wtdir, names[i]), *p = concat(prefix, "worktrees/"), *pp = NULL;
+		if (p && wd)
+			pp = concat(p, names[i]);
+		free(p);
+		p = pp ? concat(pp, "/") : NULL;
+		free(pp);
+		add_where(&rp, wd, p, 1);
+	}
+	if (names)
+		free_names(names, n);
+	free(wtdir);
+
+	/* Objects meanwhile, with threads to spare. */
+	os.r = r;
+	os.rp = &rp;
+	if (r->o.jobs > 1) {
+		pthread_mutex_init(&os.lock, NULL);
+		pthread_cond_init(&os.wake, NULL);
+		/* Set before the thread starts: it reads it. */
+		os.threaded = 1;
+		if (pthread_create(&thread, NULL, objects_main, &os) != 0) {
+			os.threaded = 0;
+			pthread_mutex_destroy(&os.lock);
+			pthread_cond_destroy(&os.wake);
+		}
+	}
+	for (a = 0; a < HEXOID_AREA_LOOSE_OBJECTS && !r->stopped; a++)
+		for (i = 0; i < rp.nwheres && !r->stopped; i++)
+			area_in(r, (enum hexoid_audit_area)a, &rp, &rp.wheres[i]);
+	if (os.threaded) {
+		if (r->stopped) {
+			pthread_mutex_lock(&os.lock);
+			os.stop = 1;
+			pthread_mutex_unlock(&os.lock);
+		}
+		drain(&os);
+		pthread_join(thread, NULL);
+		for (; os.taken < os.n; os.taken++) {
+			free(os.v[os.taken].path);
+			free(os.v[os.taken].message);
+		}
+		free(os.v);
+		pthread_mutex_destroy(&os.lock);
+		pthread_cond_destroy(&os.wake);
+		if (os.oom)
+			snprintf(r->err, sizeof(r->err), "out of memory for the findings");
+	} else if (!r->stopped) {
+		scan_objects(&os);
+	}
+	r->audit->count[HEXOID_AREA_LOOSE_OBJECTS].scanned += os.scanned[0];
+	r->audit->count[HEXOID_AREA_PACK_OBJECTS].scanned += os.scanned[1];
+
+	if (!r->stopped)
+		submodules(r, &rp, "modules");
+
+	for (i = 0; i < rp.nwheres; i++) {
+		free(rp.wheres[i].dir);
+		free(rp.wheres[i].prefix);
+	}
+	free(rp.wheres);
+	free(rp.dir);
+}
+
+int hexoid_audit_run(struct hexoid_audit *a, const struct hexoid_audit_options *options,
+		     char *err, size_t errlen)
+{
+	struct run r;
+
+	if (!a || !options || options->size < offsetof(struct hexoid_audit_options, ctx) + sizeof(void *)) {
+		snprintf(err, errlen, "bad options: set them with HEXOID_AUDIT_OPTIONS_INIT");
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	memcpy(&r.o, options, sizeof(r.o) < options->size ? sizeof(r.o) : options->size);
+	if (r.o.jobs == 0)
+		r.o.jobs = 1;
+	if (r.o.jobs > 256) {
+		snprintf(err, errlen, "bad options: jobs %u (1..256)", r.o.jobs);
+		return -1;
+	}
+	r.audit = a;
+	memset(a->count, 0, sizeof(a->count));
+	seen_before(&r, a->common);
+	audit_repo(&r, a->common, "");
+	free(r.seen);
+	if (r.err[0]) {
+		snprintf(err, errlen, "%s", r.err);
+		return -1;
+	}
+	return r.stopped ? 1 : 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * The audit's internals: the table of places Git reads object IDs from, shared by the
+ * walk (audit.c) and the table (places.c).
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HEXOID_AUDIT_INTERNAL_H
+#define HEXOID_AUDIT_INTERNAL_H
+
+#include "hexoid_audit.h"
+#include "hexoid_listing.h"
+
+/* How a place's files are found, relative to a git directory. */
+enum place_how {
+	HOW_FILE,   /* one file at `path` */
+	HOW_TREE,   /* every file under the folder `path`, in path order */
+};
+
+/* What a place's files hold. */
+enum place_format {
+	FMT_REF,       /* a loose ref: "<oid>" then whitespace or the end, or "ref:<name>" */
+	FMT_ID_LINES,  /* every line starts with an ID, whitespace or the end after it */
+	FMT_MAYBE_ID,  /* a branch name or an ID: checked when it is hex of the ID's length */
+	FMT_LISTING,   /* a listing format of hexoid_listing.h (place.listing) */
+};
+
+/* Which git directories a place is in. */
+enum place_scope {
+	SCOPE_COMMON = 1,    /* the repository's (common) git directory only */
+	SCOPE_WORKTREE = 2,  /* the main git directory and each worktrees/<name>/ */
+};
+
+enum {
+	PLACE_FILES_REFS = 1, /* only with the files ref backend: reftable keeps it in reftable/ */
+};
+
+struct place {
+	enum hexoid_audit_area area;
+	unsigned char how, format, scope, flags;
+	unsigned char listing;    /* enum hexoid_format, for FMT_LISTING */
+	const char *path;         /* relative to the git directory */
+	const char *reader;       /* the git source that reads it */
+};
+
+extern const struct place audit_places[];
+extern const size_t audit_nplaces;
+
+#endif
