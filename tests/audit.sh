@@ -291,7 +291,6 @@ for fmt in sha1 sha256; do
 	fi
 done
 
-# --- Unusable input: exit 2 and a message, nothing reported.
 # unusable NAME ARGS...
 unusable() {
 	u_name=$1
@@ -303,6 +302,179 @@ unusable() {
 		[ $u = 2 ] && echo "#   nothing on stderr"
 	fi
 }
+# --- Layouts git finds a repository in, and files git takes that are not findings.
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+g3=$srcdir/../shared/tools/git3/git
+[ -x "$g3" ] || g3=
+git3_() { "$g3" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
+# expect_findings NAME EXPECT: the findings of the last text report are EXPECT's.
+expect_findings() {
+	findings_of "$tmp/out" >"$tmp/found"
+	if check_findings "$2" "$tmp/found"; then pass "$1"; else
+		fail "$1: findings differ"
+		sed 's/^/#   /' "$tmp/out" | head -8
+	fi
+}
+# resolves NAME GIT REPO REV: GIT (git or the Git 3.0 build) resolves REV in REPO.
+resolves() {
+	if "$2" -C "$3" rev-parse -q --verify "$4^{commit}" >/dev/null 2>&1; then pass "$1"; else
+		fail "$1: $2 rev-parse $4 fails"
+	fi
+}
+rejects() {
+	if "$2" -C "$3" rev-parse -q --verify "$4^{commit}" >/dev/null 2>&1; then
+		fail "$1: $2 rev-parse $4 succeeds"
+	else pass "$1"; fi
+}
+for fmt in sha1 sha256; do
+	r=$tmp/clean-$fmt
+	[ -d "$r/.git" ] || continue
+	head=$(git -C "$r" rev-parse HEAD)
+	if [ $fmt = sha1 ]; then p_hexsz=40; else p_hexsz=64; fi
+	# From a folder deep in the work tree, as git searches: upward.
+	mkdir -p "$r/deep/er"
+	case $H in
+	/* | *' '/*)
+		(cd "$r/deep/er" && $H audit --no-progress >"$tmp/out" 2>"$tmp/err" </dev/null)
+		judge "$fmt: run from a subfolder of the work tree: exit 0" 0 "" $?
+		;;
+	*) skip "$fmt: run from a subfolder" "HEXOID is a relative path" ;;
+	esac
+	audit --no-progress "$r/deep/er"
+	judge "$fmt: REPO a subfolder of the work tree: exit 0" 0 "" $?
+	check_report "$fmt: subfolder" "$tmp/none" "$r/deep/er" $fmt
+	rm -rf "$r/deep"
+
+	# Refs git 2.x and the Git 3.0 build both take: a symbolic ref without the space, a
+	# ref ending in CRLF, an ID followed by a space and more, no final newline.
+	o=$tmp/odd-$fmt
+	cp -R "$r" "$o"
+	printf 'ref:refs/heads/main\n' >"$o/.git/refs/heads/nospace"
+	printf 'ref:\trefs/heads/main' >"$o/.git/refs/heads/tab"
+	printf '%s\r\n' "$head" >"$o/.git/refs/heads/crlf"
+	printf '%s junk\n' "$head" >"$o/.git/refs/heads/spacejunk"
+	printf '%s' "$head" >"$o/.git/refs/heads/nolf"
+	printf 'ref:refs/heads/main\r\n' >"$o/.git/HEAD"
+	for ref in nospace tab crlf spacejunk nolf HEAD; do
+		resolves "$fmt: git 2.x takes the odd ref $ref" git "$o" "$ref"
+		[ -n "$g3" ] && resolves "$fmt: the Git 3.0 build takes the odd ref $ref" "$g3" "$o" "$ref"
+	done
+	audit --no-progress "$o"
+	judge "$fmt: refs git takes as they are: exit 0" 0 "" $?
+	check_report "$fmt: odd refs git takes" "$tmp/none" "$o" $fmt
+	# ... and one it does not: junk right after the ID.
+	printf '%sjunk\n' "$head" >"$o/.git/refs/heads/junk"
+	rejects "$fmt: git 2.x rejects junk after the ID" git "$o" refs/heads/junk
+	audit --no-progress "$o"
+	judge "$fmt: junk after a ref's ID: exit 1" 1 "" $?
+	printf '[refs] refs/heads/junk:1:*\terror\t\n' >"$tmp/x.expect"
+	expect_findings "$fmt: junk after a ref's ID is an error" "$tmp/x.expect"
+
+	# A linked worktree: its own HEAD, logs and refs, under worktrees/<name>/, from the
+	# worktree itself or from the main one, audited once.
+	w=$tmp/wtmain-$fmt
+	cp -R "$r" "$w"
+	git_ -C "$w" worktree add -q --detach "$tmp/wt-$fmt-link" HEAD >"$tmp/git.log" 2>&1
+	git_ -C "$tmp/wt-$fmt-link" bisect start >>"$tmp/git.log" 2>&1
+	git_ -C "$tmp/wt-$fmt-link" bisect bad HEAD >>"$tmp/git.log" 2>&1
+	wd=$w/.git/worktrees/wt-$fmt-link
+	if [ -f "$wd/HEAD" ] && [ -f "$wd/refs/bisect/bad" ] && [ -f "$wd/logs/HEAD" ]; then
+		audit --no-progress "$tmp/wt-$fmt-link"
+		judge "$fmt: linked worktree: exit 0" 0 "" $?
+		check_report "$fmt: linked worktree" "$tmp/none" "$tmp/wt-$fmt-link" $fmt
+		# head begins with a letter or not: the planted ID's first letter is its column.
+		U=$(up "$head")
+		col=$(echo "$head" | awk '{ print match($0, /[a-f]/) }')
+		echo "$U" >"$wd/HEAD"
+		echo "$U" >"$wd/refs/bisect/bad"
+		replace_line "$wd/logs/HEAD" 1 'substr($0, 1, h + 1) toupper(substr($0, h + 2, h)) substr($0, 2 * h + 2)'
+		if [ -n "$g3" ]; then
+			rejects "$fmt: the Git 3.0 build rejects the worktree's uppercase ref" "$g3" "$tmp/wt-$fmt-link" refs/bisect/bad
+		else
+			skip "$fmt: the Git 3.0 build rejects the worktree's uppercase ref" "no Git 3.0 build"
+		fi
+		resolves "$fmt: git 2.x takes the worktree's uppercase ref" git "$tmp/wt-$fmt-link" refs/bisect/bad
+		{
+			printf '[refs] worktrees/wt-%s-link/HEAD:1:%s: \tgit3\tuppercase\n' $fmt "$col"
+			printf '[refs] worktrees/wt-%s-link/refs/bisect/bad:1:%s: \tgit3\tuppercase\n' $fmt "$col"
+			printf '[reflogs] worktrees/wt-%s-link/logs/HEAD:1:%s: \tgit3\tuppercase\n' $fmt $((p_hexsz + 1 + col))
+		} >"$tmp/x.expect"
+		for at in "$tmp/wt-$fmt-link" "$w" "$wd"; do
+			audit --no-progress "$at"
+			judge "$fmt: linked worktree planted, from ${at#$tmp/}: exit 1" 1 "" $?
+			expect_findings "$fmt: the worktree's own files, named worktrees/<name>/..., from ${at#$tmp/}" "$tmp/x.expect"
+		done
+		# The work tree gone: git still reads worktrees/<name>/ (git worktree prune
+		# would remove it); its .git file leads nowhere for whoever starts there.
+		rm -rf "$tmp/wt-$fmt-link"
+		audit --no-progress "$w"
+		judge "$fmt: a worktree whose work tree is gone: still read" 1 "" $?
+		expect_findings "$fmt: a gone worktree's files are still findings" "$tmp/x.expect"
+		mkdir "$tmp/wt-$fmt-link" && echo "gitdir: $tmp/nowhere" >"$tmp/wt-$fmt-link/.git"
+		unusable "$fmt: a .git file naming a gitdir that is gone" "$tmp/wt-$fmt-link"
+	else
+		fail "$fmt: git worktree add and bisect made no worktree files"
+		sed 's/^/#   /' "$tmp/git.log" | head -5
+	fi
+done
+
+# The Git 3.0 build's own repositories: reftable (its default) and the files backend,
+# SHA-1 and SHA-256. Reftable's stub HEAD and refs/heads are not findings.
+if [ -z "$g3" ]; then
+	skip "Git 3.0 repositories" "no $srcdir/../shared/tools/git3/git"
+else
+	for fmt in sha1 sha256; do
+		for refs in reftable files; do
+			r3=$tmp/g3-$refs-$fmt
+			if ! { git3_ init -q --object-format=$fmt --ref-format=$refs "$r3" &&
+				(cd "$r3" && echo a >a && git3_ add a && git3_ commit -q -m a &&
+					git3_ tag -a -m t v1 && git3_ branch side && echo b >a &&
+					git3_ commit -q -am b && git3_ repack -adq && git3_ pack-refs --all &&
+					echo c >a && git3_ commit -q -am c); } >"$tmp/git.log" 2>&1; then
+				fail "$fmt $refs: the Git 3.0 build cannot make a repository"
+				sed 's/^/#   /' "$tmp/git.log" | head -5
+				continue
+			fi
+			audit --no-progress "$r3"
+			judge "$fmt $refs: a Git 3.0 repository: exit 0" 0 "" $?
+			findings_of "$tmp/out" >"$tmp/found"
+			if [ ! -s "$tmp/found" ]; then pass "$fmt $refs: no finding"; else
+				fail "$fmt $refs: findings in a clean repository"
+				sed 's/^/#   /' "$tmp/found" | head -3
+			fi
+			if [ $refs = reftable ]; then
+				want="hexoid audit: $r3 ($fmt; refs in reftable: binary IDs, nothing to lowercase)"
+			else
+				want="hexoid audit: $r3 ($fmt)"
+			fi
+			if [ "$(head -n 1 "$tmp/out")" = "$want" ]; then
+				pass "$fmt $refs: the first line says how the refs are stored"
+			else
+				fail "$fmt $refs: first line '$(head -n 1 "$tmp/out")'"
+			fi
+			if [ -n "$have_python" ]; then
+				audit --json --no-progress "$r3"
+				if [ "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["ref_storage"])' "$tmp/out" 2>&1)" = $refs ]; then
+					pass "$fmt $refs: --json ref_storage"
+				else
+					fail "$fmt $refs: --json ref_storage is not $refs"
+				fi
+			fi
+			# Everything else is still read: an uppercase FETCH_HEAD, and shallow.
+			h3=$(git3_ -C "$r3" rev-parse HEAD)
+			printf '%s\t\tbranch '"'"'main'"'"' of example\n' "$(up "$h3")" >"$r3/.git/FETCH_HEAD"
+			up "$h3" >"$r3/.git/shallow"
+			col=$(echo "$h3" | awk '{ print match($0, /[a-f]/) }')
+			printf '[shallow] shallow:1:%s: \tgit3\tuppercase\n[fetch-head] FETCH_HEAD:1:%s: \tgit3\tuppercase\n' \
+				"$col" "$col" >"$tmp/x.expect"
+			audit --no-progress "$r3"
+			judge "$fmt $refs: uppercase FETCH_HEAD and shallow: exit 1" 1 "" $?
+			expect_findings "$fmt $refs: FETCH_HEAD and shallow still read" "$tmp/x.expect"
+		done
+	done
+fi
+
+# --- Unusable input: exit 2 and a message, nothing reported.
 mkdir "$tmp/not-a-repo"
 unusable "a directory that is not a repository" "$tmp/not-a-repo"
 unusable "a missing directory" "$tmp/no-such"
