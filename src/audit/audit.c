@@ -266,11 +266,61 @@ fail:
 	return -1;
 }
 
-/* --- feeds: files of lines through the listing checker ------------------------------ */
+/* --- feeds: files through the listing checker --------------------------------------- */
 
+/*
+ * The files of one place in one git directory go through the listing checker as one
+ * stream. A file of lines in a listing format (packed-refs, reflogs, ...) goes in whole:
+ * its lines keep their numbers through a table of where each file starts, and a file
+ * without a last newline gets one, so files never run together. Any other file goes in
+ * as its IDs, one a line ("tokens"), each remembered with the file, line and column it
+ * came from; object names that may be abbreviated are checked here, not by the checker.
+ *
+ * The lowercase-only checker alone tells each kind of problem apart once it reports
+ * HEXOID_EUPPER only for an ID that is valid hex otherwise; until then a second,
+ * mixed-case checker says which lines Git 2.x rejects too (TWO_CHECKERS).
+ */
+#define TWO_CHECKERS 1
+
+struct feed_file {
+	char *path;               /* as findings show it */
+	unsigned long long first; /* its first line's number in the feed */
+};
+struct token {
+	size_t file;
+	unsigned long long line;  /* in the file */
+	unsigned long column;     /* of the token's first byte, from 1 */
+};
+/* A problem where it is in its file, to sort them all by place before reporting. */
+struct found {
+	size_t file;
+	unsigned long long line;
+	unsigned long column;
+	enum hexoid_audit_code code;
+	char message[sizeof(((struct hexoid_problem *)0)->message) + 64];
+};
 struct problems {
 	struct hexoid_problem *v;
 	size_t n, cap;
+};
+struct feed {
+	struct run *r;
+	enum hexoid_audit_area area;
+	enum hexoid_algo algo;
+	struct hexoid_listing *lower;
+#if TWO_CHECKERS
+	struct hexoid_listing *mixed;
+	struct problems pm;
+#endif
+	struct problems pl;
+	struct feed_file *files;
+	size_t nfiles, capfiles;
+	struct token *tokens;     /* line n of the stream is tokens[n - 1], in token mode */
+	size_t ntokens, captokens;
+	struct found *extra;      /* problems found here (abbreviated names) */
+	size_t nextra, capextra;
+	unsigned long long lines;
+	int oom;
 };
 
 static int collect(void *ctx, const struct hexoid_problem *p)
@@ -289,35 +339,21 @@ static int collect(void *ctx, const struct hexoid_problem *p)
 	return 0;
 }
 
-/*
- * The files of one place in one git directory go through the listing checker as one
- * stream: a file's lines keep their numbers through a table of where each file starts;
- * a file without a last newline gets one, so files never run together.
- *
- * The lowercase-only checker alone tells each kind of problem apart once it reports
- * HEXOID_EUPPER only for an ID that is valid hex otherwise; until then a second,
- * mixed-case checker says which lines Git 2.x rejects too (TWO_CHECKERS).
- */
-#define TWO_CHECKERS 1
+/* Room for one more element of an array. */
+static int grow(void *pv, size_t *cap, size_t n, size_t size)
+{
+	void **p = pv;
+	void *v;
 
-struct feed_file {
-	char *path;               /* as findings show it */
-	unsigned long long first; /* its first line's number in the feed */
-};
-struct feed {
-	struct run *r;
-	enum hexoid_audit_area area;
-	struct hexoid_listing *lower;
-#if TWO_CHECKERS
-	struct hexoid_listing *mixed;
-	struct problems pm;
-#endif
-	struct problems pl;
-	struct feed_file *files;
-	size_t nfiles, cap;
-	unsigned long long lines;
-	int oom;
-};
+	if (n < *cap)
+		return 0;
+	v = realloc(*p, (*cap ? 2 * *cap : 32) * size);
+	if (!v)
+		return -1;
+	*p = v;
+	*cap = *cap ? 2 * *cap : 32;
+	return 0;
+}
 
 static int feed_start(struct run *r, struct feed *fd, enum hexoid_audit_area area,
 		      enum hexoid_format format, enum hexoid_algo algo)
@@ -325,6 +361,7 @@ static int feed_start(struct run *r, struct feed *fd, enum hexoid_audit_area are
 	memset(fd, 0, sizeof(*fd));
 	fd->r = r;
 	fd->area = area;
+	fd->algo = algo;
 	fd->lower = hexoid_listing_new(format, algo, HEXOID_LOWER, collect, NULL, &fd->pl);
 #if TWO_CHECKERS
 	fd->mixed = hexoid_listing_new(format, algo, HEXOID_MIXED, collect, NULL, &fd->pm);
@@ -344,86 +381,379 @@ static void feed_bytes(struct feed *fd, const char *data, size_t size)
 #endif
 }
 
-/* Feed one file's contents: `path` is how findings name it. */
-static void feed_data(struct feed *fd, const char *path, const char *data, size_t size)
+/* A new file of the feed: `path` is how findings name it. */
+static int feed_file(struct feed *fd, const char *path)
 {
-	size_t at = 0;
-	unsigned long long lines = 0;
-	char *copy = NULL;
+	char *copy;
 
-	if (fd->nfiles == fd->cap) {
-		size_t cap = fd->cap ? 2 * fd->cap : 64;
-		struct feed_file *v = realloc(fd->files, cap * sizeof(*v));
-		if (v) {
-			fd->files = v;
-			fd->cap = cap;
-		}
-	}
-	if (fd->nfiles == fd->cap || !(copy = strdup(path))) {
+	if (grow(&fd->files, &fd->capfiles, fd->nfiles, sizeof(*fd->files)) ||
+	    !(copy = strdup(path))) {
 		fd->oom = 1;
-		return;
+		return -1;
 	}
 	fd->files[fd->nfiles].path = copy;
 	fd->files[fd->nfiles++].first = fd->lines + 1;
+	return 0;
+}
+
+/* A whole file of lines. */
+static void feed_lines(struct feed *fd, const char *path, const char *data, size_t size)
+{
+	size_t at = 0;
+
+	if (feed_file(fd, path))
+		return;
 	while (at < size) {
 		const char *nl = memchr(data + at, '\n', size - at);
-		lines++;
+		fd->lines++;
 		at = nl ? (size_t)(nl - data) + 1 : size;
 	}
 	feed_bytes(fd, data, size);
 	if (size && data[size - 1] != '\n')
 		feed_bytes(fd, "\n", 1);
-	fd->lines += lines;
 }
 
-/* The file holding line `line` of the feed. */
-static const struct feed_file *file_of(const struct feed *fd, unsigned long long line)
+/* One ID of the current file, at line `line`, column `col` (from 1). */
+static void feed_token(struct feed *fd, const char *tok, size_t len, unsigned long long line,
+		       unsigned long col)
 {
-	size_t lo = 0, hi = fd->nfiles;
+	struct token *t;
 
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (fd->files[mid].first <= line)
-			lo = mid;
-		else
-			hi = mid;
+	if (grow(&fd->tokens, &fd->captokens, fd->ntokens, sizeof(*fd->tokens))) {
+		fd->oom = 1;
+		return;
 	}
-	return &fd->files[lo];
+	t = &fd->tokens[fd->ntokens++];
+	t->file = fd->nfiles - 1;
+	t->line = line;
+	t->column = col;
+	feed_bytes(fd, tok, len);
+	feed_bytes(fd, "\n", 1);
+	fd->lines++;
+}
+
+static struct found *extra(struct feed *fd)
+{
+	if (grow(&fd->extra, &fd->capextra, fd->nextra, sizeof(*fd->extra))) {
+		fd->oom = 1;
+		return NULL;
+	}
+	return &fd->extra[fd->nextra++];
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/*
+ * An object name as git's get_oid() takes it, which may be abbreviated (todo lists,
+ * stopped-sha): hex of at least 4 and at most hexsz digits is an ID or a prefix of one,
+ * and Git 3.0 reads hex only in lowercase; anything else is some other name (a ref, a
+ * label) and not this audit's business.
+ */
+static void feed_name(struct feed *fd, const char *tok, size_t len, unsigned long long line,
+		      unsigned long col)
+{
+	size_t i, up = len;
+	struct found *f;
+
+	if (len < 4 || len > hexoid_hexsz(fd->algo))
+		return;
+	for (i = 0; i < len; i++) {
+		if (!is_hex(tok[i]))
+			return;
+		if (tok[i] >= 'A' && tok[i] <= 'F' && up == len)
+			up = i;
+	}
+	if (up == len || !(f = extra(fd)))
+		return;
+	f->file = fd->nfiles - 1;
+	f->line = line;
+	f->column = col + (unsigned long)up;
+	f->code = HEXOID_AUDIT_UPPERCASE;
+	snprintf(f->message, sizeof(f->message),
+		 "uppercase hex digit '%c' in object name: Git 2.x accepts it, Git 3.0 rejects it",
+		 tok[up]);
+}
+
+/*
+ * The name of a replace ref, refs/replace/<id>: git replaces the object of that ID,
+ * and ignores (with a warning) a name that is not one, which Git 3.0 does for an
+ * uppercase one too. `line` 0 is a loose ref's file name.
+ */
+static void replace_name(struct feed *fd, const char *name, size_t len,
+			 unsigned long long line, unsigned long col)
+{
+	size_t hexsz = hexoid_hexsz(fd->algo);
+	struct hexoid_error e;
+	struct found *f;
+
+	if (len == hexsz &&
+	    hexoid_decode(NULL, name, 1, hexsz, fd->algo, HEXOID_LOWER, &e) == HEXOID_OK)
+		return;
+	if (!(f = extra(fd)))
+		return;
+	f->file = fd->nfiles - 1;
+	f->line = line;
+	f->column = line ? col : 0;
+	if (len == hexsz &&
+	    hexoid_decode(NULL, name, 1, hexsz, fd->algo, HEXOID_MIXED, NULL) == HEXOID_OK) {
+		f->code = HEXOID_AUDIT_UPPERCASE;
+		if (line)
+			f->column = col + (unsigned long)e.column;
+		snprintf(f->message, sizeof(f->message),
+			 "uppercase hex digit '%c' in the replaced object's ID: Git 2.x replaces "
+			 "the object, Git 3.0 ignores the replace ref", name[e.column]);
+	} else {
+		f->code = HEXOID_AUDIT_BAD_ID;
+		snprintf(f->message, sizeof(f->message),
+			 "not a %s object ID (%zu characters): git ignores the replace ref",
+			 fd->algo == HEXOID_SHA256 ? "sha256" : "sha1", len);
+	}
+}
+
+/* The length of the token at p (up to whitespace, or any of `stop`). */
+static size_t token_len(const char *p, size_t n, const char *stop)
+{
+	size_t i = 0;
+
+	while (i < n && !is_space(p[i]) && !(stop && p[i] && strchr(stop, p[i])))
+		i++;
+	return i;
+}
+
+/* Each line of data as (line, start, length), without its newline. */
+struct lines_it {
+	const char *data;
+	size_t size, at;
+	unsigned long long line;
+	char sep;
+};
+static int next_line(struct lines_it *it, const char **p, size_t *len)
+{
+	const char *nl;
+
+	if (it->at >= it->size)
+		return 0;
+	nl = memchr(it->data + it->at, it->sep, it->size - it->at);
+	*p = it->data + it->at;
+	*len = nl ? (size_t)(nl - *p) : it->size - it->at;
+	it->at += *len + 1;
+	it->line++;
+	return 1;
+}
+
+/* Skip blanks (not newlines); returns the new offset. */
+static size_t skip_blanks(const char *p, size_t i, size_t n)
+{
+	while (i < n && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	return i;
+}
+
+/*
+ * The todo list of the sequencer and of `rebase -i`: "<command> [-C|-c] <name> ...";
+ * the commands that take a commit name second. A line is a comment from '#'.
+ */
+static int todo_takes_name(const char *cmd, size_t n)
+{
+	static const char *const takes[] = { "pick", "p", "reword", "r", "edit", "e", "squash",
+					     "s", "fixup", "f", "drop", "d", "merge", "m",
+					     "revert" };
+	size_t i;
+
+	for (i = 0; i < sizeof(takes) / sizeof(*takes); i++)
+		if (strlen(takes[i]) == n && !memcmp(takes[i], cmd, n))
+			return 1;
+	return 0;
+}
+
+/* The IDs of one file of `format` into the feed. Returns 1 when the file holds none
+ * (a symbolic ref, a branch name). */
+static int feed_tokens(struct feed *fd, enum place_format format, const char *data, size_t size)
+{
+	struct lines_it it = { data, size, 0, 0, '\n' };
+	size_t hexsz = hexoid_hexsz(fd->algo), len, n;
+	const char *p;
+
+	switch (format) {
+	case FMT_REF:
+	case FMT_MAYBE_ID:
+		/* git reads a ref whole and trims the whitespace at its end; only the first
+		 * line counts: what follows the newline is whitespace-led. */
+		if (size >= 4 && !memcmp(data, "ref:", 4))
+			return 1;
+		if (format == FMT_MAYBE_ID) {
+			n = size;
+			while (n && is_space(data[n - 1]))
+				n--;
+			if (n != hexsz || hexoid_decode(NULL, data, 1, hexsz, fd->algo, HEXOID_MIXED,
+							NULL) != HEXOID_OK)
+				return 1;
+		}
+		feed_token(fd, data, token_len(data, size, NULL), 1, 1);
+		return 0;
+	case FMT_ID_LINES:
+		while (next_line(&it, &p, &len))
+			feed_token(fd, p, token_len(p, len, NULL), it.line, 1);
+		return 0;
+	case FMT_ALL_IDS:
+		/* info/grafts: "<commit> <parent>..."; '#' starts a comment line. */
+		while (next_line(&it, &p, &len)) {
+			size_t i = 0;
+			if (len && p[0] == '#')
+				continue;
+			while ((i = skip_blanks(p, i, len)) < len) {
+				n = token_len(p + i, len - i, NULL);
+				if (!n) {
+					i++;
+					continue;
+				}
+				feed_token(fd, p + i, n, it.line, (unsigned long)i + 1);
+				i += n;
+			}
+		}
+		return 0;
+	case FMT_OID_LIST:
+		/* fsck.skipList, blame.ignoreRevsFile: an ID a line, blanks around it and
+		 * '#' comments allowed. */
+		while (next_line(&it, &p, &len)) {
+			const char *hash = memchr(p, '#', len);
+			size_t i, end = hash ? (size_t)(hash - p) : len;
+			while (end && is_space(p[end - 1]))
+				end--;
+			i = 0;
+			while (i < end && is_space(p[i]))
+				i++;
+			if (i < end)
+				feed_token(fd, p + i, end - i, it.line, (unsigned long)i + 1);
+		}
+		return 0;
+	case FMT_PAIRS:
+		/* rewritten lists: "<old> <new>[ ...]". */
+		while (next_line(&it, &p, &len)) {
+			size_t i = token_len(p, len, NULL), j;
+			feed_token(fd, p, i, it.line, 1);
+			j = skip_blanks(p, i, len);
+			if (j > i)
+				feed_token(fd, p + j, token_len(p + j, len - j, NULL), it.line,
+					   (unsigned long)j + 1);
+			else if (len)
+				feed_token(fd, "", 0, it.line, (unsigned long)i + 1);
+		}
+		return 0;
+	case FMT_RECORDS:
+		/* MERGE_RR: "<hex>[.<variant>]\t<path>", each record ending in NUL. */
+		it.sep = '\0';
+		while (next_line(&it, &p, &len))
+			if (len)
+				feed_token(fd, p, token_len(p, len, "."), it.line, 1);
+		return 0;
+	case FMT_NAME:
+		n = token_len(data, size, NULL);
+		feed_name(fd, data, n, 1, 1);
+		return 0;
+	case FMT_TODO:
+		while (next_line(&it, &p, &len)) {
+			size_t i = skip_blanks(p, 0, len), c;
+			if (i == len || p[i] == '#')
+				continue;
+			c = token_len(p + i, len - i, NULL);
+			if (!todo_takes_name(p + i, c))
+				continue;
+			i = skip_blanks(p, i + c, len);
+			if (i + 1 < len && p[i] == '-' && (p[i + 1] == 'C' || p[i + 1] == 'c'))
+				i = skip_blanks(p, i + token_len(p + i, len - i, NULL), len);
+			n = token_len(p + i, len - i, NULL);
+			feed_name(fd, p + i, n, it.line, (unsigned long)i + 1);
+		}
+		return 0;
+	case FMT_PACKS:
+		while (next_line(&it, &p, &len))
+			if (len > 7 && !memcmp(p, "P pack-", 7))
+				feed_token(fd, p + 7, token_len(p + 7, len - 7, "."), it.line, 8);
+		return 0;
+	case FMT_REPLACE_PACKED:
+		/* "<oid> refs/replace/<name>": the name, where packed-refs keeps it. */
+		while (next_line(&it, &p, &len)) {
+			size_t i = token_len(p, len, NULL);
+			if (!i || p[0] == '#' || p[0] == '^')
+				continue;
+			i = skip_blanks(p, i, len);
+			if (len - i > 13 && !memcmp(p + i, "refs/replace/", 13))
+				replace_name(fd, p + i + 13, len - i - 13, it.line,
+					     (unsigned long)i + 14);
+		}
+		return 0;
+	case FMT_REPLACE_NAME:
+	case FMT_LISTING:
+		break;
+	}
+	return 1;
 }
 
 /* The checker's hint for an uppercase digit names `hexoid verify --mixed`; a report
  * about a repository says what each version of Git does instead. */
 static const char upper_hint[] = ": Git 3.0 accepts only lowercase (--mixed allows it)";
 
-static void feed_problem(struct feed *fd, const struct hexoid_problem *p, int upper)
+static void place_problem(struct feed *fd, const struct hexoid_problem *p, int upper)
 {
-	const struct feed_file *file = file_of(fd, p->line);
-	struct hexoid_audit_finding f;
-	char msg[sizeof(p->message) + 64];
+	struct found *f = extra(fd);
 	size_t len = strlen(p->message), hl = sizeof(upper_hint) - 1;
 
-	memset(&f, 0, sizeof(f));
-	f.area = fd->area;
-	f.path = file->path;
-	f.line = p->line - file->first + 1;
-	f.column = (unsigned long)p->column;
-	f.offset = HEXOID_NO_OFFSET;
+	if (!f)
+		return;
+	if (fd->ntokens) {
+		const struct token *t = &fd->tokens[p->line - 1];
+		f->file = t->file;
+		f->line = t->line;
+		f->column = t->column + (unsigned long)p->column - 1;
+	} else {
+		size_t lo = 0, hi = fd->nfiles;
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (fd->files[mid].first <= p->line)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		f->file = lo;
+		f->line = p->line - fd->files[lo].first + 1;
+		f->column = (unsigned long)p->column;
+	}
 	if (upper) {
 		if (len >= hl && !memcmp(p->message + len - hl, upper_hint, hl))
 			len -= hl;
-		snprintf(msg, sizeof(msg), "%.*s: Git 2.x accepts it, Git 3.0 rejects it", (int)len,
-			 p->message);
-		f.code = HEXOID_AUDIT_UPPERCASE;
-		f.message = msg;
+		snprintf(f->message, sizeof(f->message), "%.*s: Git 2.x accepts it, Git 3.0 rejects it",
+			 (int)len, p->message);
+		f->code = HEXOID_AUDIT_UPPERCASE;
 	} else {
-		f.code = HEXOID_AUDIT_BAD_ID;
-		f.message = p->message;
+		snprintf(f->message, sizeof(f->message), "%s", p->message);
+		f->code = HEXOID_AUDIT_BAD_ID;
 	}
-	report(fd->r, &f);
 }
 
-/* The end of a feed: its findings, in line order, each line at most once. Returns the
- * number of lines read. */
+static int cmp_found(const void *x, const void *y)
+{
+	const struct found *a = x, *b = y;
+
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->column != b->column)
+		return a->column < b->column ? -1 : 1;
+	return 0;
+}
+
+/* The end of a feed: its findings, in the order of their places. Returns the number of
+ * lines the checker read. */
 static unsigned long long feed_finish(struct feed *fd)
 {
 	size_t i = 0, j = 0;
@@ -438,130 +768,66 @@ static unsigned long long feed_finish(struct feed *fd)
 		if (j == fd->pl.n || (i < fd->pm.n && fd->pm.v[i].line <= fd->pl.v[j].line)) {
 			if (j < fd->pl.n && fd->pl.v[j].line == fd->pm.v[i].line)
 				j++;
-			feed_problem(fd, &fd->pm.v[i++], 0);
+			place_problem(fd, &fd->pm.v[i++], 0);
 		} else {
-			feed_problem(fd, &fd->pl.v[j++], 1);
+			place_problem(fd, &fd->pl.v[j++], 1);
 		}
 	}
 	hexoid_listing_free(fd->mixed);
 	free(fd->pm.v);
 #else
 	for (; j < fd->pl.n; j++)
-		feed_problem(fd, &fd->pl.v[j], fd->pl.v[j].status == HEXOID_EUPPER);
+		place_problem(fd, &fd->pl.v[j], fd->pl.v[j].status == HEXOID_EUPPER);
 #endif
-	(void)i;
 	hexoid_listing_free(fd->lower);
 	free(fd->pl.v);
+	if (fd->nextra > 1)
+		qsort(fd->extra, fd->nextra, sizeof(*fd->extra), cmp_found);
+	for (i = 0; i < fd->nextra; i++) {
+		struct hexoid_audit_finding f;
+		memset(&f, 0, sizeof(f));
+		f.code = fd->extra[i].code;
+		f.area = fd->area;
+		f.path = fd->files[fd->extra[i].file].path;
+		f.line = fd->extra[i].line;
+		f.column = fd->extra[i].column;
+		f.offset = HEXOID_NO_OFFSET;
+		f.message = fd->extra[i].message;
+		report(fd->r, &f);
+	}
 	for (i = 0; i < fd->nfiles; i++)
 		free(fd->files[i].path);
 	free(fd->files);
+	free(fd->tokens);
+	free(fd->extra);
 	if (fd->oom)
 		snprintf(fd->r->err, sizeof(fd->r->err), "out of memory");
 	return lines;
 }
 
-/* --- formats ----------------------------------------------------------------------- */
-
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/*
- * What git parses of a line whose ID stands first: the ID is what comes before the
- * first whitespace (git takes hexsz digits and then wants whitespace or the end, so a
- * CR before the newline, or a space and anything, is fine). Appends that token and a
- * newline to out, which the caller sized as the line plus one.
- */
-static size_t first_token(const char *line, size_t len, char *out)
-{
-	size_t n = 0;
-
-	while (n < len && !is_space(line[n]))
-		n++;
-	memcpy(out, line, n);
-	out[n] = '\n';
-	return n + 1;
-}
-
-/* The contents of a file of `format` as the checker should see them, in buf (freed by
- * the caller); NULL with *skip set when there is nothing to check (a symbolic ref). */
-static char *as_checked(enum place_format format, enum hexoid_algo algo, const char *data,
-			size_t size, size_t *outlen, int *skip)
-{
-	char *buf;
-	size_t at = 0, o = 0;
-
-	*skip = 0;
-	if (format == FMT_REF || format == FMT_MAYBE_ID) {
-		/* git reads a ref file whole and trims the whitespace at its end. */
-		if (size >= 4 && !memcmp(data, "ref:", 4)) {
-			*skip = 1;
-			return NULL;
-		}
-		if (format == FMT_MAYBE_ID) {
-			/* A branch name unless it is hexsz hex digits (either case). */
-			size_t hexsz = hexoid_hexsz(algo), n = size;
-			while (n && is_space(data[n - 1]))
-				n--;
-			if (n != hexsz || hexoid_decode(NULL, data, 1, hexsz, algo, HEXOID_MIXED, NULL) !=
-						  HEXOID_OK) {
-				*skip = 1;
-				return NULL;
-			}
-		}
-		if (!(buf = malloc(size + 1)))
-			return NULL;
-		/* Only the first line counts: what follows the newline is whitespace-led. */
-		*outlen = first_token(data, size, buf);
-		return buf;
-	}
-	/* FMT_ID_LINES: each line's first token. */
-	if (!(buf = malloc(size + 1)))
-		return NULL;
-	while (at < size) {
-		const char *nl = memchr(data + at, '\n', size - at);
-		size_t len = nl ? (size_t)(nl - data) - at : size - at;
-		o += first_token(data + at, len, buf + o);
-		at += len + (nl != NULL);
-	}
-	*outlen = o;
-	return buf;
-}
-
 /* One file of a place into its feed. `rel` is its path in the git directory. */
 static void place_file(struct run *r, const struct place *pl, const struct where *w,
-		       const struct repo *rp, struct feed *fd, int dirfd, const char *name,
-		       const char *rel, int checked)
+		       struct feed *fd, int dirfd, const char *name, const char *rel, int checked)
 {
-	char *data, *path, *shown = NULL;
-	size_t size, len = 0;
-	int skip;
+	char *data, *path;
+	size_t size;
 
+	if (slurp_at(r, pl->area, w, dirfd, name, rel, checked, &data, &size))
+		return;
 	path = concat(w->prefix, rel);
-	if (!path) {
+	if (!path || feed_file(fd, path)) {
 		fd->oom = 1;
-		return;
-	}
-	if (slurp_at(r, pl->area, w, dirfd, name, rel, checked, &data, &size)) {
-		free(path);
-		return;
-	}
-	if (pl->format == FMT_LISTING) {
-		feed_data(fd, path, data, size);
-		r->audit->count[pl->area].scanned += 0; /* counted by lines at the end */
+	} else if (pl->format == FMT_LISTING) {
+		fd->nfiles--;
+		free(fd->files[fd->nfiles].path);
+		feed_lines(fd, path, data, size);
 	} else {
-		shown = as_checked((enum place_format)pl->format, rp->algo, data, size, &len, &skip);
-		/* Files of one ID count as files, not lines. */
+		/* Files of one ID count as files, others by lines, at the end. */
+		feed_tokens(fd, (enum place_format)pl->format, data, size);
 		r->audit->count[pl->area].scanned++;
-		if (shown)
-			feed_data(fd, path, shown, len);
-		else if (!skip)
-			fd->oom = 1;
 	}
-	free(shown);
-	free(data);
 	free(path);
+	free(data);
 }
 
 /* --- walking folders --------------------------------------------------------------- */
@@ -647,7 +913,14 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 				struct stat st;
 				char target[6];
 				ssize_t tl;
-				if (type != 'r' && fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+				if (pl->format == FMT_REPLACE_NAME) {
+					char *shown = concat(w->prefix, names[i]);
+					if (shown && !feed_file(fd, shown))
+						replace_name(fd, names[i] + strlen(pl->path) + 1,
+							     len - strlen(pl->path) - 1, 0, 0);
+					free(shown);
+					r->audit->count[pl->area].scanned++;
+				} else if (type != 'r' && fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 				    S_ISLNK(st.st_mode) &&
 				    (tl = readlinkat(dirfd(d), name, target, sizeof(target))) >= 5 &&
 				    !memcmp(target, "refs/", 5) && pl->format == FMT_REF) {
@@ -656,7 +929,7 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 					   S_ISDIR(st.st_mode)) {
 					/* a link to a folder: not followed */
 				} else {
-					place_file(r, pl, w, rp, fd, dirfd(d), name, names[i], type == 'r');
+					place_file(r, pl, w, fd, dirfd(d), name, names[i], type == 'r');
 				}
 			}
 		}
@@ -692,7 +965,7 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 		} else {
 			int dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (dirfd >= 0) {
-				place_file(r, pl, w, rp, &fd, dirfd, pl->path, pl->path, 0);
+				place_file(r, pl, w, &fd, dirfd, pl->path, pl->path, 0);
 				close(dirfd);
 			}
 		}

@@ -20,6 +20,15 @@ enum place_format {
 	FMT_REF,       /* a loose ref: "<oid>" then whitespace or the end, or "ref:<name>" */
 	FMT_ID_LINES,  /* every line starts with an ID, whitespace or the end after it */
 	FMT_MAYBE_ID,  /* a branch name or an ID: checked when it is hex of the ID's length */
+	FMT_ALL_IDS,   /* every word of every line is an ID; '#' lines are comments (grafts) */
+	FMT_OID_LIST,  /* an ID a line, blanks around it, '#' comments (fsck.skipList) */
+	FMT_PAIRS,     /* "<old> <new>[ ...]" a line (rewritten lists) */
+	FMT_RECORDS,   /* "<id>[.<n>]\t<path>" records ending in NUL (MERGE_RR) */
+	FMT_NAME,      /* an object name, perhaps abbreviated (stopped-sha) */
+	FMT_TODO,      /* a todo list: "<command> [-C] <name> ..." */
+	FMT_PACKS,     /* objects/info/packs: "P pack-<id>.pack" lines */
+	FMT_REPLACE_NAME,   /* the file's name under refs/replace/ is an ID; its content a ref */
+	FMT_REPLACE_PACKED, /* the refs/replace/<id> names of packed-refs */
 	FMT_LISTING,   /* a listing format of hexoid_listing.h (place.listing) */
 };
 

@@ -12,6 +12,7 @@
 	{ HEXOID_AREA_##area, how, fmt, scope, flags, listing, path, reader }
 #define REF(area, path, reader) \
 	ENTRY(area, HOW_FILE, FMT_REF, SCOPE_WORKTREE, PLACE_FILES_REFS, 0, path, reader)
+#define AT(area, fmt, scope, path, reader) ENTRY(area, HOW_FILE, fmt, scope, 0, 0, path, reader)
 #define LIST(area, how, scope, flags, format, path, reader) \
 	ENTRY(area, how, FMT_LISTING, scope, flags, HEXOID_FORMAT_##format, path, reader)
 
@@ -45,6 +46,50 @@ const struct place audit_places[] = {
 	LIST(SHALLOW, HOW_FILE, SCOPE_COMMON, 0, OIDS, "shallow", "shallow.c"),
 	LIST(FETCH_HEAD, HOW_FILE, SCOPE_WORKTREE, 0, FETCH_HEAD, "FETCH_HEAD",
 	     "builtin/pull.c, builtin/merge.c, refs.c"),
+
+	/* "<commit> <parent>...", one graft a line. */
+	AT(GRAFTS, FMT_ALL_IDS, SCOPE_COMMON, "info/grafts", "commit.c (read_graft_line)"),
+
+	/* The names of replace refs are the IDs of the objects they replace. */
+	ENTRY(REPLACE, HOW_TREE, FMT_REPLACE_NAME, SCOPE_COMMON, PLACE_FILES_REFS, 0,
+	      "refs/replace", "replace-object.c"),
+	ENTRY(REPLACE, HOW_FILE, FMT_REPLACE_PACKED, SCOPE_COMMON, PLACE_FILES_REFS, 0,
+	      "packed-refs", "replace-object.c"),
+
+	/* A stopped rebase: the apply backend's rebase-apply/, the merge backend's
+	 * rebase-merge/ (its todo list and the commits done). */
+	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/abort-safety", "builtin/am.c"),
+	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/autostash", "builtin/rebase.c"),
+	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/onto", "builtin/rebase.c"),
+	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/orig-head", "builtin/rebase.c"),
+	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/original-commit", "builtin/am.c"),
+	AT(REBASE, FMT_PAIRS, SCOPE_WORKTREE, "rebase-apply/rewritten", "builtin/am.c"),
+	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-merge/amend", "sequencer.c"),
+	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-merge/autostash", "sequencer.c"),
+	AT(REBASE, FMT_TODO, SCOPE_WORKTREE, "rebase-merge/done", "sequencer.c"),
+	AT(REBASE, FMT_TODO, SCOPE_WORKTREE, "rebase-merge/git-rebase-todo", "sequencer.c"),
+	AT(REBASE, FMT_TODO, SCOPE_WORKTREE, "rebase-merge/git-rebase-todo.backup",
+	   "sequencer.c (rebase.missingCommitsCheck)"),
+	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-merge/onto", "sequencer.c"),
+	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-merge/orig-head", "sequencer.c"),
+	AT(REBASE, FMT_PAIRS, SCOPE_WORKTREE, "rebase-merge/rewritten-list",
+	     "sequencer.c, builtin/notes.c (copy --for-rewrite)"),
+	AT(REBASE, FMT_ID_LINES, SCOPE_WORKTREE, "rebase-merge/rewritten-pending", "sequencer.c"),
+	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-merge/squash-onto", "sequencer.c"),
+	AT(REBASE, FMT_NAME, SCOPE_WORKTREE, "rebase-merge/stopped-sha", "sequencer.c"),
+
+	/* A stopped cherry-pick or revert of several commits. */
+	AT(SEQUENCER, FMT_REF, SCOPE_WORKTREE, "sequencer/abort-safety", "sequencer.c"),
+	AT(SEQUENCER, FMT_TODO, SCOPE_WORKTREE, "sequencer/done", "sequencer.c"),
+	AT(SEQUENCER, FMT_REF, SCOPE_WORKTREE, "sequencer/head", "sequencer.c"),
+	AT(SEQUENCER, FMT_TODO, SCOPE_WORKTREE, "sequencer/todo", "sequencer.c"),
+
+	/* rerere's conflicts in progress: "<id>[.<n>]\t<path>" records ending in NUL. */
+	AT(RERERE, FMT_RECORDS, SCOPE_WORKTREE, "MERGE_RR", "rerere.c (read_rr)"),
+
+	/* What `git update-server-info` writes for dumb HTTP clients. */
+	AT(DUMB_HTTP, FMT_ID_LINES, SCOPE_COMMON, "info/refs", "http-walker.c, remote-curl.c"),
+	AT(DUMB_HTTP, FMT_PACKS, SCOPE_COMMON, "objects/info/packs", "http.c (http_get_info_packs)"),
 	LIST(GRAPH_CHAIN, HOW_FILE, SCOPE_COMMON, 0, OIDS,
 	     "objects/info/commit-graphs/commit-graph-chain", "commit-graph.c"),
 	LIST(MIDX_CHAIN, HOW_FILE, SCOPE_COMMON, 0, OIDS,
