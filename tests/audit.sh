@@ -474,6 +474,104 @@ else
 	done
 fi
 
+# --- Never harmful: odd files where git reads one are findings, never a hang; the audit
+# writes nothing, and runs on a read-only copy.
+# snapshot DIR: every file's path, type, size, mode, mtime and contents' hash.
+snapshot() {
+	(cd "$1" && find . -printf '%p %y %s %m %T@\n' | LC_ALL=C sort &&
+		find . -type f -exec sha256sum {} + | LC_ALL=C sort)
+}
+# audit_bounded ARGS...: audit, killed after 60 s (a hang is a failure, not a stuck suite).
+audit_bounded() {
+	if command -v timeout >/dev/null 2>&1; then
+		timeout 60 $H audit "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	else
+		$H audit "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	fi
+}
+for fmt in sha1 sha256; do
+	r=$tmp/clean-$fmt
+	[ -d "$r/.git" ] || continue
+	h=$tmp/odd-files-$fmt
+	cp -R "$r" "$h"
+	g=$h/.git
+	: >"$tmp/x.expect"
+	ln -s nowhere "$g/refs/heads/dangling"
+	printf '[refs] refs/heads/dangling: \terror\tsymbolic link\n' >>"$tmp/x.expect"
+	if mknod "$g/refs/heads/dev" c 1 3 2>/dev/null; then
+		printf '[refs] refs/heads/dev: \terror\tdevice\n' >>"$tmp/x.expect"
+	fi
+	ln -s . "$g/refs/heads/dirloop"
+	mkfifo "$g/refs/heads/fifo"
+	printf '[refs] refs/heads/fifo: \terror\tFIFO\n' >>"$tmp/x.expect"
+	ln -s loop "$g/refs/heads/loop"
+	printf '[refs] refs/heads/loop: \terror\tsymbolic link loop\n' >>"$tmp/x.expect"
+	ln -s refs/heads/main "$g/refs/heads/symref-link"
+	if [ -n "$have_python" ] &&
+		python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$g/refs/heads/sock" 2>/dev/null; then
+		printf '[refs] refs/heads/sock: \terror\tsocket\n' >>"$tmp/x.expect"
+	fi
+	mkfifo "$g/ORIG_HEAD"
+	printf '[pseudo-refs] ORIG_HEAD: \terror\tFIFO\n' >>"$tmp/x.expect"
+	mkdir "$g/packed-refs.d" && mv "$g/packed-refs" "$g/packed-refs.d/" && mkfifo "$g/packed-refs"
+	printf '[packed-refs] packed-refs: \terror\tFIFO\n' >>"$tmp/x.expect"
+	# A submodule's repository that is a link back to the repository holding it.
+	mkdir -p "$g/modules" && ln -s .. "$g/modules/back"
+	printf '[refs] modules/back: \terror\talready audited\n' >>"$tmp/x.expect"
+	snapshot "$h" >"$tmp/before"
+	audit_bounded --no-progress --jobs 2 "$h"
+	judge "$fmt: FIFOs, a socket, a device, odd links, a submodule looping back: exit 1, no hang" 1 "" $?
+	expect_findings "$fmt: each odd file is an error finding, the rest is read" "$tmp/x.expect"
+	snapshot "$h" >"$tmp/after"
+	if cmp -s "$tmp/before" "$tmp/after"; then pass "$fmt: odd files: nothing written or touched"; else
+		fail "$fmt: odd files: the repository changed"
+		diff "$tmp/before" "$tmp/after" | head -5 | sed 's/^/#   /'
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		c=$tmp/unreadable-$fmt
+		cp -R "$r" "$c"
+		chmod 000 "$c/.git/refs/heads/main"
+		audit_bounded --no-progress "$c"
+		judge "$fmt: an unreadable ref: exit 1" 1 "" $?
+		printf '[refs] refs/heads/main: \terror\tpermission\n' >"$tmp/u.expect"
+		expect_findings "$fmt: an unreadable ref is an error finding" "$tmp/u.expect"
+		chmod 644 "$c/.git/refs/heads/main"
+	else
+		skip "$fmt: an unreadable ref" "root reads every file"
+	fi
+
+	# The planted repository, and a read-only copy of it: the same report, nothing
+	# written, no time changed.
+	p=$tmp/planted-$fmt
+	[ -d "$p/.git" ] || continue
+	ro=$tmp/readonly-$fmt
+	cp -Rp "$p" "$ro"
+	chmod -R a-w "$ro"
+	snapshot "$ro" >"$tmp/before"
+	audit_bounded --no-progress "$p"
+	cp "$tmp/out" "$tmp/rw.out"
+	audit_bounded --no-progress --jobs 2 --verify-ids "$ro"
+	judge "$fmt: read-only copy of the planted repository: exit 1" 1 "" $?
+	if [ "$(sed 1d "$tmp/out")" = "$(sed 1d "$tmp/rw.out")" ]; then
+		pass "$fmt: read-only copy: the same report"
+	else
+		fail "$fmt: read-only copy: the report differs"
+	fi
+	snapshot "$ro" >"$tmp/after"
+	if cmp -s "$tmp/before" "$tmp/after"; then pass "$fmt: read-only copy: every file's bytes and times unchanged"; else
+		fail "$fmt: read-only copy: files changed"
+		diff "$tmp/before" "$tmp/after" | head -5 | sed 's/^/#   /'
+	fi
+	chmod -R u+w "$ro"
+	snapshot "$p" >"$tmp/before"
+	audit_bounded --no-progress --jobs 2 "$p"
+	snapshot "$p" >"$tmp/after"
+	if cmp -s "$tmp/before" "$tmp/after"; then pass "$fmt: planted: every file's bytes and times unchanged"; else
+		fail "$fmt: planted: files changed"
+		diff "$tmp/before" "$tmp/after" | head -5 | sed 's/^/#   /'
+	fi
+done
+
 # --- Unusable input: exit 2 and a message, nothing reported.
 mkdir "$tmp/not-a-repo"
 unusable "a directory that is not a repository" "$tmp/not-a-repo"

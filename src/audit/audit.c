@@ -191,11 +191,12 @@ static void file_finding(struct run *r, enum hexoid_audit_area area, const struc
  * reporting why it cannot be read.
  */
 static int slurp_at(struct run *r, enum hexoid_audit_area area, const struct where *w, int dirfd,
-		    const char *name, const char *rel, int checked, char **data, size_t *size)
+		    const char *name, const char *rel, int checked, char **data, size_t *size,
+		    int say)
 {
 	size_t cap = 4096;
 	char *buf = NULL;
-	int fd = -1;
+	int fd = -1, err;
 
 	*data = NULL;
 	*size = 0;
@@ -206,25 +207,23 @@ static int slurp_at(struct run *r, enum hexoid_audit_area area, const struct whe
 				/* A symbolic link to nothing is not nothing. */
 				if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 				    S_ISLNK(st.st_mode)) {
-					file_finding(r, area, w, rel, HEXOID_AUDIT_BROKEN_LINK,
-						     "symbolic link to nothing");
+					if (say)
+						file_finding(r, area, w, rel, HEXOID_AUDIT_BROKEN_LINK,
+							     "symbolic link to nothing");
 					return -1;
 				}
 				return 1;
 			}
 			goto fail;
 		}
-		if (S_ISDIR(st.st_mode)) {
-			file_finding(r, area, w, rel, HEXOID_AUDIT_NOT_A_FILE,
-				     "a folder where git reads a file");
-			return -1;
-		}
 		if (!S_ISREG(st.st_mode)) {
-			file_finding(r, area, w, rel, HEXOID_AUDIT_NOT_A_FILE,
-				     "not a regular file (%s): not read",
-				     S_ISFIFO(st.st_mode)   ? "a FIFO"
-				     : S_ISSOCK(st.st_mode) ? "a socket"
-							    : "a device");
+			if (say)
+				file_finding(r, area, w, rel, HEXOID_AUDIT_NOT_A_FILE,
+					     "not a regular file (%s): not read",
+					     S_ISDIR(st.st_mode)    ? "a folder"
+					     : S_ISFIFO(st.st_mode) ? "a FIFO"
+					     : S_ISSOCK(st.st_mode) ? "a socket"
+								    : "a device");
 			return -1;
 		}
 	}
@@ -258,8 +257,10 @@ static int slurp_at(struct run *r, enum hexoid_audit_area area, const struct whe
 	*data = buf;
 	return 0;
 fail:
-	file_finding(r, area, w, rel, errno == ENOMEM ? HEXOID_AUDIT_UNREADABLE : HEXOID_AUDIT_UNREADABLE,
-		     "cannot read: %s", errno == ELOOP ? "symbolic link loop" : strerror(errno));
+	err = errno;
+	if (say)
+		file_finding(r, area, w, rel, HEXOID_AUDIT_UNREADABLE, "cannot read: %s",
+			     err == ELOOP ? "symbolic link loop" : strerror(err));
 	if (fd >= 0)
 		close(fd);
 	free(buf);
@@ -812,7 +813,8 @@ static void place_file(struct run *r, const struct place *pl, const struct where
 	char *data, *path;
 	size_t size;
 
-	if (slurp_at(r, pl->area, w, dirfd, name, rel, checked, &data, &size))
+	if (slurp_at(r, pl->area, w, dirfd, name, rel, checked, &data, &size,
+		     !(pl->flags & PLACE_READ_AGAIN)))
 		return;
 	path = concat(w->prefix, rel);
 	if (!path || feed_file(fd, path)) {

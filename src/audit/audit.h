@@ -40,6 +40,7 @@ enum place_scope {
 
 enum {
 	PLACE_FILES_REFS = 1, /* only with the files ref backend: reftable keeps it in reftable/ */
+	PLACE_READ_AGAIN = 2, /* a file of another place: that one says when it cannot be read */
 };
 
 struct place {

@@ -53,7 +53,8 @@ const struct place audit_places[] = {
 	/* The names of replace refs are the IDs of the objects they replace. */
 	ENTRY(REPLACE, HOW_TREE, FMT_REPLACE_NAME, SCOPE_COMMON, PLACE_FILES_REFS, 0,
 	      "refs/replace", "replace-object.c"),
-	ENTRY(REPLACE, HOW_FILE, FMT_REPLACE_PACKED, SCOPE_COMMON, PLACE_FILES_REFS, 0,
+	ENTRY(REPLACE, HOW_FILE, FMT_REPLACE_PACKED, SCOPE_COMMON,
+	      PLACE_FILES_REFS | PLACE_READ_AGAIN, 0,
 	      "packed-refs", "replace-object.c"),
 
 	/* A stopped rebase: the apply backend's rebase-apply/, the merge backend's
