@@ -418,6 +418,41 @@ for fmt in sha1 sha256; do
 	fi
 done
 
+# Submodules: each repository under modules/ (a name may hold slashes) is audited with
+# the one holding it, its findings named modules/<name>/...; from the submodule's work
+# tree, its own repository is the one audited.
+for fmt in sha1 sha256; do
+	sm=$tmp/sm-$fmt
+	mkdir -p "$sm"
+	if ! { git_ init -q --object-format=$fmt "$sm/lib" && (cd "$sm/lib" && echo l >l && git_ add l &&
+		git_ commit -q -m l) && git_ init -q --object-format=$fmt "$sm/top" &&
+		(cd "$sm/top" && echo t >t && git_ add t && git_ commit -q -m t &&
+			git_ -c protocol.file.allow=always submodule add -q ../lib libs/lib &&
+			git_ commit -q -m sub); } >"$tmp/git.log" 2>&1; then
+		fail "$fmt: git submodule add failed"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+		continue
+	fi
+	audit --no-progress "$sm/top"
+	judge "$fmt: a repository with a submodule: exit 0" 0 "" $?
+	check_report "$fmt: with a submodule" "$tmp/none" "$sm/top" $fmt
+	mg=$sm/top/.git/modules/libs/lib
+	lh=$(git -C "$mg" rev-parse HEAD)
+	col=$(echo "$lh" | awk '{ print match($0, /[a-f]/) }')
+	up "$lh" >"$mg/refs/heads/main"
+	up "$lh" >"$mg/ORIG_HEAD"
+	printf '[refs] modules/libs/lib/refs/heads/main:1:%s: \tgit3\tuppercase\n[pseudo-refs] modules/libs/lib/ORIG_HEAD:1:%s: \tgit3\tuppercase\n' \
+		"$col" "$col" >"$tmp/x.expect"
+	audit --no-progress --jobs 2 "$sm/top"
+	judge "$fmt: uppercase refs in a submodule's repository: exit 1" 1 "" $?
+	expect_findings "$fmt: a submodule's findings are named modules/<name>/..." "$tmp/x.expect"
+	printf '[refs] refs/heads/main:1:%s: \tgit3\tuppercase\n[pseudo-refs] ORIG_HEAD:1:%s: \tgit3\tuppercase\n' \
+		"$col" "$col" >"$tmp/x.expect"
+	audit --no-progress "$sm/top/libs/lib"
+	judge "$fmt: from the submodule's work tree: exit 1" 1 "" $?
+	expect_findings "$fmt: from the submodule's work tree, its own repository" "$tmp/x.expect"
+done
+
 # The Git 3.0 build's own repositories: reftable (its default) and the files backend,
 # SHA-1 and SHA-256. Reftable's stub HEAD and refs/heads are not findings.
 if [ -z "$g3" ]; then
