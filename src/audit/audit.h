@@ -24,7 +24,7 @@ enum place_format {
 	FMT_OID_LIST,  /* an ID a line, blanks around it, '#' comments (fsck.skipList) */
 	FMT_PAIRS,     /* "<old> <new>[ ...]" a line (rewritten lists) */
 	FMT_RECORDS,   /* "<id>[.<n>]\t<path>" records ending in NUL (MERGE_RR) */
-	FMT_NAME,      /* an object name, perhaps abbreviated (stopped-sha) */
+	FMT_UPDATE_REFS, /* groups of "<ref>", "<before>", "<after>" lines */
 	FMT_TODO,      /* a todo list: "<command> [-C] <name> ..." */
 	FMT_PACKS,     /* objects/info/packs: "P pack-<id>.pack" lines */
 	FMT_REPLACE_NAME,   /* the file's name under refs/replace/ is an ID; its content a ref */
@@ -41,6 +41,7 @@ enum place_scope {
 enum {
 	PLACE_FILES_REFS = 1, /* only with the files ref backend: reftable keeps it in reftable/ */
 	PLACE_READ_AGAIN = 2, /* a file of another place: that one says when it cannot be read */
+	PLACE_MAY_BE_EMPTY = 4, /* an empty file holds no ID, and is fine */
 };
 
 struct place {

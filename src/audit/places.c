@@ -58,8 +58,11 @@ const struct place audit_places[] = {
 	      "packed-refs", "replace-object.c"),
 
 	/* A stopped rebase: the apply backend's rebase-apply/, the merge backend's
-	 * rebase-merge/ (its todo list and the commits done). */
-	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/abort-safety", "builtin/am.c"),
+	 * rebase-merge/ (its todo list and the commits done). Not read by Git 3.0, so
+	 * not here: rebase-merge/stopped-sha (only tested for), rewritten-pending and
+	 * current-fixups (copied or counted as text). */
+	ENTRY(REBASE, HOW_FILE, FMT_REF, SCOPE_WORKTREE, PLACE_MAY_BE_EMPTY, 0,
+	      "rebase-apply/abort-safety", "builtin/am.c (safe_to_abort)"),
 	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/autostash", "builtin/rebase.c"),
 	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/onto", "builtin/rebase.c"),
 	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/orig-head", "builtin/rebase.c"),
@@ -75,9 +78,9 @@ const struct place audit_places[] = {
 	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-merge/orig-head", "sequencer.c"),
 	AT(REBASE, FMT_PAIRS, SCOPE_WORKTREE, "rebase-merge/rewritten-list",
 	     "sequencer.c, builtin/notes.c (copy --for-rewrite)"),
-	AT(REBASE, FMT_ID_LINES, SCOPE_WORKTREE, "rebase-merge/rewritten-pending", "sequencer.c"),
 	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-merge/squash-onto", "sequencer.c"),
-	AT(REBASE, FMT_NAME, SCOPE_WORKTREE, "rebase-merge/stopped-sha", "sequencer.c"),
+	AT(REBASE, FMT_UPDATE_REFS, SCOPE_WORKTREE, "rebase-merge/update-refs",
+	   "sequencer.c (sequencer_get_update_refs_state)"),
 
 	/* A stopped cherry-pick or revert of several commits. */
 	AT(SEQUENCER, FMT_REF, SCOPE_WORKTREE, "sequencer/abort-safety", "sequencer.c"),
