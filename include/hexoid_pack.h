@@ -99,9 +99,13 @@ struct hexoid_scan_options {
 struct hexoid_scan_stats {
 	uint64_t objects;         /* in the pack, or loose object files */
 	uint64_t commits, tags;   /* inflated and checked */
-	uint64_t deltas;          /* delta applications */
-	uint64_t inflated;        /* bytes inflated */
+	uint64_t deltas;          /* commits and tags stored as deltas, resolved: a property
+				     of the pack, the same for any jobs and cache size */
+	uint64_t inflated;        /* bytes inflated: grows with re-inflated bases */
 	uint64_t git3, errors;    /* findings of each class */
+	uint64_t applied;         /* delta applications: the work done for `deltas`, which
+				     grows when a base has to be rebuilt (a thread starting
+				     cold, a base evicted from the cache) */
 };
 
 /*
