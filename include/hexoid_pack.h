@@ -99,9 +99,13 @@ struct hexoid_scan_options {
 struct hexoid_scan_stats {
 	uint64_t objects;         /* in the pack, or loose object files */
 	uint64_t commits, tags;   /* inflated and checked */
-	uint64_t deltas;          /* delta applications */
-	uint64_t inflated;        /* bytes inflated */
+	uint64_t deltas;          /* commits and tags stored as deltas, resolved: a property
+				     of the pack, the same for any jobs and cache size */
+	uint64_t inflated;        /* bytes inflated: grows with re-inflated bases */
 	uint64_t git3, errors;    /* findings of each class */
+	uint64_t applied;         /* delta applications: the work done for `deltas`, which
+				     grows when a base has to be rebuilt (a thread starting
+				     cold, a base evicted from the cache) */
 };
 
 /*
@@ -167,6 +171,109 @@ typedef int hexoid_header_fn(void *ctx, const struct hexoid_header_problem *prob
  */
 HEXOID_API int hexoid_object_check(enum hexoid_object_type type, const void *text, size_t len,
 				   enum hexoid_algo algo, hexoid_header_fn *fn, void *ctx);
+
+/* --- Reading objects by ID ------------------------------------------------------------
+ *
+ * An objects directory (a repository's objects/, a quarantine, an alternate) opened once:
+ * every pack in pack/ with its .idx is mapped (a .idx without its .pack is skipped, as git
+ * skips it), and loose objects are looked up by name as they are asked for. A read returns
+ * one object's type, size and content, resolved through OFS_DELTA and REF_DELTA chains
+ * (a REF_DELTA's base must be in the same pack, as on disk git writes it).
+ *
+ * Sources are tried in a fixed order: each directory in the order it was added (the one
+ * opened first, then its alternates depth first, then those added with hexoid_odb_add),
+ * for each its packs in name order, then its loose objects. The first copy that reads
+ * cleanly wins; a damaged copy does not hide a good one elsewhere.
+ *
+ * Threads: a handle may be shared; its calls are serialized by a mutex inside it (reads
+ * share one zlib stream and one cache of bases). For reads in parallel, open one handle
+ * per thread: the mappings are shared by the kernel's page cache, not copied.
+ *
+ * Packs and loose files written after hexoid_odb_open() are seen as follows: loose
+ * objects always (each read looks for the file); packs only those present at open, or at
+ * hexoid_odb_add() of their directory.
+ */
+struct hexoid_odb;
+
+enum hexoid_odb_flags {
+	HEXOID_ODB_ALTERNATES = 1, /* also open the directories in objects/info/alternates
+				      (relative ones to the objects directory; as deep as
+				      git goes: five levels; each directory once) */
+	HEXOID_ODB_VERIFY = 2,     /* rehash every object read: a copy whose content does
+				      not hash to its ID is damaged */
+};
+
+struct hexoid_odb_options {
+	size_t size;               /* sizeof(struct hexoid_odb_options): set by the INIT macro */
+	enum hexoid_algo algo;     /* required: the repository's hash */
+	unsigned flags;            /* enum hexoid_odb_flags */
+	size_t cache_bytes;        /* delta bases kept between reads; 0 means 16 MiB */
+	uint64_t reserved[4];      /* zero */
+};
+#define HEXOID_ODB_OPTIONS_INIT { sizeof(struct hexoid_odb_options), (enum hexoid_algo)0, 0, 0, { 0 } }
+
+enum hexoid_odb_status {
+	HEXOID_ODB_OK = 0,
+	HEXOID_ODB_MISSING = 1,    /* in no pack index and no loose file */
+	HEXOID_ODB_DAMAGED = 2,    /* found, but no copy reads cleanly: broken header, zlib
+				      stream or delta, a delta base that is missing, a chain
+				      deeper than HEXOID_ODB_MAX_DEPTH, an unreadable loose
+				      file, or (HEXOID_ODB_VERIFY) content that does not hash
+				      to the ID; err names the file and the pack offset */
+	HEXOID_ODB_NOMEM = 3,      /* out of memory (an object too large to hold, say) */
+	HEXOID_ODB_EARG = 4,       /* NULL handle, ID or object */
+};
+
+/* Chains are followed this deep: git writes at most 4095 (pack.depth), and a longer one
+ * can only come from a damaged or hostile pack. */
+#define HEXOID_ODB_MAX_DEPTH 10000
+
+struct hexoid_object {
+	enum hexoid_object_type type; /* commit, tree, blob or tag */
+	size_t size;
+	unsigned char *data;       /* size bytes, then a NUL; the caller's: hexoid_object_free() */
+	const char *path;          /* the .pack it came from, or the objects directory of a
+				      loose object; valid until the handle is closed */
+	uint64_t offset;           /* in that pack, or HEXOID_NO_OFFSET */
+};
+
+/*
+ * Open `objects_dir` (options from HEXOID_ODB_OPTIONS_INIT, with algo set). Returns NULL
+ * with the reason in err when the directory (or an alternate) cannot be read, or one of
+ * its packs or indexes is not usable (not a pack, an index failing its check): a reader
+ * that may miss objects says so at once rather than at the first read.
+ */
+HEXOID_API struct hexoid_odb *hexoid_odb_open(const char *objects_dir,
+					      const struct hexoid_odb_options *options,
+					      char *err, size_t errlen);
+
+/* Add another objects directory after the ones there (a quarantine's main repository,
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES), with its alternates when the handle follows them.
+ * A directory already open is not added twice. 0, or -1 with the reason in err (the
+ * handle keeps what it had, and any of the directory's packs opened before the error). */
+HEXOID_API int hexoid_odb_add(struct hexoid_odb *odb, const char *objects_dir, char *err,
+			      size_t errlen);
+
+/* How many packs the handle has open. */
+HEXOID_API size_t hexoid_odb_count_packs(const struct hexoid_odb *odb);
+
+/*
+ * Read the object whose binary ID is oid (rawsz bytes). On HEXOID_ODB_OK, *object holds
+ * it; on any other status *object is zeroed and err (if not NULL) says why in one line
+ * naming the directory, pack or file.
+ */
+HEXOID_API enum hexoid_odb_status hexoid_odb_read(struct hexoid_odb *odb, const unsigned char *oid,
+						  struct hexoid_object *object, char *err,
+						  size_t errlen);
+
+/* Free an object's data (and zero it); NULL and a freed object are fine. */
+HEXOID_API void hexoid_object_free(struct hexoid_object *object);
+
+/* "ok", "object not found", "object damaged", "out of memory", "bad arguments". */
+HEXOID_API const char *hexoid_odb_strerror(enum hexoid_odb_status status);
+
+/* Close the handle: unmaps the packs, frees the cache. NULL is fine. */
+HEXOID_API void hexoid_odb_close(struct hexoid_odb *odb);
 
 #ifdef __cplusplus
 }

@@ -435,7 +435,7 @@ struct worker {
 	z_stream z;
 	uint32_t *chain;           /* the delta chain being resolved */
 	uint32_t chain_cap;
-	uint64_t commits, tags, deltas, inflated;
+	uint64_t commits, tags, resolved, deltas, inflated;
 	int failed;                /* out of memory */
 	void (*run)(struct worker *);
 	pthread_t thread;
@@ -719,6 +719,7 @@ static void step_c(struct worker *w)
 				w->commits++;
 			else
 				w->tags++;
+			w->resolved += is_delta(x->type);
 			pk_check_object(&w->out, x->off, s->path, x->off, (enum hexoid_object_type)x->final,
 					text, len, hexoid_idx_id(&s->idx, x->pos), s->algo,
 					s->opt->verify_ids);
@@ -1094,7 +1095,8 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 		if (stats) {
 			stats->commits += w[j].commits;
 			stats->tags += w[j].tags;
-			stats->deltas += w[j].deltas;
+			stats->deltas += w[j].resolved;
+			stats->applied += w[j].deltas;
 			stats->inflated += w[j].inflated;
 		}
 	}
