@@ -453,6 +453,67 @@ for fmt in sha1 sha256; do
 	expect_findings "$fmt: from the submodule's work tree, its own repository" "$tmp/x.expect"
 done
 
+# Notes with fanout: fast-import writes 300 notes in folders of two digits. A note under
+# a fanout folder named in uppercase Git 3.0 no longer finds (git3); one whose own name is
+# uppercase it still finds (warn).
+for fmt in sha1 sha256; do
+	nr=$tmp/notes-$fmt
+	if ! { git_ init -q --object-format=$fmt "$nr" && (cd "$nr" && {
+		i=1; while [ $i -le 300 ]; do
+			printf 'commit refs/heads/main\nmark :%d\ncommitter a <a@b> 0 +0000\ndata %d\n%d\n' $i ${#i} $i
+			i=$((i + 1)); done
+		printf 'commit refs/notes/commits\ncommitter a <a@b> 0 +0000\ndata 0\n'
+		i=1; while [ $i -le 300 ]; do printf 'N inline :%d\ndata %d\n%d\n' $i ${#i} $i; i=$((i + 1)); done
+		} | git_ fast-import --quiet && git_ repack -adq); } >"$tmp/git.log" 2>&1; then
+		fail "$fmt: git fast-import cannot write notes"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+		continue
+	fi
+	t=$(git -C "$nr" rev-parse 'refs/notes/commits^{tree}')
+	if [ "$(git -C "$nr" ls-tree "$t" | awk '$2 == "tree"' | wc -l)" -gt 1 ]; then
+		pass "$fmt: git wrote the notes in fanout folders"
+	else
+		fail "$fmt: no fanout in the notes tree"
+	fi
+	audit --no-progress "$nr"
+	judge "$fmt: 300 notes with fanout: exit 0" 0 "" $?
+	check_report "$fmt: notes with fanout" "$tmp/none" "$nr" $fmt
+	# One folder renamed in uppercase, and in another folder one note's name.
+	d=$(git -C "$nr" ls-tree "$t" | awk -F '\t' '$2 ~ /^[0-9][a-f]$/ { print $2; exit }')
+	d2=$(git -C "$nr" ls-tree "$t" | awk -F '\t' -v d="$d" '$2 != d { print $2; exit }')
+	nn=$(git -C "$nr" ls-tree "$t:$d2" | awk -F '\t' '$2 ~ /^[0-9]*[a-f]/ { print $2; exit }')
+	sub=$(git -C "$nr" ls-tree "$t:$d2" | awk -F '\t' -v n="$nn" 'BEGIN { OFS = "\t" } $2 == n { $2 = toupper($2) } { print }' | git -C "$nr" mktree)
+	nt=$(git -C "$nr" ls-tree "$t" | awk -F '\t' -v d="$d" -v d2="$d2" -v s="$sub" 'BEGIN { OFS = "\t" }
+		$2 == d { $2 = toupper($2) } $2 == d2 { split($1, m, " "); $1 = m[1] " " m[2] " " s } { print }' | git -C "$nr" mktree)
+	c=$(echo planted | git_ -C "$nr" commit-tree "$nt" -p refs/notes/commits) && git -C "$nr" update-ref refs/notes/commits "$c"
+	du=$(echo "$d" | tr a-f A-F)
+	: >"$tmp/x.expect"
+	git -C "$nr" ls-tree "$t:$d" | awk -F '\t' -v du="$du" '{ printf "[notes] refs/notes/commits:%s/%s: \tgit3\tfanout\n", du, $2 }' >>"$tmp/x.expect"
+	printf '[notes] refs/notes/commits:%s/%s: \twarn\tname\n' "$d2" "$(echo "$nn" | tr a-f A-F)" >"$tmp/w.expect"
+	# In path order: the uppercase folder sorts before the other (digits first).
+	if [ "$du" \< "$d2" ]; then cat "$tmp/w.expect" >>"$tmp/x.expect"; else
+		cat "$tmp/x.expect" >>"$tmp/w.expect"; mv "$tmp/w.expect" "$tmp/x.expect"; fi
+	audit --no-progress "$nr"
+	judge "$fmt: notes planted: exit 1" 1 "" $?
+	expect_findings "$fmt: an uppercase fanout folder is git3, an uppercase note name warn" "$tmp/x.expect"
+	a1=$d$(git -C "$nr" ls-tree "$t:$d" | awk -F '\t' '{ print $2; exit }')
+	if git -C "$nr" notes show "$a1" >/dev/null 2>&1 && git -C "$nr" notes show "$d2$nn" >/dev/null 2>&1; then
+		pass "$fmt: git 2.x finds both planted notes"
+	else
+		fail "$fmt: git 2.x misses a planted note"
+	fi
+	if [ -n "$g3" ]; then
+		if ! "$g3" -C "$nr" notes show "$a1" >/dev/null 2>&1 && "$g3" -C "$nr" notes show "$d2$nn" >/dev/null 2>&1; then
+			pass "$fmt: the Git 3.0 build misses the note in the uppercase folder, finds the other"
+		else
+			fail "$fmt: the Git 3.0 build does not behave as the classes say"
+		fi
+	fi
+	# Its summary has a warn column now.
+	if grep -q '^  area  *scanned  *git3  *warn  *error$' "$tmp/out"; then pass "$fmt: a warn column in the summary"; else
+		fail "$fmt: no warn column"; fi
+done
+
 # The Git 3.0 build's own repositories: reftable (its default) and the files backend,
 # SHA-1 and SHA-256. Reftable's stub HEAD and refs/heads are not findings.
 if [ -z "$g3" ]; then

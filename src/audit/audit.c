@@ -945,6 +945,8 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 	free(full);
 }
 
+static void audit_notes(struct run *r, const struct repo *rp);
+
 /* Every place of one area in one git directory. */
 static void area_in(struct run *r, enum hexoid_audit_area area, const struct repo *rp,
 		    const struct where *w)
@@ -958,6 +960,10 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 		if (pl->area != area || (w->worktree && pl->scope != SCOPE_WORKTREE) ||
 		    (rp->reftable && (pl->flags & PLACE_FILES_REFS)))
 			continue;
+		if (pl->how == HOW_NOTES) {
+			audit_notes(r, rp);
+			continue;
+		}
 		if (feed_start(r, &fd, area, pl->format == FMT_LISTING ? (enum hexoid_format)pl->listing
 								       : HEXOID_FORMAT_OIDS,
 			       rp->algo)) {
@@ -978,6 +984,272 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 		if (pl->format == FMT_LISTING)
 			r->audit->count[area].scanned += lines;
 	}
+}
+
+static char *read_line(const char *path);
+
+/* --- notes ------------------------------------------------------------------------- */
+
+/*
+ * A notes ref (refs/notes/...) names a commit whose tree holds a note for each
+ * annotated object, at a path that is the object's ID in hex, perhaps fanned out into
+ * folders of two digits ("ab/cdef..."), as git writes it once there are many. Git reads
+ * those names as IDs (notes.c, load_subtree): the Git 3.0 build no longer finds a note
+ * under a fanout folder named in uppercase (git3), but still finds one whose own name,
+ * fanned out or not, is uppercase (warn). Other names are not notes, and git keeps them
+ * as they are.
+ */
+struct notes {
+	struct run *r;
+	const struct repo *rp;
+	struct hexoid_odb *odb;
+	const char *ref;
+	char hex[HEXOID_MAX_HEXSZ + 1]; /* the ID so far, without the slashes */
+	char path[3 * HEXOID_MAX_HEXSZ];
+	int depth;
+};
+
+static void notes_finding(struct notes *n, enum hexoid_audit_code code, const char *path,
+			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void notes_finding(struct notes *n, enum hexoid_audit_code code, const char *path,
+			  const char *fmt, ...)
+{
+	struct hexoid_audit_finding f;
+	char msg[512], *shown;
+	size_t len = strlen(n->rp->prefix) + strlen(n->ref) + strlen(path) + 2;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!(shown = malloc(len)))
+		return;
+	snprintf(shown, len, "%s%s%s%s", n->rp->prefix, n->ref, *path ? ":" : "", path);
+	memset(&f, 0, sizeof(f));
+	f.code = code;
+	f.area = HEXOID_AREA_NOTES;
+	f.path = shown;
+	f.offset = HEXOID_NO_OFFSET;
+	f.algo = n->rp->algo;
+	f.message = msg;
+	report(n->r, &f);
+	free(shown);
+}
+
+static int all_hex(const char *s, size_t len)
+{
+	size_t i;
+	for (i = 0; i < len; i++)
+		if (!is_hex(s[i]))
+			return 0;
+	return 1;
+}
+
+static void notes_tree(struct notes *n, const unsigned char *oid, size_t have)
+{
+	struct hexoid_object obj;
+	size_t hexsz = hexoid_hexsz(n->rp->algo), rawsz = hexoid_rawsz(n->rp->algo);
+	size_t plen = strlen(n->path), at = 0;
+	char err[256];
+
+	if (n->r->stopped)
+		return;
+	if (hexoid_odb_read(n->odb, oid, &obj, err, sizeof(err)) != HEXOID_ODB_OK ||
+	    obj.type != HEXOID_OBJ_TREE) {
+		notes_finding(n, HEXOID_AUDIT_BASE, n->path, "cannot read the notes tree: %s",
+			      obj.data ? "not a tree" : err);
+		hexoid_object_free(&obj);
+		return;
+	}
+	while (at < obj.size && !n->r->stopped) {
+		const char *e = (const char *)obj.data + at, *sp, *name;
+		const unsigned char *entry_oid;
+		size_t rest = obj.size - at, nlen;
+		int is_tree;
+		sp = memchr(e, ' ', rest);
+		name = sp ? sp + 1 : NULL;
+		if (!name || !memchr(name, 0, rest - (size_t)(name - e)))
+			break;
+		nlen = strlen(name);
+		if ((size_t)(name - e) + nlen + 1 + rawsz > rest)
+			break;
+		entry_oid = (const unsigned char *)name + nlen + 1;
+		at += (size_t)(name - e) + nlen + 1 + rawsz;
+		is_tree = sp - e == 5 && !memcmp(e, "40000", 5);
+		if (!all_hex(name, nlen) || have + nlen > hexsz)
+			continue;
+		snprintf(n->path + plen, sizeof(n->path) - plen, "%s%.*s", plen ? "/" : "",
+			 (int)nlen, name);
+		memcpy(n->hex + have, name, nlen);
+		if (have + nlen == hexsz && !is_tree) {
+			struct hexoid_error he;
+			n->r->audit->count[HEXOID_AREA_NOTES].scanned++;
+			if (hexoid_decode(NULL, n->hex, 1, hexsz, n->rp->algo, HEXOID_LOWER, &he) !=
+			    HEXOID_OK) {
+				if (he.column < have)
+					notes_finding(n, HEXOID_AUDIT_UPPERCASE, n->path,
+						      "uppercase hex digit '%c' in a fanout folder's name: "
+						      "Git 2.x finds the note, Git 3.0 does not",
+						      n->hex[he.column]);
+				else
+					notes_finding(n, HEXOID_AUDIT_UPPERCASE_ACCEPTED, n->path,
+						      "uppercase hex digit '%c' in the note's name: git "
+						      "writes it in lowercase, the Git 3.0 build still "
+						      "finds the note",
+						      n->hex[he.column]);
+			}
+		} else if (nlen == 2 && is_tree && have + 2 < hexsz) {
+			n->depth++;
+			notes_tree(n, entry_oid, have + 2);
+			n->depth--;
+		}
+		n->path[plen] = 0;
+	}
+	hexoid_object_free(&obj);
+}
+
+/* The notes refs: loose under refs/notes/, and in packed-refs. */
+struct notes_ref {
+	char *name;
+	unsigned char oid[HEXOID_MAX_RAWSZ];
+};
+
+static void notes_ref_add(struct notes_ref **v, size_t *n, size_t *cap, const char *name,
+			  size_t nlen, const char *hex, enum hexoid_algo algo)
+{
+	size_t i, hexsz = hexoid_hexsz(algo);
+
+	for (i = 0; i < *n; i++)
+		if (strlen((*v)[i].name) == nlen && !memcmp((*v)[i].name, name, nlen))
+			return; /* a loose ref hides its packed one */
+	if (grow(v, cap, *n, sizeof(**v)))
+		return;
+	if (hexoid_decode((*v)[*n].oid, hex, 1, hexsz, algo, HEXOID_MIXED, NULL) != HEXOID_OK)
+		return; /* the refs areas report it */
+	if (((*v)[*n].name = strndup(name, nlen)))
+		(*n)++;
+}
+
+static void notes_loose(const char *dir, const char *rel, struct notes_ref **v, size_t *n,
+			size_t *cap, enum hexoid_algo algo)
+{
+	char *full = join(dir, rel);
+	char **names;
+	size_t count, i;
+	DIR *d;
+	struct dirent *de;
+
+	if (!full)
+		return;
+	d = opendir(full);
+	if (!d) {
+		free(full);
+		return;
+	}
+	names = NULL;
+	count = 0;
+	i = 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || ends_with(de->d_name, ".lock"))
+			continue;
+		if (grow(&names, &i, count, sizeof(*names)))
+			break;
+		if ((names[count] = join(rel, de->d_name)))
+			count++;
+	}
+	closedir(d);
+	for (i = 0; i < count; i++) {
+		char *path = join(dir, names[i]), *line;
+		struct stat st;
+		if (path && lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			notes_loose(dir, names[i], v, n, cap, algo);
+		} else if (path && S_ISREG(st.st_mode) && (line = read_line(path))) {
+			if (strlen(line) >= hexoid_hexsz(algo))
+				notes_ref_add(v, n, cap, names[i], strlen(names[i]), line, algo);
+			free(line);
+		}
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	free(full);
+}
+
+static int cmp_notes_ref(const void *x, const void *y)
+{
+	return strcmp(((const struct notes_ref *)x)->name, ((const struct notes_ref *)y)->name);
+}
+
+static void audit_notes(struct run *r, const struct repo *rp)
+{
+	struct hexoid_odb_options oo = HEXOID_ODB_OPTIONS_INIT;
+	struct notes_ref *v = NULL;
+	size_t n = 0, cap = 0, i, hexsz = hexoid_hexsz(rp->algo);
+	char *packed = join(rp->dir, "packed-refs"), *objects = join(rp->dir, "objects");
+	char err[512];
+	struct notes nt;
+	int fd;
+
+	if (!packed || !objects)
+		goto out;
+	notes_loose(rp->dir, "refs/notes", &v, &n, &cap, rp->algo);
+	fd = open(packed, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		struct stat st;
+		char *data;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (data = malloc((size_t)st.st_size + 1))) {
+			ssize_t got = read(fd, data, (size_t)st.st_size);
+			struct lines_it it = { data, got > 0 ? (size_t)got : 0, 0, 0, '\n' };
+			const char *p;
+			size_t len;
+			while (next_line(&it, &p, &len))
+				if (len > hexsz + 12 && p[hexsz] == ' ' &&
+				    !memcmp(p + hexsz + 1, "refs/notes/", 11))
+					notes_ref_add(&v, &n, &cap, p + hexsz + 1, len - hexsz - 1, p,
+						      rp->algo);
+			free(data);
+		}
+		close(fd);
+	}
+	if (!n)
+		goto out;
+	qsort(v, n, sizeof(*v), cmp_notes_ref);
+	oo.algo = rp->algo;
+	memset(&nt, 0, sizeof(nt));
+	nt.r = r;
+	nt.rp = rp;
+	nt.odb = hexoid_odb_open(objects, &oo, err, sizeof(err));
+	if (!nt.odb) {
+		nt.ref = v[0].name;
+		notes_finding(&nt, HEXOID_AUDIT_UNREADABLE, "", "notes not read: %s", err);
+		goto out;
+	}
+	for (i = 0; i < n && !r->stopped; i++) {
+		struct hexoid_object c;
+		unsigned char tree[HEXOID_MAX_RAWSZ];
+		nt.ref = v[i].name;
+		if (hexoid_odb_read(nt.odb, v[i].oid, &c, err, sizeof(err)) != HEXOID_ODB_OK ||
+		    c.type != HEXOID_OBJ_COMMIT || c.size < 5 + hexsz ||
+		    memcmp(c.data, "tree ", 5) ||
+		    hexoid_decode(tree, (const char *)c.data + 5, 1, hexsz, rp->algo, HEXOID_MIXED,
+				  NULL) != HEXOID_OK) {
+			notes_finding(&nt, HEXOID_AUDIT_BASE, "", "cannot read the notes commit: %s",
+				      c.data ? "not a commit with a tree" : err);
+			hexoid_object_free(&c);
+			continue;
+		}
+		hexoid_object_free(&c);
+		nt.path[0] = 0;
+		nt.depth = 0;
+		notes_tree(&nt, tree, 0);
+	}
+	hexoid_odb_close(nt.odb);
+out:
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	free(packed);
+	free(objects);
 }
 
 /* --- objects ----------------------------------------------------------------------- */

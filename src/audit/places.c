@@ -57,6 +57,11 @@ const struct place audit_places[] = {
 	      PLACE_FILES_REFS | PLACE_READ_AGAIN, 0,
 	      "packed-refs", "replace-object.c"),
 
+	/* Notes: the paths of a notes tree are the annotated objects' IDs, perhaps in
+	 * fanout folders (ab/cdef...). Read through the objects, loose or packed. */
+	ENTRY(NOTES, HOW_NOTES, FMT_LISTING, SCOPE_COMMON, PLACE_FILES_REFS, 0, "refs/notes",
+	      "notes.c (load_subtree)"),
+
 	/* A stopped rebase: the apply backend's rebase-apply/, the merge backend's
 	 * rebase-merge/ (its todo list and the commits done). Not read by Git 3.0, so
 	 * not here: rebase-merge/stopped-sha (only tested for), rewritten-pending and
