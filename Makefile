@@ -169,6 +169,7 @@ check-tsan:
 	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN)" LDFLAGS="$(TSAN)" build-tsan/tests/run
 	build-tsan/tests/run --only threads
 	build-tsan/tests/run --only pack_jobs
+	build-tsan/tests/run --only audit_api
 
 # libFuzzer targets (clang): every kernel against scalar, and the listing checker.
 FUZZ_TARGETS := kernels listing idx pack loose object
