@@ -192,11 +192,13 @@ TEST(audit_api_options_size)
 	      "no repository: NULL");
 }
 
+static const char *thread_repo; /* set before the threads start */
+
 static void *audit_thread(void *p)
 {
 	struct seen *s = p;
 
-	if (run(repo_dir(), 2, s, 0) != 0)
+	if (run(thread_repo, 2, s, 0) != 0)
 		s->findings = 0;
 	return NULL;
 }
@@ -207,7 +209,7 @@ TEST(audit_api_threads)
 	struct seen s[4];
 	int i, started[4];
 
-	if (!repo_dir())
+	if (!(thread_repo = repo_dir()))
 		return;
 	memset(s, 0, sizeof(s));
 	for (i = 0; i < 4; i++)
