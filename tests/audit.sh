@@ -514,6 +514,54 @@ for fmt in sha1 sha256; do
 		fail "$fmt: no warn column"; fi
 done
 
+# Files the config names, and the objects of alternates.
+for fmt in sha1 sha256; do
+	r=$tmp/clean-$fmt
+	[ -d "$r/.git" ] || continue
+	c=$tmp/config-$fmt
+	cp -R "$r" "$c"
+	head=$(git -C "$c" rev-parse HEAD)
+	col=$(echo "$head" | awk '{ print match($0, /[a-f]/) }')
+	up "$head" >"$c/skip.txt"
+	printf '# reformatting\n  %s # the big one\r\n\n' "$head" >"$c/.git-blame-ignore-revs"
+	git -C "$c" config fsck.skipList skip.txt
+	git -C "$c" config blame.ignoreRevsFile .git-blame-ignore-revs
+	printf '[config-files] skip.txt:1:%s: \tgit3\tuppercase\n' "$col" >"$tmp/x.expect"
+	audit --no-progress "$c"
+	judge "$fmt: fsck.skipList and blame.ignoreRevsFile: exit 1" 1 "" $?
+	expect_findings "$fmt: the skip list's uppercase ID; the ignore-revs file's comments and CRLF are fine" "$tmp/x.expect"
+	if git -C "$c" fsck >/dev/null 2>&1 && git -C "$c" blame f1 >/dev/null 2>&1; then
+		pass "$fmt: git 2.x takes both files"
+	else
+		fail "$fmt: git 2.x rejects a config-named file"
+	fi
+	if [ -n "$g3" ]; then
+		if ! "$g3" -C "$c" fsck >/dev/null 2>&1 && "$g3" -C "$c" blame f1 >/dev/null 2>&1; then
+			pass "$fmt: the Git 3.0 build rejects the skip list, takes the ignore-revs file"
+		else
+			fail "$fmt: the Git 3.0 build does not behave as the classes say"
+		fi
+	fi
+
+	# A repository borrowing the planted one's objects: they are its objects too.
+	p=$tmp/planted-$fmt
+	[ -d "$p/.git" ] || continue
+	a=$tmp/borrower-$fmt
+	git_ init -q --object-format=$fmt "$a" && echo "$p/.git/objects" >"$a/.git/objects/info/alternates"
+	audit --no-progress "$p"
+	grep -E '^\[(loose|pack)-objects\] ' "$tmp/out" |
+		sed -e "s|^\[[a-z-]*\] objects/|[alternates] $p/.git/objects/|" >"$tmp/alt.want"
+	audit --no-progress --jobs 2 "$a"
+	judge "$fmt: a repository with the planted one as its alternate: exit 1" 1 "" $?
+	findings_of "$tmp/out" >"$tmp/found"
+	if [ -s "$tmp/alt.want" ] && cmp -s "$tmp/alt.want" "$tmp/found"; then
+		pass "$fmt: the alternate's loose and packed objects, with its own paths"
+	else
+		fail "$fmt: the alternate's objects are not all found"
+		diff "$tmp/alt.want" "$tmp/found" | head -5 | sed 's/^/#   /'
+	fi
+done
+
 # The Git 3.0 build's own repositories: reftable (its default) and the files backend,
 # SHA-1 and SHA-256. Reftable's stub HEAD and refs/heads are not findings.
 if [ -z "$g3" ]; then

@@ -77,6 +77,7 @@ const char *hexoid_audit_class_name(enum hexoid_audit_class cls)
 /* --- the audit and its run --------------------------------------------------------- */
 
 struct hexoid_audit {
+	char *top;      /* the work tree's top folder, or NULL for a bare repository */
 	char *gitdir;   /* the git directory found (a linked worktree's own, perhaps) */
 	char *common;   /* the repository's common git directory: what is audited */
 	enum hexoid_algo algo;
@@ -95,6 +96,7 @@ struct where {
 /* One repository: the audited one, or a submodule's under modules/. */
 struct repo {
 	char *dir;        /* its common git directory */
+	char *top;        /* where git runs its commands: the work tree's top, or dir */
 	char *prefix;
 	enum hexoid_algo algo;
 	int reftable;
@@ -946,6 +948,120 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 }
 
 static void audit_notes(struct run *r, const struct repo *rp);
+static char *resolve(const char *base, const char *rel);
+
+/* --- files named by the config ------------------------------------------------------ */
+
+static void trim(char **s)
+{
+	char *p = *s, *e;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	e = p + strlen(p);
+	while (e > p && is_space(e[-1]))
+		*--e = 0;
+	*s = p;
+}
+
+/*
+ * Every value of `key` ("section.name" or "section.subsection.name", as git config
+ * names them) in the config file of dir, in order. A small reader: sections, quoted
+ * values, comments; no includes.
+ */
+static char **config_values(const char *dir, const char *key, size_t *count)
+{
+	char *path = join(dir, "config"), line[4096], section[512] = "";
+	FILE *f = path ? fopen(path, "r") : NULL;
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+
+	free(path);
+	*count = 0;
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *eq, *val, *o;
+		int quoted = 0;
+		trim(&p);
+		if (*p == '[') {
+			char *end = strchr(p, ']'), *q;
+			if (!end)
+				continue;
+			*end = 0;
+			p++;
+			q = strchr(p, '"');
+			if (q) {
+				/* [section "subsection"] */
+				char *name = p, *sub = q + 1, *qe = strrchr(sub, '"');
+				if (qe)
+					*qe = 0;
+				*q = 0;
+				trim(&name);
+				snprintf(section, sizeof(section), "%s.%s", name, sub);
+			} else {
+				snprintf(section, sizeof(section), "%s", p);
+			}
+			continue;
+		}
+		if (!*p || *p == '#' || *p == ';' || !(eq = strchr(p, '=')))
+			continue;
+		*eq = 0;
+		val = eq + 1;
+		trim(&p);
+		{
+			char full[1024];
+			snprintf(full, sizeof(full), "%s.%s", section, p);
+			if (strcasecmp(full, key))
+				continue;
+		}
+		trim(&val);
+		/* Quotes and backslashes, and a comment outside quotes, as git reads them. */
+		for (o = val, p = val; *p; p++) {
+			if (*p == '"')
+				quoted = !quoted;
+			else if (!quoted && (*p == '#' || *p == ';'))
+				break;
+			else if (*p == '\\' && p[1])
+				*o++ = *++p;
+			else
+				*o++ = *p;
+		}
+		*o = 0;
+		trim(&val);
+		if (!*val || grow(&v, &cap, n, sizeof(*v)))
+			continue;
+		if ((v[n] = strdup(val)))
+			n++;
+	}
+	fclose(f);
+	*count = n;
+	return v;
+}
+
+/* Each file the config names for `pl` (fsck.skipList, ...), as git opens it: a relative
+ * path from where git runs its commands (the work tree's top), ~/ from $HOME. */
+static void config_files(struct run *r, const struct place *pl, const struct repo *rp,
+			 struct feed *fd)
+{
+	size_t n, i;
+	char **v = config_values(rp->dir, pl->path, &n);
+	struct where shown = { rp->dir, (char *)"", 0 };
+
+	for (i = 0; i < n; i++) {
+		const char *home = getenv("HOME");
+		char *full;
+		if (!strncmp(v[i], "~/", 2) && home)
+			full = join(home, v[i] + 2);
+		else
+			full = resolve(rp->top, v[i]);
+		if (full && !r->stopped)
+			place_file(r, pl, &shown, fd, AT_FDCWD, full, v[i], 0);
+		free(full);
+		free(v[i]);
+	}
+	free(v);
+}
 
 /* Every place of one area in one git directory. */
 static void area_in(struct run *r, enum hexoid_audit_area area, const struct repo *rp,
@@ -973,6 +1089,8 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 		}
 		if (pl->how == HOW_TREE) {
 			walk(r, pl, w, rp, &fd, pl->path);
+		} else if (pl->how == HOW_CONFIG) {
+			config_files(r, pl, rp, &fd);
 		} else {
 			int dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (dirfd >= 0) {
@@ -1276,7 +1394,7 @@ struct objscan {
 	char what[512];         /* threaded: the progress to show */
 	uint64_t done, total;
 	int progress_new, finished, stop, oom;
-	uint64_t scanned[2];
+	uint64_t scanned[3];    /* loose, packed, in alternates */
 	char *current;          /* the pack being scanned, as shown */
 	enum hexoid_audit_code code; /* nonzero: the code of the next finding */
 };
@@ -1454,7 +1572,8 @@ static void unusable_pack(struct objscan *os, const char *pack, const char *err)
 	on_object_finding(os, &f);
 }
 
-static void scan_objects(struct objscan *os)
+/* The loose objects and packs of one objects folder: `alt` says it is an alternate's. */
+static void scan_dir(struct objscan *os, const char *objects, int alt)
 {
 	struct run *r = os->r;
 	const struct repo *rp = os->rp;
@@ -1462,12 +1581,12 @@ static void scan_objects(struct objscan *os)
 					 on_scan_progress, os };
 	struct hexoid_scan_stats st;
 	char err[512];
-	char *objects = join(rp->dir, "objects"), *packdir = objects ? join(objects, "pack") : NULL;
+	char *packdir = join(objects, "pack");
 	DIR *d;
 
 	if (!packdir)
-		goto out;
-	os->area = HEXOID_AREA_LOOSE_OBJECTS;
+		return;
+	os->area = alt ? HEXOID_AREA_ALTERNATES : HEXOID_AREA_LOOSE_OBJECTS;
 	memset(&st, 0, sizeof(st));
 	if (hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0) {
 		struct hexoid_finding f;
@@ -1478,9 +1597,9 @@ static void scan_objects(struct objscan *os)
 		snprintf(f.message, sizeof(f.message), "cannot read the folder");
 		on_object_finding(os, &f);
 	}
-	os->scanned[0] = st.objects;
+	os->scanned[alt ? 2 : 0] += st.objects;
 
-	os->area = HEXOID_AREA_PACK_OBJECTS;
+	os->area = alt ? HEXOID_AREA_ALTERNATES : HEXOID_AREA_PACK_OBJECTS;
 	d = opendir(packdir);
 	if (d) {
 		struct dirent *de;
@@ -1490,12 +1609,8 @@ static void scan_objects(struct objscan *os)
 			size_t len = strlen(de->d_name);
 			if (len < 5 || strcmp(de->d_name + len - 5, ".pack"))
 				continue;
-			if (n == cap) {
-				char **v = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*v));
-				if (!v)
-					break;
-				names = v;
-			}
+			if (grow(&names, &cap, n, sizeof(*names)))
+				break;
 			if ((names[n] = join(packdir, de->d_name)))
 				n++;
 		}
@@ -1511,7 +1626,7 @@ static void scan_objects(struct objscan *os)
 				if (rc < 0)
 					unusable_pack(os, names[i], err);
 				else
-					os->scanned[1] += st.objects;
+					os->scanned[alt ? 2 : 1] += st.objects;
 				free(os->current);
 				os->current = NULL;
 			}
@@ -1519,9 +1634,82 @@ static void scan_objects(struct objscan *os)
 		}
 		free(names);
 	}
-out:
-	free(objects);
 	free(packdir);
+}
+
+static int seen_before(struct run *r, const char *dir);
+
+/*
+ * The object folders objects/info/alternates lists (one a line, '#' comments, relative
+ * ones from the objects folder), and theirs, as deep as git goes (5), each once: git
+ * reads their objects as the repository's own.
+ */
+static void scan_alternates(struct objscan *os, const char *objects, int depth,
+			    struct run *seen)
+{
+	char *file = join(objects, "info/alternates"), *data = NULL;
+	struct where w = { (char *)objects, (char *)"", 0 };
+	size_t size;
+	int fd, got = 1;
+
+	if (!file)
+		return;
+	fd = open(objects, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Findings go through on_object_finding: this may be the objects' own thread. */
+	if (fd >= 0)
+		got = slurp_at(os->r, HEXOID_AREA_ALTERNATES, &w, fd, "info/alternates", "", 0, &data,
+			       &size, 0);
+	if (got < 0) {
+		struct hexoid_finding f;
+		memset(&f, 0, sizeof(f));
+		f.code = HEXOID_FIND_IO;
+		f.path = file;
+		f.offset = HEXOID_NO_OFFSET;
+		snprintf(f.message, sizeof(f.message), "cannot read it, or not a regular file");
+		os->area = HEXOID_AREA_ALTERNATES;
+		on_object_finding(os, &f);
+	}
+	if (got == 0) {
+		struct lines_it it = { data, size, 0, 0, '\n' };
+		const char *p;
+		size_t len;
+		while (next_line(&it, &p, &len) && !scan_stopped(os)) {
+			char *line = strndup(p, len), *alt;
+			if (!line)
+				break;
+			line[strcspn(line, "\r")] = 0;
+			if (!*line || *line == '#') {
+				free(line);
+				continue;
+			}
+			alt = resolve(objects, line);
+			if (alt && depth < 5 && seen_before(seen, alt) == 0) {
+				scan_dir(os, alt, 1);
+				scan_alternates(os, alt, depth + 1, seen);
+			}
+			free(alt);
+			free(line);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	free(data);
+	free(file);
+}
+
+static void scan_objects(struct objscan *os)
+{
+	char *objects = join(os->rp->dir, "objects");
+	struct run seen;
+
+	if (!objects)
+		return;
+	scan_dir(os, objects, 0);
+	memset(&seen, 0, sizeof(seen));
+	seen_before(&seen, objects);
+	scan_alternates(os, objects, 0, &seen);
+	free(seen.seen);
+	free(objects);
 }
 
 static void *objects_main(void *p)
@@ -1713,7 +1901,7 @@ static void read_config(const char *dir, struct repo_config *c)
  * up to the root of its file system, `.git` (a folder, or a file "gitdir: <dir>"), or
  * the folder itself when it is a bare repository.
  */
-static char *discover(const char *path, char *err, size_t errlen)
+static char *discover(const char *path, char **top, char *err, size_t errlen)
 {
 	char *dir = realpath(path, NULL);
 	struct stat st, up;
@@ -1755,11 +1943,11 @@ static char *discover(const char *path, char *err, size_t errlen)
 			}
 			free(line);
 			free(dotgit);
-			free(dir);
+			*top = dir;
 			return target;
 		}
 		if (found && S_ISDIR(gs.st_mode) && is_gitdir(dotgit)) {
-			free(dir);
+			*top = dir;
 			return dotgit;
 		}
 		free(dotgit);
@@ -1789,7 +1977,7 @@ struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errle
 	}
 	if (!path)
 		path = ".";
-	if (!(a->gitdir = discover(path, err, errlen)))
+	if (!(a->gitdir = discover(path, &a->top, err, errlen)))
 		goto fail;
 	if (!(a->common = common_of(a->gitdir))) {
 		snprintf(err, errlen, "out of memory");
@@ -1836,6 +2024,7 @@ void hexoid_audit_close(struct hexoid_audit *a)
 {
 	if (!a)
 		return;
+	free(a->top);
 	free(a->gitdir);
 	free(a->common);
 	free(a);
@@ -1926,7 +2115,7 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
-static void audit_repo(struct run *r, const char *dir, const char *prefix);
+static void audit_repo(struct run *r, const char *dir, const char *prefix, const char *top);
 
 /*
  * The repositories of submodules: modules/<name>/, where a name may hold slashes
@@ -1954,8 +2143,15 @@ static void submodules(struct run *r, const struct repo *rp, const char *rel)
 						     "(a link back into the repository?): not read again");
 				} else {
 					char *p = concat(rp->prefix, subrel), *pp = p ? concat(p, "/") : NULL;
+					size_t nwt;
+					char **wt = config_values(sub, "core.worktree", &nwt);
+					char *subtop = nwt ? resolve(sub, wt[nwt - 1]) : NULL;
 					if (pp)
-						audit_repo(r, sub, pp);
+						audit_repo(r, sub, pp, subtop);
+					free(subtop);
+					while (nwt)
+						free(wt[--nwt]);
+					free(wt);
 					free(p);
 					free(pp);
 				}
@@ -1970,7 +2166,7 @@ static void submodules(struct run *r, const struct repo *rp, const char *rel)
 	free(folder);
 }
 
-static void audit_repo(struct run *r, const char *dir, const char *prefix)
+static void audit_repo(struct run *r, const char *dir, const char *prefix, const char *top)
 {
 	struct repo rp;
 	struct repo_config c;
@@ -1986,6 +2182,7 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix)
 	rp.prefix = (char *)prefix;
 	if (!(rp.dir = strdup(dir)))
 		return;
+	rp.top = (char *)(top ? top : dir);
 	read_config(dir, &c);
 	if (c.algo < 0 || c.reftable < 0) {
 		struct where w = { rp.dir, (char *)"", 0 };
@@ -2055,6 +2252,7 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix)
 	}
 	r->audit->count[HEXOID_AREA_LOOSE_OBJECTS].scanned += os.scanned[0];
 	r->audit->count[HEXOID_AREA_PACK_OBJECTS].scanned += os.scanned[1];
+	r->audit->count[HEXOID_AREA_ALTERNATES].scanned += os.scanned[2];
 
 	if (!r->stopped)
 		submodules(r, &rp, "modules");
@@ -2087,7 +2285,7 @@ int hexoid_audit_run(struct hexoid_audit *a, const struct hexoid_audit_options *
 	r.audit = a;
 	memset(a->count, 0, sizeof(a->count));
 	seen_before(&r, a->common);
-	audit_repo(&r, a->common, "");
+	audit_repo(&r, a->common, "", a->top);
 	free(r.seen);
 	if (r.err[0]) {
 		snprintf(err, errlen, "%s", r.err);

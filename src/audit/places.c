@@ -96,6 +96,17 @@ const struct place audit_places[] = {
 	/* rerere's conflicts in progress: "<id>[.<n>]\t<path>" records ending in NUL. */
 	AT(RERERE, FMT_RECORDS, SCOPE_WORKTREE, "MERGE_RR", "rerere.c (read_rr)"),
 
+	/* Files the config names: an ID a line, '#' comments. Shown as the config names
+	 * them; a relative path is from the work tree's top, where git runs. */
+	ENTRY(CONFIG_FILES, HOW_CONFIG, FMT_OID_LIST, SCOPE_COMMON, 0, 0, "blame.ignoreRevsFile",
+	      "oidset.c (oidset_parse_file_carefully), builtin/blame.c"),
+	ENTRY(CONFIG_FILES, HOW_CONFIG, FMT_OID_LIST, SCOPE_COMMON, 0, 0, "fetch.fsck.skipList",
+	      "oidset.c, fetch-pack.c"),
+	ENTRY(CONFIG_FILES, HOW_CONFIG, FMT_OID_LIST, SCOPE_COMMON, 0, 0, "fsck.skipList",
+	      "oidset.c, fsck.c"),
+	ENTRY(CONFIG_FILES, HOW_CONFIG, FMT_OID_LIST, SCOPE_COMMON, 0, 0, "receive.fsck.skipList",
+	      "oidset.c, builtin/receive-pack.c"),
+
 	/* What `git update-server-info` writes for dumb HTTP clients. */
 	AT(DUMB_HTTP, FMT_ID_LINES, SCOPE_COMMON, "info/refs", "http-walker.c, remote-curl.c"),
 	AT(DUMB_HTTP, FMT_PACKS, SCOPE_COMMON, "objects/info/packs", "http.c (http_get_info_packs)"),
