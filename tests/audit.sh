@@ -562,6 +562,101 @@ for fmt in sha1 sha256; do
 	fi
 done
 
+# The state git leaves behind: a cherry-pick of two commits stopped on a conflict with
+# rerere on (sequencer/, MERGE_RR, rr-cache/), a rebase stopped on a conflict (both
+# backends), grafts, a replace ref, the dumb-HTTP files. Clean, then planted.
+# first_letter WORD: the column of WORD's first letter digit (0 if none).
+first_letter() { echo "$1" | awk '{ print match($0, /[a-f]/) }'; }
+for fmt in sha1 sha256; do
+	s=$tmp/state-$fmt
+	if ! { git_ init -q --object-format=$fmt "$s" && (cd "$s" &&
+		for i in 1 2 3; do echo $i >f && git_ add f && git_ commit -q -m m$i || exit 1; done &&
+		git_ checkout -q -b side HEAD~2 &&
+		for i in x y z; do echo $i >f && echo $i >g$i && git_ add f g$i && git_ commit -q -m s$i || exit 1; done &&
+		! git_ -c rerere.enabled=true cherry-pick main~1 main) &&
+		[ -f "$s/.git/sequencer/todo" ] && [ -f "$s/.git/MERGE_RR" ]; } >"$tmp/git.log" 2>&1; then
+		fail "$fmt: git made no stopped cherry-pick with rerere"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+		continue
+	fi
+	rb=$tmp/rebase-$fmt
+	cp -R "$s" "$rb"
+	(cd "$rb" && git_ cherry-pick --abort && git_ checkout -q side && ! git_ rebase main) >"$tmp/git.log" 2>&1
+	ra=$tmp/rebase-apply-$fmt
+	cp -R "$s" "$ra"
+	(cd "$ra" && git_ cherry-pick --abort && git_ checkout -q side && ! git_ rebase --apply main) >>"$tmp/git.log" 2>&1
+	if [ ! -f "$rb/.git/rebase-merge/onto" ] || [ ! -f "$ra/.git/rebase-apply/onto" ]; then
+		fail "$fmt: git made no stopped rebase"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+		continue
+	fi
+	(cd "$s" && git_ cat-file commit HEAD >/dev/null && echo "$(git rev-parse main) $(git rev-parse main~2)" >.git/info/grafts &&
+		git_ replace main~1 side && git_ update-server-info) >"$tmp/git.log" 2>&1
+	for at in "$s" "$rb" "$ra"; do
+		audit --no-progress "$at"
+		judge "$fmt: clean ${at#$tmp/}: exit 0" 0 "" $?
+		findings_of "$tmp/out" >"$tmp/found"
+		if [ ! -s "$tmp/found" ]; then pass "$fmt: clean ${at#$tmp/}: no finding"; else
+			fail "$fmt: clean ${at#$tmp/}: findings"
+			sed 's/^/#   /' "$tmp/found" | head -3
+		fi
+	done
+
+	g=$s/.git
+	: >"$tmp/x.expect"
+	if [ $fmt = sha1 ]; then p_hexsz=40; else p_hexsz=64; fi
+	m1=$(git -C "$s" rev-parse main~1 2>/dev/null) m2=$(git -C "$s" rev-parse main~2 2>/dev/null)
+	# grafts: the parent, after the commit and a space.
+	if [ "$(first_letter "$m2")" -gt 0 ]; then
+		echo "$(git -C "$s" rev-parse main 2>/dev/null) $(up "$m2")" >"$g/info/grafts"
+		printf '[grafts] info/grafts:1:%s: \tgit3\tuppercase\n' $((p_hexsz + 1 + $(first_letter "$m2"))) >>"$tmp/x.expect"
+	fi
+	# replace: the name of the ref.
+	if [ "$(first_letter "$m1")" -gt 0 ]; then
+		mv "$g/refs/replace/$m1" "$g/refs/replace/$(up "$m1")"
+		printf '[replace] refs/replace/%s: \tgit3\treplace ref\n' "$(up "$m1")" >>"$tmp/x.expect"
+	fi
+	# sequencer/head, and the second pick of the todo list (abbreviated).
+	sh=$(cat "$g/sequencer/head")
+	up "$sh" >"$g/sequencer/head"
+	printf '[sequencer] sequencer/head:1:%s: \tgit3\tuppercase\n' "$(first_letter "$sh")" >>"$tmp/x.expect"
+	tw=$(awk 'NR == 2 { print $2 }' "$g/sequencer/todo")
+	if [ "$(first_letter "$tw")" -gt 0 ]; then
+		replace_line "$g/sequencer/todo" 2 '$1 " " toupper($2) substr($0, length($1 $2) + 2)'
+		printf '[sequencer] sequencer/todo:2:%s: \tgit3\tobject name\n' $((5 + $(first_letter "$tw"))) >>"$tmp/x.expect"
+	fi
+	# MERGE_RR's conflict ID, and its rr-cache folder.
+	cid=$(cut -c1-$p_hexsz "$g/MERGE_RR")
+	if [ "$(first_letter "$cid")" -gt 0 ]; then
+		{ up "$cid" | tr -d '\n'; tail -c +$((p_hexsz + 1)) "$g/MERGE_RR"; } >"$g/MERGE_RR.new" &&
+			mv "$g/MERGE_RR.new" "$g/MERGE_RR"
+		printf '[rerere] MERGE_RR:1:%s: \tgit3\tuppercase\n' "$(first_letter "$cid")" >>"$tmp/x.expect"
+		mv "$g/rr-cache/$cid" "$g/rr-cache/$(up "$cid")"
+		printf '[rerere] rr-cache/%s: \tgit3\tconflict\n' "$(up "$cid")" >>"$tmp/x.expect"
+	fi
+	# info/refs: the first line's ID.
+	ir=$(head -n 1 "$g/info/refs" | cut -f1)
+	replace_line "$g/info/refs" 1 'toupper(substr($0, 1, h)) substr($0, h + 1)'
+	printf '[dumb-http] info/refs:1:%s: \tgit3\tuppercase\n' "$(first_letter "$ir")" >>"$tmp/x.expect"
+	audit --no-progress "$s"
+	judge "$fmt: planted states: exit 1" 1 "" $?
+	expect_findings "$fmt: grafts, replace, sequencer, rerere, dumb-http findings where git reads them" "$tmp/x.expect"
+
+	: >"$tmp/x.expect"
+	on=$(cat "$rb/.git/rebase-merge/onto")
+	up "$on" >"$rb/.git/rebase-merge/onto"
+	printf '[rebase] rebase-merge/onto:1:%s: \tgit3\tuppercase\n' "$(first_letter "$on")" >"$tmp/x.expect"
+	audit --no-progress "$rb"
+	judge "$fmt: a stopped rebase, planted: exit 1" 1 "" $?
+	expect_findings "$fmt: rebase-merge/onto" "$tmp/x.expect"
+	oh=$(cat "$ra/.git/rebase-apply/orig-head")
+	up "$oh" >"$ra/.git/rebase-apply/orig-head"
+	printf '[rebase] rebase-apply/orig-head:1:%s: \tgit3\tuppercase\n' "$(first_letter "$oh")" >"$tmp/x.expect"
+	audit --no-progress "$ra"
+	judge "$fmt: a stopped rebase --apply, planted: exit 1" 1 "" $?
+	expect_findings "$fmt: rebase-apply/orig-head" "$tmp/x.expect"
+done
+
 # The Git 3.0 build's own repositories: reftable (its default) and the files backend,
 # SHA-1 and SHA-256. Reftable's stub HEAD and refs/heads are not findings.
 if [ -z "$g3" ]; then

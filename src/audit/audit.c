@@ -486,13 +486,23 @@ static void feed_name(struct feed *fd, const char *tok, size_t len, unsigned lon
 }
 
 /*
- * The name of a replace ref, refs/replace/<id>: git replaces the object of that ID,
- * and ignores (with a warning) a name that is not one, which Git 3.0 does for an
- * uppercase one too. `line` 0 is a loose ref's file name.
+ * A name that is an ID: a replace ref's, refs/replace/<id> (git replaces the object of
+ * that ID, and ignores with a warning a name that is not one, which Git 3.0 does for an
+ * uppercase one too), or a folder of rerere's cache, rr-cache/<id> (`git rerere gc`
+ * expires only folders whose names parse). `line` 0 is about a file's or folder's name.
  */
-static void replace_name(struct feed *fd, const char *name, size_t len,
-			 unsigned long long line, unsigned long col)
+enum id_name { NAME_REPLACE, NAME_RERERE };
+
+static void id_name(struct feed *fd, enum id_name kind, const char *name, size_t len,
+		    unsigned long long line, unsigned long col)
 {
+	static const char *const upper[] = {
+		"the replaced object's ID: Git 2.x replaces the object, Git 3.0 ignores the "
+		"replace ref",
+		"a conflict's ID: Git 2.x's rerere gc expires the folder, Git 3.0's leaves it",
+	};
+	static const char *const bad[] = { "git ignores the replace ref",
+					   "rerere gc leaves the folder alone" };
 	size_t hexsz = hexoid_hexsz(fd->algo);
 	struct hexoid_error e;
 	struct found *f;
@@ -510,14 +520,12 @@ static void replace_name(struct feed *fd, const char *name, size_t len,
 		f->code = HEXOID_AUDIT_UPPERCASE;
 		if (line)
 			f->column = col + (unsigned long)e.column;
-		snprintf(f->message, sizeof(f->message),
-			 "uppercase hex digit '%c' in the replaced object's ID: Git 2.x replaces "
-			 "the object, Git 3.0 ignores the replace ref", name[e.column]);
+		snprintf(f->message, sizeof(f->message), "uppercase hex digit '%c' in %s",
+			 name[e.column], upper[kind]);
 	} else {
 		f->code = HEXOID_AUDIT_BAD_ID;
-		snprintf(f->message, sizeof(f->message),
-			 "not a %s object ID (%zu characters): git ignores the replace ref",
-			 fd->algo == HEXOID_SHA256 ? "sha256" : "sha1", len);
+		snprintf(f->message, sizeof(f->message), "not a %s object ID (%zu characters): %s",
+			 fd->algo == HEXOID_SHA256 ? "sha256" : "sha1", len, bad[kind]);
 	}
 }
 
@@ -692,8 +700,8 @@ static int feed_tokens(struct feed *fd, enum place_format format, const char *da
 				continue;
 			i = skip_blanks(p, i, len);
 			if (len - i > 13 && !memcmp(p + i, "refs/replace/", 13))
-				replace_name(fd, p + i + 13, len - i - 13, it.line,
-					     (unsigned long)i + 14);
+				id_name(fd, NAME_REPLACE, p + i + 13, len - i - 13, it.line,
+					(unsigned long)i + 14);
 		}
 		return 0;
 	case FMT_REPLACE_NAME:
@@ -923,8 +931,8 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 				if (pl->format == FMT_REPLACE_NAME) {
 					char *shown = concat(w->prefix, names[i]);
 					if (shown && !feed_file(fd, shown))
-						replace_name(fd, names[i] + strlen(pl->path) + 1,
-							     len - strlen(pl->path) - 1, 0, 0);
+						id_name(fd, NAME_REPLACE, names[i] + strlen(pl->path) + 1,
+							len - strlen(pl->path) - 1, 0, 0);
 					free(shown);
 					r->audit->count[pl->area].scanned++;
 				} else if (type != 'r' && fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -1063,6 +1071,30 @@ static void config_files(struct run *r, const struct place *pl, const struct rep
 	free(v);
 }
 
+static char **subfolders(const char *dir, size_t *count);
+static void free_names(char **names, size_t n);
+
+/* The names of the folders in a place's folder, each an ID (rr-cache/<id>). */
+static void folder_names(struct run *r, const struct place *pl, const struct where *w,
+			 struct feed *fd)
+{
+	char *full = join(w->dir, pl->path), **names;
+	size_t n, i;
+
+	names = full ? subfolders(full, &n) : NULL;
+	for (i = 0; names && i < n; i++) {
+		char *rel = join(pl->path, names[i]), *shown = rel ? concat(w->prefix, rel) : NULL;
+		if (shown && !feed_file(fd, shown))
+			id_name(fd, NAME_RERERE, names[i], strlen(names[i]), 0, 0);
+		r->audit->count[pl->area].scanned++;
+		free(rel);
+		free(shown);
+	}
+	if (names)
+		free_names(names, n);
+	free(full);
+}
+
 /* Every place of one area in one git directory. */
 static void area_in(struct run *r, enum hexoid_audit_area area, const struct repo *rp,
 		    const struct where *w)
@@ -1091,6 +1123,8 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 			walk(r, pl, w, rp, &fd, pl->path);
 		} else if (pl->how == HOW_CONFIG) {
 			config_files(r, pl, rp, &fd);
+		} else if (pl->how == HOW_FOLDER_NAMES) {
+			folder_names(r, pl, w, &fd);
 		} else {
 			int dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (dirfd >= 0) {

@@ -13,6 +13,7 @@
 enum place_how {
 	HOW_FILE,   /* one file at `path` */
 	HOW_TREE,   /* every file under the folder `path`, in path order */
+	HOW_FOLDER_NAMES, /* the names of the folders in the folder `path` */
 	HOW_CONFIG, /* the files the config key `path` names, wherever they are */
 	HOW_NOTES,  /* the trees of the notes refs under `path` (and in packed-refs) */
 };

@@ -34,6 +34,9 @@ const struct place audit_places[] = {
 	REF(PSEUDO_REFS, "CHERRY_PICK_HEAD", "sequencer.c"),
 	ENTRY(PSEUDO_REFS, HOW_FILE, FMT_ID_LINES, SCOPE_WORKTREE, 0, 0, "MERGE_HEAD",
 	      "builtin/commit.c, builtin/merge.c"),
+	REF(PSEUDO_REFS, "MERGE_AUTOSTASH", "sequencer.c (apply_autostash_ref)"),
+	REF(PSEUDO_REFS, "NOTES_MERGE_PARTIAL", "builtin/notes.c (merge --commit)"),
+	REF(PSEUDO_REFS, "NOTES_MERGE_REF", "builtin/notes.c"),
 	REF(PSEUDO_REFS, "ORIG_HEAD", "refs/files-backend.c"),
 	REF(PSEUDO_REFS, "REBASE_HEAD", "sequencer.c"),
 	REF(PSEUDO_REFS, "REVERT_HEAD", "sequencer.c"),
@@ -95,6 +98,8 @@ const struct place audit_places[] = {
 
 	/* rerere's conflicts in progress: "<id>[.<n>]\t<path>" records ending in NUL. */
 	AT(RERERE, FMT_RECORDS, SCOPE_WORKTREE, "MERGE_RR", "rerere.c (read_rr)"),
+	ENTRY(RERERE, HOW_FOLDER_NAMES, FMT_LISTING, SCOPE_COMMON, 0, 0, "rr-cache",
+	      "rerere.c (is_rr_cache_dirname, rerere gc)"),
 
 	/* Files the config names: an ID a line, '#' comments. Shown as the config names
 	 * them; a relative path is from the work tree's top, where git runs. */
