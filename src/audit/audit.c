@@ -615,19 +615,35 @@ static int feed_tokens(struct feed *fd, enum place_format format, const char *da
 			feed_token(fd, p, token_len(p, len, NULL), it.line, 1);
 		return 0;
 	case FMT_ALL_IDS:
-		/* info/grafts: "<commit> <parent>..."; '#' starts a comment line. */
+		/* info/grafts: "<commit>[ <parent>]...", the line's end trimmed; one
+		 * whitespace byte between IDs; '#' starts a comment line. */
 		while (next_line(&it, &p, &len)) {
 			size_t i = 0;
-			if (len && p[0] == '#')
+			while (len && is_space(p[len - 1]))
+				len--;
+			if (!len || p[0] == '#')
 				continue;
-			while ((i = skip_blanks(p, i, len)) < len) {
+			for (;;) {
 				n = token_len(p + i, len - i, NULL);
-				if (!n) {
-					i++;
-					continue;
+				if (n) {
+					feed_token(fd, p + i, n, it.line, (unsigned long)i + 1);
+				} else {
+					struct found *f = extra(fd);
+					if (f) {
+						f->file = fd->nfiles - 1;
+						f->line = it.line;
+						f->column = (unsigned long)i + 1;
+						f->code = HEXOID_AUDIT_BAD_ID;
+						snprintf(f->message, sizeof(f->message),
+							 "expected an object ID, found whitespace (git "
+							 "takes one space or tab between IDs)");
+					}
+					break;
 				}
-				feed_token(fd, p + i, n, it.line, (unsigned long)i + 1);
 				i += n;
+				if (i >= len)
+					break;
+				i++; /* the one separator */
 			}
 		}
 		return 0;
@@ -1228,6 +1244,16 @@ static void notes_tree(struct notes *n, const unsigned char *oid, size_t have)
 		entry_oid = (const unsigned char *)name + nlen + 1;
 		at += (size_t)(name - e) + nlen + 1 + rawsz;
 		is_tree = sp - e == 5 && !memcmp(e, "40000", 5);
+		if (!is_tree && have + nlen == hexsz && !all_hex(name, nlen)) {
+			/* A note's shape, not a note's name: both gits keep it as some other
+			 * file and show no note for it. */
+			snprintf(n->path + plen, sizeof(n->path) - plen, "%s%.*s", plen ? "/" : "",
+				 (int)nlen, name);
+			notes_finding(n, HEXOID_AUDIT_BAD_ID, n->path,
+				      "not hex, at a note's path: git keeps it, but as no note");
+			n->path[plen] = 0;
+			continue;
+		}
 		if (!all_hex(name, nlen) || have + nlen > hexsz)
 			continue;
 		snprintf(n->path + plen, sizeof(n->path) - plen, "%s%.*s", plen ? "/" : "",
