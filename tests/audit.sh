@@ -649,12 +649,19 @@ for fmt in sha1 sha256; do
 	audit --no-progress "$rb"
 	judge "$fmt: a stopped rebase, planted: exit 1" 1 "" $?
 	expect_findings "$fmt: rebase-merge/onto" "$tmp/x.expect"
+	: >"$tmp/x.expect"
+	# The mails' "From <id>" lines: read when rebasing.
+	mo=$(head -n 1 "$ra/.git/rebase-apply/0002" | cut -d ' ' -f 2)
+	if [ "$(first_letter "$mo")" -gt 0 ]; then
+		replace_line "$ra/.git/rebase-apply/0002" 1 '"From " toupper($2) substr($0, length($2) + 6)'
+		printf '[rebase] rebase-apply/0002:1:%s: \tgit3\tuppercase\n' $((5 + $(first_letter "$mo"))) >>"$tmp/x.expect"
+	fi
 	oh=$(cat "$ra/.git/rebase-apply/orig-head")
 	up "$oh" >"$ra/.git/rebase-apply/orig-head"
-	printf '[rebase] rebase-apply/orig-head:1:%s: \tgit3\tuppercase\n' "$(first_letter "$oh")" >"$tmp/x.expect"
+	printf '[rebase] rebase-apply/orig-head:1:%s: \tgit3\tuppercase\n' "$(first_letter "$oh")" >>"$tmp/x.expect"
 	audit --no-progress "$ra"
 	judge "$fmt: a stopped rebase --apply, planted: exit 1" 1 "" $?
-	expect_findings "$fmt: rebase-apply/orig-head" "$tmp/x.expect"
+	expect_findings "$fmt: rebase-apply/orig-head and a mail's From line" "$tmp/x.expect"
 done
 
 # The Git 3.0 build's own repositories: reftable (its default) and the files backend,

@@ -682,6 +682,11 @@ static int feed_tokens(struct feed *fd, enum place_format format, const char *da
 			if (len)
 				feed_token(fd, p, token_len(p, len, "."), it.line, 1);
 		return 0;
+	case FMT_MAIL:
+		/* "From <id> Mon Sep 17 00:00:00 2001": the commit a mail came from. */
+		if (next_line(&it, &p, &len) && len > 5 && !memcmp(p, "From ", 5))
+			feed_token(fd, p + 5, token_len(p + 5, len - 5, NULL), 1, 6);
+		return 0;
 	case FMT_UPDATE_REFS:
 		/* Lines 2 and 3 of each group of three are IDs. */
 		while (next_line(&it, &p, &len))
@@ -1111,6 +1116,45 @@ static void folder_names(struct run *r, const struct place *pl, const struct whe
 	free(full);
 }
 
+/* The mails of `git am` or `git rebase --apply` (rebase-apply/0001, ...), read for the
+ * commit they came from only when rebasing. */
+static void mails(struct run *r, const struct place *pl, const struct where *w, struct feed *fd)
+{
+	char *full = join(w->dir, pl->path), *flag = full ? join(full, "rebasing") : NULL;
+	DIR *d = NULL;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	struct stat st;
+
+	if (flag && stat(flag, &st) == 0 && (d = opendir(full))) {
+		while ((de = readdir(d))) {
+			size_t len = strlen(de->d_name);
+			if (!len || strspn(de->d_name, "0123456789") != len)
+				continue;
+			if (grow(&names, &cap, n, sizeof(*names)))
+				break;
+			if ((names[n] = join(pl->path, de->d_name)))
+				n++;
+		}
+		closedir(d);
+		if (n)
+			qsort(names, n, sizeof(*names), cmp_name);
+		if (n) {
+			int dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			for (i = 0; i < n && dirfd >= 0 && !r->stopped; i++)
+				place_file(r, pl, w, fd, dirfd, names[i], names[i], 0);
+			if (dirfd >= 0)
+				close(dirfd);
+		}
+		for (i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+	}
+	free(flag);
+	free(full);
+}
+
 /* Every place of one area in one git directory. */
 static void area_in(struct run *r, enum hexoid_audit_area area, const struct repo *rp,
 		    const struct where *w)
@@ -1139,6 +1183,8 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 			walk(r, pl, w, rp, &fd, pl->path);
 		} else if (pl->how == HOW_CONFIG) {
 			config_files(r, pl, rp, &fd);
+		} else if (pl->how == HOW_MAILS) {
+			mails(r, pl, w, &fd);
 		} else if (pl->how == HOW_FOLDER_NAMES) {
 			folder_names(r, pl, w, &fd);
 		} else {

@@ -13,6 +13,7 @@
 enum place_how {
 	HOW_FILE,   /* one file at `path` */
 	HOW_TREE,   /* every file under the folder `path`, in path order */
+	HOW_MAILS,  /* the numbered mails in the folder `path`, when it says "rebasing" */
 	HOW_FOLDER_NAMES, /* the names of the folders in the folder `path` */
 	HOW_CONFIG, /* the files the config key `path` names, wherever they are */
 	HOW_NOTES,  /* the trees of the notes refs under `path` (and in packed-refs) */
@@ -27,6 +28,7 @@ enum place_format {
 	FMT_OID_LIST,  /* an ID a line, blanks around it, '#' comments (fsck.skipList) */
 	FMT_PAIRS,     /* "<old> <new>[ ...]" a line (rewritten lists) */
 	FMT_RECORDS,   /* "<id>[.<n>]\t<path>" records ending in NUL (MERGE_RR) */
+	FMT_MAIL,      /* a mail whose first line is "From <id> ..." */
 	FMT_UPDATE_REFS, /* groups of "<ref>", "<before>", "<after>" lines */
 	FMT_TODO,      /* a todo list: "<command> [-C] <name> ..." */
 	FMT_PACKS,     /* objects/info/packs: "P pack-<id>.pack" lines */

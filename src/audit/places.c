@@ -71,6 +71,8 @@ const struct place audit_places[] = {
 	 * current-fixups (copied or counted as text). */
 	ENTRY(REBASE, HOW_FILE, FMT_REF, SCOPE_WORKTREE, PLACE_MAY_BE_EMPTY, 0,
 	      "rebase-apply/abort-safety", "builtin/am.c (safe_to_abort)"),
+	ENTRY(REBASE, HOW_MAILS, FMT_MAIL, SCOPE_WORKTREE, 0, 0, "rebase-apply",
+	      "builtin/am.c (get_mail_commit_oid)"),
 	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/autostash", "builtin/rebase.c"),
 	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/onto", "builtin/rebase.c"),
 	AT(REBASE, FMT_REF, SCOPE_WORKTREE, "rebase-apply/orig-head", "builtin/rebase.c"),
