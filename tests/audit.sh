@@ -664,6 +664,50 @@ for fmt in sha1 sha256; do
 	expect_findings "$fmt: rebase-apply/orig-head and a mail's From line" "$tmp/x.expect"
 done
 
+# A partial clone: its .promisor file is not read; a pack named in uppercase hex is a
+# warning (the Git 3.0 build still opens it), for its .pack and its .promisor.
+for fmt in sha1 sha256; do
+	r=$tmp/clean-$fmt
+	[ -d "$r/.git" ] || continue
+	pc=$tmp/partial-$fmt
+	if ! git_ -c uploadpack.allowfilter=true clone -q --no-local --filter=blob:none "file://$r" "$pc" >"$tmp/git.log" 2>&1 ||
+		! ls "$pc"/.git/objects/pack/*.promisor >/dev/null 2>&1; then
+		fail "$fmt: git made no partial clone"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+		continue
+	fi
+	audit --no-progress "$pc"
+	judge "$fmt: a partial clone: exit 0" 0 "" $?
+	check_report "$fmt: partial clone" "$tmp/none" "$pc" $fmt
+	: >"$tmp/x.expect"
+	for pk in "$pc"/.git/objects/pack/pack-*.pack; do
+		base=${pk%.pack}
+		hex=${base##*/pack-}
+		[ "$(first_letter "$hex")" -gt 0 ] || continue
+		U=$(up "$hex")
+		for ext in pack idx rev promisor; do
+			[ -f "$base.$ext" ] && mv "$base.$ext" "${base%/*}/pack-$U.$ext"
+		done
+		printf '[promisor] objects/pack/pack-%s.promisor: \twarn\tpack\n' "$U" >>"$tmp/x.expect"
+		printf '[pack-objects] objects/pack/pack-%s.pack: \twarn\tpack\n' "$U" >>"$tmp/w.expect"
+	done
+	cat "$tmp/w.expect" >>"$tmp/x.expect" 2>/dev/null && rm -f "$tmp/w.expect"
+	if [ -s "$tmp/x.expect" ]; then
+		audit --no-progress "$pc"
+		judge "$fmt: packs named in uppercase: exit 1" 1 "" $?
+		expect_findings "$fmt: a pack named in uppercase is warn, in its .pack and .promisor" "$tmp/x.expect"
+		if [ -n "$g3" ]; then
+			if "$g3" -C "$pc" log -1 >/dev/null 2>&1 && "$g3" -C "$pc" cat-file -e HEAD^{tree} 2>/dev/null; then
+				pass "$fmt: the Git 3.0 build still reads the pack named in uppercase"
+			else
+				fail "$fmt: the Git 3.0 build does not read the pack named in uppercase"
+			fi
+		fi
+	else
+		skip "$fmt: packs named in uppercase" "no pack name has a letter"
+	fi
+done
+
 # The Git 3.0 build's own repositories: reftable (its default) and the files backend,
 # SHA-1 and SHA-256. Reftable's stub HEAD and refs/heads are not findings.
 if [ -z "$g3" ]; then

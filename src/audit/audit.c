@@ -1095,6 +1095,59 @@ static void config_files(struct run *r, const struct place *pl, const struct rep
 static char **subfolders(const char *dir, size_t *count);
 static void free_names(char **names, size_t n);
 
+/*
+ * The .promisor files beside packs: git never parses their lines (they are copied as
+ * text), but their names are pack names, pack-<id>.promisor, which git writes in
+ * lowercase and the Git 3.0 build still takes in uppercase: warn.
+ */
+static void promisor_names(struct run *r, const struct place *pl, const struct where *w,
+			   const struct repo *rp, struct feed *fd)
+{
+	char *full = join(w->dir, pl->path);
+	DIR *d = full ? opendir(full) : NULL;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i, hexsz = hexoid_hexsz(rp->algo);
+
+	while (d && (de = readdir(d))) {
+		if (!ends_with(de->d_name, ".promisor") || grow(&names, &cap, n, sizeof(*names)))
+			continue;
+		if ((names[n] = strdup(de->d_name)))
+			n++;
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_name);
+	for (i = 0; i < n; i++) {
+		char *rel = join(pl->path, names[i]), *shown = rel ? concat(w->prefix, rel) : NULL;
+		struct hexoid_error e;
+		struct found *f;
+		r->audit->count[pl->area].scanned++;
+		if (shown && !feed_file(fd, shown) && strlen(names[i]) == hexsz + 14 &&
+		    !memcmp(names[i], "pack-", 5) &&
+		    hexoid_decode(NULL, names[i] + 5, 1, hexsz, rp->algo, HEXOID_MIXED, NULL) ==
+			    HEXOID_OK &&
+		    hexoid_decode(NULL, names[i] + 5, 1, hexsz, rp->algo, HEXOID_LOWER, &e) !=
+			    HEXOID_OK &&
+		    (f = extra(fd))) {
+			f->file = fd->nfiles - 1;
+			f->line = 0;
+			f->column = 0;
+			f->code = HEXOID_AUDIT_UPPERCASE_ACCEPTED;
+			snprintf(f->message, sizeof(f->message),
+				 "uppercase hex digit '%c' in the pack's name: git writes it in "
+				 "lowercase, the Git 3.0 build still opens it",
+				 names[i][5 + e.column]);
+		}
+		free(rel);
+		free(shown);
+		free(names[i]);
+	}
+	free(names);
+	free(full);
+}
+
 /* The names of the folders in a place's folder, each an ID (rr-cache/<id>). */
 static void folder_names(struct run *r, const struct place *pl, const struct where *w,
 			 struct feed *fd)
@@ -1183,6 +1236,8 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 			walk(r, pl, w, rp, &fd, pl->path);
 		} else if (pl->how == HOW_CONFIG) {
 			config_files(r, pl, rp, &fd);
+		} else if (pl->how == HOW_PROMISOR_NAMES) {
+			promisor_names(r, pl, w, rp, &fd);
 		} else if (pl->how == HOW_MAILS) {
 			mails(r, pl, w, &fd);
 		} else if (pl->how == HOW_FOLDER_NAMES) {
@@ -1633,14 +1688,15 @@ static int scan_stopped(struct objscan *os)
  */
 static void pack_name(struct objscan *os, const char *pack)
 {
-	const char *base = strrchr(pack, '/');
+	const char *base = strrchr(pack, '/'), *dot;
 	size_t hexsz = hexoid_hexsz(os->rp->algo), len;
 	struct hexoid_error e;
 	struct hexoid_finding f;
 
 	base = base ? base + 1 : pack;
-	len = strlen(base);
-	if (len != hexsz + 10 || memcmp(base, "pack-", 5) ||
+	dot = strchr(base, '.');
+	len = dot ? (size_t)(dot - base) : strlen(base);
+	if (len != hexsz + 5 || memcmp(base, "pack-", 5) ||
 	    hexoid_decode(NULL, base + 5, 1, hexsz, os->rp->algo, HEXOID_MIXED, NULL) != HEXOID_OK ||
 	    hexoid_decode(NULL, base + 5, 1, hexsz, os->rp->algo, HEXOID_LOWER, &e) == HEXOID_OK)
 		return;

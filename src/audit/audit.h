@@ -13,6 +13,7 @@
 enum place_how {
 	HOW_FILE,   /* one file at `path` */
 	HOW_TREE,   /* every file under the folder `path`, in path order */
+	HOW_PROMISOR_NAMES, /* the names of the .promisor files in the folder `path` */
 	HOW_MAILS,  /* the numbered mails in the folder `path`, when it says "rebasing" */
 	HOW_FOLDER_NAMES, /* the names of the folders in the folder `path` */
 	HOW_CONFIG, /* the files the config key `path` names, wherever they are */

@@ -117,6 +117,11 @@ const struct place audit_places[] = {
 	/* What `git update-server-info` writes for dumb HTTP clients. */
 	AT(DUMB_HTTP, FMT_ID_LINES, SCOPE_COMMON, "info/refs", "http-walker.c, remote-curl.c"),
 	AT(DUMB_HTTP, FMT_PACKS, SCOPE_COMMON, "objects/info/packs", "http.c (http_get_info_packs)"),
+
+	/* A partial clone's .promisor files: their lines are copied, never parsed; their
+	 * names are pack names. */
+	ENTRY(PROMISOR, HOW_PROMISOR_NAMES, FMT_LISTING, SCOPE_COMMON, 0, 0, "objects/pack",
+	      "packfile.c (add_packed_git)"),
 	LIST(GRAPH_CHAIN, HOW_FILE, SCOPE_COMMON, 0, OIDS,
 	     "objects/info/commit-graphs/commit-graph-chain", "commit-graph.c"),
 	LIST(MIDX_CHAIN, HOW_FILE, SCOPE_COMMON, 0, OIDS,
