@@ -307,6 +307,8 @@ srcdir=$(cd "$(dirname "$0")/.." && pwd)
 g3=$srcdir/../shared/tools/git3/git
 [ -x "$g3" ] || g3=
 git3_() { "$g3" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
+# first_letter WORD: the column of WORD's first letter digit (0 if none).
+first_letter() { echo "$1" | awk '{ print match($0, /[a-f]/) }'; }
 # expect_findings NAME EXPECT: the findings of the last text report are EXPECT's.
 expect_findings() {
 	findings_of "$tmp/out" >"$tmp/found"
@@ -512,6 +514,26 @@ for fmt in sha1 sha256; do
 	# Its summary has a warn column now.
 	if grep -q '^  area  *scanned  *git3  *warn  *error$' "$tmp/out"; then pass "$fmt: a warn column in the summary"; else
 		fail "$fmt: no warn column"; fi
+	# A conflicted notes merge: NOTES_MERGE_WORKTREE/<id>, NOTES_MERGE_REF, _PARTIAL.
+	nm=$tmp/notes-merge-$fmt
+	if git_ init -q --object-format=$fmt "$nm" && (cd "$nm" && git_ commit -q --allow-empty -m x &&
+		git_ notes add -m base && git update-ref refs/notes/other refs/notes/commits &&
+		git_ notes add -f -m one && git_ notes --ref=other add -f -m two &&
+		! git_ notes merge other) >"$tmp/git.log" 2>&1 && [ -d "$nm/.git/NOTES_MERGE_WORKTREE" ]; then
+		audit --no-progress "$nm"
+		judge "$fmt: a conflicted notes merge: exit 0" 0 "" $?
+		o=$(git -C "$nm" rev-parse HEAD)
+		if [ "$(first_letter "$o")" -gt 0 ]; then
+			mv "$nm/.git/NOTES_MERGE_WORKTREE/$o" "$nm/.git/NOTES_MERGE_WORKTREE/$(up "$o")"
+			printf '[notes] NOTES_MERGE_WORKTREE/%s: \tgit3\tannotated\n' "$(up "$o")" >"$tmp/m.expect"
+			audit --no-progress "$nm"
+			judge "$fmt: a notes merge's file named in uppercase: exit 1" 1 "" $?
+			expect_findings "$fmt: NOTES_MERGE_WORKTREE/<id> names" "$tmp/m.expect"
+		fi
+	else
+		fail "$fmt: git made no conflicted notes merge"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+	fi
 done
 
 # Files the config names, and the objects of alternates.
@@ -565,8 +587,6 @@ done
 # The state git leaves behind: a cherry-pick of two commits stopped on a conflict with
 # rerere on (sequencer/, MERGE_RR, rr-cache/), a rebase stopped on a conflict (both
 # backends), grafts, a replace ref, the dumb-HTTP files. Clean, then planted.
-# first_letter WORD: the column of WORD's first letter digit (0 if none).
-first_letter() { echo "$1" | awk '{ print match($0, /[a-f]/) }'; }
 for fmt in sha1 sha256; do
 	s=$tmp/state-$fmt
 	if ! { git_ init -q --object-format=$fmt "$s" && (cd "$s" &&

@@ -491,7 +491,7 @@ static void feed_name(struct feed *fd, const char *tok, size_t len, unsigned lon
  * uppercase one too), or a folder of rerere's cache, rr-cache/<id> (`git rerere gc`
  * expires only folders whose names parse). `line` 0 is about a file's or folder's name.
  */
-enum id_name { NAME_REPLACE, NAME_RERERE };
+enum id_name { NAME_REPLACE, NAME_RERERE, NAME_NOTES_MERGE };
 
 static void id_name(struct feed *fd, enum id_name kind, const char *name, size_t len,
 		    unsigned long long line, unsigned long col)
@@ -500,9 +500,12 @@ static void id_name(struct feed *fd, enum id_name kind, const char *name, size_t
 		"the replaced object's ID: Git 2.x replaces the object, Git 3.0 ignores the "
 		"replace ref",
 		"a conflict's ID: Git 2.x's rerere gc expires the folder, Git 3.0's leaves it",
+		"an annotated object's ID: Git 2.x's notes merge --commit takes the note, "
+		"Git 3.0's skips it",
 	};
 	static const char *const bad[] = { "git ignores the replace ref",
-					   "rerere gc leaves the folder alone" };
+					   "rerere gc leaves the folder alone",
+					   "notes merge --commit skips it" };
 	size_t hexsz = hexoid_hexsz(fd->algo);
 	struct hexoid_error e;
 	struct found *f;
@@ -725,7 +728,7 @@ static int feed_tokens(struct feed *fd, enum place_format format, const char *da
 					(unsigned long)i + 14);
 		}
 		return 0;
-	case FMT_REPLACE_NAME:
+	case FMT_ID_NAME:
 	case FMT_LISTING:
 		break;
 	}
@@ -949,10 +952,12 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 				struct stat st;
 				char target[6];
 				ssize_t tl;
-				if (pl->format == FMT_REPLACE_NAME) {
+				if (pl->format == FMT_ID_NAME) {
 					char *shown = concat(w->prefix, names[i]);
 					if (shown && !feed_file(fd, shown))
-						id_name(fd, NAME_REPLACE, names[i] + strlen(pl->path) + 1,
+						id_name(fd, pl->area == HEXOID_AREA_NOTES ? NAME_NOTES_MERGE
+											  : NAME_REPLACE,
+							names[i] + strlen(pl->path) + 1,
 							len - strlen(pl->path) - 1, 0, 0);
 					free(shown);
 					r->audit->count[pl->area].scanned++;

@@ -33,7 +33,7 @@ enum place_format {
 	FMT_UPDATE_REFS, /* groups of "<ref>", "<before>", "<after>" lines */
 	FMT_TODO,      /* a todo list: "<command> [-C] <name> ..." */
 	FMT_PACKS,     /* objects/info/packs: "P pack-<id>.pack" lines */
-	FMT_REPLACE_NAME,   /* the file's name under refs/replace/ is an ID; its content a ref */
+	FMT_ID_NAME,   /* a file's name in the folder is an ID (refs/replace/<id>, ...) */
 	FMT_REPLACE_PACKED, /* the refs/replace/<id> names of packed-refs */
 	FMT_LISTING,   /* a listing format of hexoid_listing.h (place.listing) */
 };

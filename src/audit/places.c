@@ -54,7 +54,7 @@ const struct place audit_places[] = {
 	AT(GRAFTS, FMT_ALL_IDS, SCOPE_COMMON, "info/grafts", "commit.c (read_graft_line)"),
 
 	/* The names of replace refs are the IDs of the objects they replace. */
-	ENTRY(REPLACE, HOW_TREE, FMT_REPLACE_NAME, SCOPE_COMMON, PLACE_FILES_REFS, 0,
+	ENTRY(REPLACE, HOW_TREE, FMT_ID_NAME, SCOPE_COMMON, PLACE_FILES_REFS, 0,
 	      "refs/replace", "replace-object.c"),
 	ENTRY(REPLACE, HOW_FILE, FMT_REPLACE_PACKED, SCOPE_COMMON,
 	      PLACE_FILES_REFS | PLACE_READ_AGAIN, 0,
@@ -64,6 +64,9 @@ const struct place audit_places[] = {
 	 * fanout folders (ab/cdef...). Read through the objects, loose or packed. */
 	ENTRY(NOTES, HOW_NOTES, FMT_LISTING, SCOPE_COMMON, PLACE_FILES_REFS, 0, "refs/notes",
 	      "notes.c (load_subtree)"),
+	/* A conflicted `git notes merge`: a file for each note, named by its object's ID. */
+	ENTRY(NOTES, HOW_TREE, FMT_ID_NAME, SCOPE_WORKTREE, 0, 0, "NOTES_MERGE_WORKTREE",
+	      "notes-merge.c (notes_merge_commit)"),
 
 	/* A stopped rebase: the apply backend's rebase-apply/, the merge backend's
 	 * rebase-merge/ (its todo list and the commits done). Not read by Git 3.0, so
