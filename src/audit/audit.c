@@ -133,6 +133,17 @@ static int report(struct run *r, struct hexoid_audit_finding *f)
 	return r->stopped;
 }
 
+/* strerror() may share one buffer between threads; this one is the caller's. */
+struct errtext {
+	char s[128];
+};
+static const char *errtext(int e, struct errtext *t)
+{
+	if (strerror_r(e, t->s, sizeof(t->s)) != 0)
+		snprintf(t->s, sizeof(t->s), "error %d", e);
+	return t->s;
+}
+
 static char *join(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
@@ -199,6 +210,7 @@ static int slurp_at(struct run *r, enum hexoid_audit_area area, const struct whe
 	size_t cap = 4096;
 	char *buf = NULL;
 	int fd = -1, err;
+	struct errtext et;
 
 	*data = NULL;
 	*size = 0;
@@ -262,7 +274,7 @@ fail:
 	err = errno;
 	if (say)
 		file_finding(r, area, w, rel, HEXOID_AUDIT_UNREADABLE, "cannot read: %s",
-			     err == ELOOP ? "symbolic link loop" : strerror(err));
+			     err == ELOOP ? "symbolic link loop" : errtext(err, &et));
 	if (fd >= 0)
 		close(fd);
 	free(buf);
@@ -899,11 +911,12 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 	struct dirent *de;
 	char **names = NULL;
 	size_t n = 0, cap = 0, i, rlen = strlen(rel);
+	struct errtext et;
 
 	if (!d) {
 		if (full && errno != ENOENT && errno != ENOTDIR)
 			file_finding(r, pl->area, w, rel, HEXOID_AUDIT_UNREADABLE,
-				     "cannot read the folder: %s", strerror(errno));
+				     "cannot read the folder: %s", errtext(errno, &et));
 		free(full);
 		return;
 	}
@@ -2074,7 +2087,8 @@ static char *discover(const char *path, char **top, char *err, size_t errlen)
 	struct stat st, up;
 
 	if (!dir) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		struct errtext et;
+		snprintf(err, errlen, "%s: %s", path, errtext(errno, &et));
 		return NULL;
 	}
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
