@@ -307,12 +307,13 @@ oom:
 	return 1;
 }
 
-static void on_progress(void *ctx, uint64_t done, uint64_t total)
+static int on_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct objscan *os = ctx;
 
 	if (os->a->progress)
 		progress_bar(os->current_pack, done, total);
+	return 0;
 }
 
 /* --- files of lines: the listing checker, twice ------------------------------------- */
@@ -671,13 +672,18 @@ static void walk(struct audit *a, struct feed *fd, const char *dir, walk_fn *fn)
 static void audit_objects(struct objscan *os)
 {
 	struct audit *a = os->a;
-	struct hexoid_scan_options o = { a->algo, a->verify_ids, (unsigned)a->jobs, 0,
-					 on_object_finding, on_progress, os };
-	struct hexoid_scan_stats st;
+	struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
+	struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 	char err[512];
 	char *objects = join(a->gitdir, "objects"), *packdir = join(objects, "pack");
 	DIR *d;
 
+	o.algo = a->algo;
+	o.verify_ids = a->verify_ids;
+	o.jobs = (unsigned)a->jobs;
+	o.on_finding = on_object_finding;
+	o.on_progress = on_progress;
+	o.ctx = os;
 	os->area = A_LOOSE;
 	if (hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0) {
 		fprintf(stderr, "hexoid: %s\n", err);
@@ -922,7 +928,10 @@ int cmd_audit(int argc, char **argv)
 
 	/* With several jobs, objects are scanned meanwhile in a thread of their own. */
 	os.a = &a;
-	os.keep = a.jobs > 1 && pthread_create(&objects_thread, NULL, objects_main, &os) == 0;
+	/* (keep is set before the thread starts: the scan reports its findings as it goes) */
+	os.keep = a.jobs > 1;
+	if (os.keep && pthread_create(&objects_thread, NULL, objects_main, &os) != 0)
+		os.keep = 0;
 
 	a.current = A_REFS;
 	if (feed_start(&a, &fd, HEXOID_FORMAT_OIDS) == 0) {
@@ -1010,12 +1019,13 @@ static int vp_finding(void *ctx, const struct hexoid_finding *f)
 	return 0;
 }
 
-static void vp_progress(void *ctx, uint64_t done, uint64_t total)
+static int vp_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct vp *v = ctx;
 
 	if (v->progress)
 		progress_bar(v->path, done, total);
+	return 0;
 }
 
 /* The library's "PATH: what" as "hexoid: PATH: error: what". */
@@ -1082,14 +1092,19 @@ int cmd_verify_pack(int argc, char **argv)
 	}
 	for (i = optind; i < argc; i++) {
 		struct vp v = { argv[i], 0, isatty(STDERR_FILENO) };
-		struct hexoid_scan_options o = { told, verify_ids, (unsigned)jobs, 0, vp_finding,
-						 vp_progress, &v };
-		struct hexoid_scan_stats st;
+		struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
+		struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 		char err[512];
 		const char *name = argv[i];
 		size_t len = strlen(name);
 		char *shown = NULL;
 
+		o.algo = told;
+		o.verify_ids = verify_ids;
+		o.jobs = (unsigned)jobs;
+		o.on_finding = vp_finding;
+		o.on_progress = vp_progress;
+		o.ctx = &v;
 		/* Findings name the .pack; so does the summary. */
 		if (len > 4 && !strcmp(name + len - 4, ".idx") && (shown = malloc(len + 2))) {
 			memcpy(shown, name, len - 4);

@@ -85,9 +85,28 @@ void pk_check_object(struct pk_list *out, uint64_t key, const char *path, uint64
 		     enum hexoid_object_type type, const unsigned char *text, size_t len,
 		     const unsigned char *oid, enum hexoid_algo algo, int verify_ids);
 
-/* Report every finding of the lists, merged in (key, seq) order; counts into stats.
- * Returns 1 if the callback asked to stop, else 0. */
+/* One finding to the callback, counted in stats by class. 1 if the callback asked to
+ * stop. */
+int pk_emit(const struct hexoid_finding *f, const struct hexoid_scan_options *opt,
+	    struct hexoid_scan_stats *stats);
+
+/* Report every finding of the lists, merged in (key, rank, seq) order, and empty them;
+ * counts into stats. Returns 1 if the callback asked to stop, else 0. */
 int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_options *opt,
 	      struct hexoid_scan_stats *stats);
+
+/* The options' size is one this library knows (HEXOID_SCAN_OPTIONS_INIT set it). */
+int pk_options_ok(const struct hexoid_scan_options *opt);
+/* Copy the statistics out as far as the caller's struct goes (its size field: 0 is the
+ * first version's), keeping that field. NULL is fine. */
+void pk_stats_out(struct hexoid_scan_stats *dst, const struct hexoid_scan_stats *src);
+
+/* Progress to opt's callback, at most ten times a second unless force; *last is the
+ * time of the last call (0 before the first). 1 if the callback asked to stop. */
+int pk_progress(const struct hexoid_scan_options *opt, uint64_t done, uint64_t total,
+		double *last, int force);
+
+/* The delta base cache of each thread when the options say 0. */
+#define PK_CACHE_DEFAULT ((size_t)32 << 20)
 
 #endif
