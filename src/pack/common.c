@@ -101,13 +101,29 @@ int pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char
 	return digest2(algo, data, len, NULL, 0, out);
 }
 
-int pk_inflate(z_stream *z, const unsigned char *in, size_t inlen, unsigned char *out,
-	       size_t outlen, size_t *used, char *why, size_t whylen)
+uint32_t pk_crc32(const void *data, size_t len)
+{
+	return libdeflate_crc32(0, data, len);
+}
+
+int pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsigned char *in,
+	       size_t inlen, unsigned char *out, size_t outlen, size_t *used, char *why,
+	       size_t whylen)
 {
 	size_t in_done = 0, out_done = 0, cap = outlen + PK_INFLATE_SLACK;
 	int rc = Z_OK;
 
 	*used = 0;
+	if (d) {
+		size_t got_in = 0, got_out = 0;
+		if (libdeflate_zlib_decompress_ex(d, in, inlen, out, outlen, &got_in, &got_out) ==
+			    LIBDEFLATE_SUCCESS &&
+		    got_out == outlen) {
+			*used = got_in;
+			return 0;
+		}
+		/* zlib says what is wrong (and decides: it is the reference) */
+	}
 	if (inflateReset(z) != Z_OK) {
 		snprintf(why, whylen, "zlib cannot start");
 		return -1;

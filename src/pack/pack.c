@@ -104,10 +104,20 @@ static void oid_finding(struct scan *s, struct hexoid_finding *f, const struct e
 	memcpy(f->oid, hexoid_idx_id(&s->idx, x->pos), s->rawsz);
 }
 
-static uint32_t entry_at(const struct scan *s, uint64_t off)
+/* The entry at `off`, which is before entry i: bases are mostly near their deltas, so
+ * gallop back from i, then search the last step. NONE if no entry starts there. */
+static uint32_t entry_before(const struct scan *s, uint32_t i, uint64_t off)
 {
-	uint32_t lo = 0, hi = s->n;
+	uint32_t step = 1, hi = i, lo;
 
+	for (;;) {
+		lo = hi > step ? hi - step : 0;
+		if (s->e[lo].off <= off || lo == 0)
+			break;
+		hi = lo;
+		step *= 2;
+	}
+	/* the entry is in [lo, hi) if anywhere */
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (s->e[mid].off < off)
@@ -115,7 +125,11 @@ static uint32_t entry_at(const struct scan *s, uint64_t off)
 		else
 			hi = mid;
 	}
-	return lo < s->n && s->e[lo].off == off ? lo : NONE;
+	if (lo == i || s->e[lo].off != off)
+		return NONE;
+	while (lo && s->e[lo - 1].off == off) /* the first of objects at one offset */
+		lo--;
+	return lo;
 }
 
 static int is_delta(unsigned type)
@@ -178,7 +192,7 @@ static void parse_header(const struct scan *s, uint32_t i, struct entry *x, stru
 				       (unsigned long long)rel);
 			return;
 		}
-		x->base = entry_at(s, x->off - rel);
+		x->base = entry_before(s, i, x->off - rel);
 		if (x->base == NONE)
 			x->flags |= F_NO_BASE;
 		break;
@@ -460,6 +474,7 @@ struct worker {
 	struct pk_list *cur;       /* the one being written */
 	struct cache cache;
 	z_stream z;
+	struct libdeflate_decompressor *dd;
 	uint32_t *chain;           /* the delta chain being resolved */
 	uint32_t chain_cap;
 	uint64_t commits, tags, resolved, deltas, inflated;
@@ -494,7 +509,7 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 		w->failed = 1;
 		return NULL;
 	}
-	if (pk_inflate(&w->z, in, inlen, buf, (size_t)size, &used, why, sizeof(why)) == 0) {
+	if (pk_inflate(w->dd, &w->z, in, inlen, buf, (size_t)size, &used, why, sizeof(why)) == 0) {
 		if (used == inlen) {
 			w->inflated += size;
 			*len = (size_t)size;
@@ -782,18 +797,12 @@ static void check_crc(struct scan *s, uint32_t i, struct pk_list *out)
 {
 	const struct entry *x = &s->e[i];
 	const unsigned char *p = s->pack.data + x->off;
-	uint64_t left = entry_end(s, i) - x->off, len = left;
-	uLong c = crc32(0L, Z_NULL, 0);
+	uint64_t len = entry_end(s, i) - x->off;
+	uint32_t c;
 	uint32_t want = hexoid_idx_crc32(&s->idx, x->pos);
 	struct hexoid_finding *f;
 
-	/* zlib's crc32() takes a uInt length: go in pieces. */
-	while (left) {
-		uInt piece = left > (1u << 30) ? (1u << 30) : (uInt)left;
-		c = crc32(c, p, piece);
-		p += piece;
-		left -= piece;
-	}
+	c = pk_crc32(p, (size_t)len);
 	if ((uint32_t)c != want && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_CRC, s->path, x->off))) {
 		oid_finding(s, f, x);
 		pk_say(f, "crc32 mismatch: the index says %08x, the %llu packed bytes give %08x", want,
@@ -816,6 +825,10 @@ static void work_range(struct worker *w, uint32_t from, uint32_t to)
 
 		if (atomic_load_explicit(&s->stop, memory_order_relaxed) || w->failed)
 			break;
+		/* The index's CRCs are in ID order, the entries in offset order: ask for the
+		 * CRC of an entry a little ahead while this one is worked on. */
+		if (crc && i + 16 < to)
+			__builtin_prefetch(s->idx.crcs + 4 * (size_t)s->e[i + 16].pos);
 		if (x->broken == 2) {
 			struct hexoid_finding *f;
 			if ((x->flags & F_TWO) &&
@@ -1344,7 +1357,8 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 	for (i = 0; i < s.n; i++)
 		work += s.e[i].final == HEXOID_OBJ_COMMIT || s.e[i].final == HEXOID_OBJ_TAG;
 	for (j = 0; j < jobs; j++) {
-		if (cache_init(&w[j].cache, s.cache_bytes) || inflateInit(&w[j].z) != Z_OK) {
+		if (cache_init(&w[j].cache, s.cache_bytes) || inflateInit(&w[j].z) != Z_OK ||
+		    !(w[j].dd = libdeflate_alloc_decompressor())) {
 			snprintf(err, errlen, "%s: out of memory", pack_path);
 			goto out;
 		}
@@ -1386,6 +1400,8 @@ out:
 				cache_free(&w[j].cache);
 			if (w[j].z.state)
 				inflateEnd(&w[j].z);
+			if (w[j].dd)
+				libdeflate_free_decompressor(w[j].dd);
 			free(w[j].chain);
 		}
 		free(w);
