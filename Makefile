@@ -80,8 +80,9 @@ SHARED := $(BUILD)/libhexoid.so.$(VERSION)
 HEXOID := $(BUILD)/hexoid
 TESTRUN := $(BUILD)/tests/run
 THREADS := -pthread
-# The pack module inflates with zlib and hashes with OpenSSL's libcrypto.
-LIBS := -lz -lcrypto $(THREADS)
+# The pack module inflates with libdeflate (zlib for streams and diagnostics) and hashes
+# with OpenSSL's libcrypto.
+LIBS := -ldeflate -lz -lcrypto $(THREADS)
 
 DEPS_STAMP := $(BUILD)/.deps-core
 ifeq ($(NODEPS),1)

@@ -191,7 +191,7 @@ static int on_finding(void *ctx, const struct hexoid_audit_finding *f)
 {
 	struct report *rp = ctx;
 	const char *area = hexoid_audit_area_name(f->area);
-	const char *cls = hexoid_audit_class_name(f->cls);
+	const char *cls = hexoid_finding_class_name(f->cls);
 	const char *type = hexoid_object_type_name(f->type);
 
 	clear_progress(rp);
@@ -404,12 +404,13 @@ static int vp_finding(void *ctx, const struct hexoid_finding *f)
 	return 0;
 }
 
-static void vp_progress(void *ctx, uint64_t done, uint64_t total)
+static int vp_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct vp *v = ctx;
 
 	if (v->progress)
 		progress_bar(v->path, done, total);
+	return 0;
 }
 
 /* The library's "PATH: what" as "hexoid: PATH: error: what". */
@@ -476,13 +477,19 @@ int cmd_verify_pack(int argc, char **argv)
 	}
 	for (i = optind; i < argc; i++) {
 		struct vp v = { argv[i], 0, isatty(STDERR_FILENO) };
-		struct hexoid_scan_options o = { told, verify_ids, (unsigned)jobs, 0, vp_finding,
-						 vp_progress, &v };
-		struct hexoid_scan_stats st;
+		struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
+		struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 		char err[512];
 		const char *name = argv[i];
 		size_t len = strlen(name);
 		char *shown = NULL;
+
+		o.algo = told;
+		o.verify_ids = verify_ids;
+		o.jobs = (unsigned)jobs;
+		o.on_finding = vp_finding;
+		o.on_progress = vp_progress;
+		o.ctx = &v;
 
 		/* Findings name the .pack; so does the summary. */
 		if (len > 4 && !strcmp(name + len - 4, ".idx") && (shown = malloc(len + 2))) {

@@ -35,15 +35,8 @@
 extern "C" {
 #endif
 
-/* How a finding stands with the two versions of Git. */
-enum hexoid_audit_class {
-	HEXOID_CLASS_GIT3 = 1,  /* Git 2.x accepts it; Git 3.0 rejects or ignores it */
-	HEXOID_CLASS_ERROR = 2, /* rejected by both: malformed, damaged, unreadable */
-	HEXOID_CLASS_WARN = 3,  /* uppercase where Git 3.0 still accepts it (today) */
-};
-
-/* "git3", "error", "warn"; NULL for anything else. */
-HEXOID_API const char *hexoid_audit_class_name(enum hexoid_audit_class cls);
+/* Classes (git3, error, warn) are enum hexoid_finding_class of hexoid_pack.h, named by
+ * hexoid_finding_class_name(). */
 
 /*
  * What a finding is about: one stable list, each code with a fixed name and class
@@ -72,7 +65,7 @@ enum hexoid_audit_code {
 /* "uppercase-id", "bad-id", ... ; NULL for an unknown code. */
 HEXOID_API const char *hexoid_audit_code_name(enum hexoid_audit_code code);
 /* The class of a code; 0 for an unknown one. */
-HEXOID_API enum hexoid_audit_class hexoid_audit_code_class(enum hexoid_audit_code code);
+HEXOID_API enum hexoid_finding_class hexoid_audit_code_class(enum hexoid_audit_code code);
 
 /* The areas of a repository, in the order they are read and summarised. */
 enum hexoid_audit_area {
@@ -110,7 +103,7 @@ HEXOID_API const char *hexoid_audit_area_name(enum hexoid_audit_area area);
  */
 struct hexoid_audit_finding {
 	enum hexoid_audit_code code;
-	enum hexoid_audit_class cls;  /* the code's class */
+	enum hexoid_finding_class cls; /* the code's class */
 	enum hexoid_audit_area area;
 	const char *path;
 	/* In a file of lines: its line and column (from 1). In a commit's or tag's text

@@ -129,7 +129,7 @@ TEST(audit_api_names)
 	CHECK(!strcmp(hexoid_audit_area_name(HEXOID_AREA_REFS), "refs"), "refs");
 	CHECK(!strcmp(hexoid_audit_area_name(HEXOID_AREA_ALTERNATES), "alternates"), "alternates");
 	CHECK(hexoid_audit_area_name(HEXOID_AREA_COUNT) == NULL, "past the last area");
-	CHECK(!strcmp(hexoid_audit_class_name(HEXOID_CLASS_WARN), "warn"), "warn");
+	CHECK(!strcmp(hexoid_finding_class_name(HEXOID_CLASS_WARN), "warn"), "warn");
 	for (i = 1; i < HEXOID_AUDIT_CODE_COUNT; i++) {
 		CHECK(hexoid_audit_code_name((enum hexoid_audit_code)i) != NULL, "code %d has a name", i);
 		CHECK(hexoid_audit_code_class((enum hexoid_audit_code)i) != 0, "code %d has a class", i);

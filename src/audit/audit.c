@@ -31,7 +31,7 @@ static const char *const area_names[HEXOID_AREA_COUNT] = {
 
 static const struct {
 	const char *name;
-	enum hexoid_audit_class cls;
+	enum hexoid_finding_class cls;
 } codes[HEXOID_AUDIT_CODE_COUNT] = {
 	[HEXOID_AUDIT_UPPERCASE] = { "uppercase-id", HEXOID_CLASS_GIT3 },
 	[HEXOID_AUDIT_UPPERCASE_ACCEPTED] = { "uppercase-id-accepted", HEXOID_CLASS_WARN },
@@ -59,19 +59,9 @@ const char *hexoid_audit_code_name(enum hexoid_audit_code code)
 	return code > 0 && code < HEXOID_AUDIT_CODE_COUNT ? codes[code].name : NULL;
 }
 
-enum hexoid_audit_class hexoid_audit_code_class(enum hexoid_audit_code code)
+enum hexoid_finding_class hexoid_audit_code_class(enum hexoid_audit_code code)
 {
 	return code > 0 && code < HEXOID_AUDIT_CODE_COUNT ? codes[code].cls : 0;
-}
-
-const char *hexoid_audit_class_name(enum hexoid_audit_class cls)
-{
-	switch (cls) {
-	case HEXOID_CLASS_GIT3: return "git3";
-	case HEXOID_CLASS_ERROR: return "error";
-	case HEXOID_CLASS_WARN: return "warn";
-	}
-	return NULL;
 }
 
 /* --- the audit and its run --------------------------------------------------------- */
@@ -1667,24 +1657,29 @@ static int on_object_finding(void *ctx, const struct hexoid_finding *in)
 	return stop;
 }
 
-static void on_scan_progress(void *ctx, uint64_t done, uint64_t total)
+static int on_scan_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct objscan *os = ctx;
+	int stop;
 
-	if (!os->r->o.on_progress)
-		return;
 	if (!os->threaded) {
-		if (os->r->o.on_progress(os->r->o.ctx, os->current, done, total))
+		if (!os->r->stopped && os->r->o.on_progress && total &&
+		    os->r->o.on_progress(os->r->o.ctx, os->current ? os->current : "objects", done,
+					 total))
 			os->r->stopped = 1;
-		return;
+		return os->r->stopped;
 	}
 	pthread_mutex_lock(&os->lock);
-	snprintf(os->what, sizeof(os->what), "%s", os->current);
-	os->done = done;
-	os->total = total;
-	os->progress_new = 1;
-	pthread_cond_signal(&os->wake);
+	if (os->r->o.on_progress && total) {
+		snprintf(os->what, sizeof(os->what), "%s", os->current ? os->current : "objects");
+		os->done = done;
+		os->total = total;
+		os->progress_new = 1;
+		pthread_cond_signal(&os->wake);
+	}
+	stop = os->stop;
 	pthread_mutex_unlock(&os->lock);
+	return stop;
 }
 
 static int scan_stopped(struct objscan *os)
@@ -1757,17 +1752,21 @@ static void scan_dir(struct objscan *os, const char *objects, int alt)
 {
 	struct run *r = os->r;
 	const struct repo *rp = os->rp;
-	struct hexoid_scan_options o = { rp->algo, r->o.verify_ids, r->o.jobs, 0, on_object_finding,
-					 on_scan_progress, os };
-	struct hexoid_scan_stats st;
+	struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
+	struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 	char err[512];
 	char *packdir = join(objects, "pack");
 	DIR *d;
 
 	if (!packdir)
 		return;
+	o.algo = rp->algo;
+	o.verify_ids = r->o.verify_ids;
+	o.jobs = r->o.jobs;
+	o.on_finding = on_object_finding;
+	o.on_progress = on_scan_progress;
+	o.ctx = os;
 	os->area = alt ? HEXOID_AREA_ALTERNATES : HEXOID_AREA_LOOSE_OBJECTS;
-	memset(&st, 0, sizeof(st));
 	if (hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0) {
 		struct hexoid_finding f;
 		memset(&f, 0, sizeof(f));

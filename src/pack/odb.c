@@ -60,6 +60,7 @@ struct hexoid_odb {
 	struct oslot *cache;
 	z_stream z;
 	int z_ready;
+	struct libdeflate_decompressor *dd;
 	uint64_t *chain;           /* offsets down the chain being resolved */
 	size_t chain_cap;
 	char *loose_path;          /* objects/xx/yyyy, rebuilt for each read */
@@ -335,6 +336,8 @@ void hexoid_odb_close(struct hexoid_odb *o)
 	free(o->dirs);
 	if (o->z_ready)
 		inflateEnd(&o->z);
+	if (o->dd)
+		libdeflate_free_decompressor(o->dd);
 	free(o->chain);
 	free(o->loose_path);
 	pthread_mutex_destroy(&o->lock);
@@ -370,7 +373,7 @@ struct hexoid_odb *hexoid_odb_open(const char *objects_dir, const struct hexoid_
 	o->flags = opt->flags;
 	o->cache_limit = opt->cache_bytes ? opt->cache_bytes : (size_t)16 << 20;
 	o->cache = calloc(CACHE_SLOTS, sizeof(*o->cache));
-	if (!o->cache || inflateInit(&o->z) != Z_OK) {
+	if (!o->cache || !(o->dd = libdeflate_alloc_decompressor()) || inflateInit(&o->z) != Z_OK) {
 		say(err, errlen, "%s: out of memory", objects_dir);
 		hexoid_odb_close(o);
 		return NULL;
@@ -503,7 +506,7 @@ static enum hexoid_odb_status pack_inflate(struct hexoid_odb *o, const struct op
 		say(err, errlen, "%s: out of memory for %llu bytes", p->path, (unsigned long long)h->size);
 		return HEXOID_ODB_NOMEM;
 	}
-	if (pk_inflate(&o->z, p->pack.data + h->data, inlen, buf, (size_t)h->size, &used, why,
+	if (pk_inflate(o->dd, &o->z, p->pack.data + h->data, inlen, buf, (size_t)h->size, &used, why,
 		       sizeof(why))) {
 		free(buf);
 		return damaged(err, errlen, p, off, "%s", why);
