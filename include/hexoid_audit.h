@@ -35,8 +35,13 @@
 extern "C" {
 #endif
 
-/* Classes (git3, error, warn) are enum hexoid_finding_class of hexoid_pack.h, named by
- * hexoid_finding_class_name(). */
+/*
+ * Classes are enum hexoid_finding_class of hexoid_pack.h, named by
+ * hexoid_finding_class_name(): HEXOID_CLASS_GIT3, what Git 2.x accepts and Git 3.0
+ * rejects or ignores; HEXOID_CLASS_ERROR, what both reject (malformed, damaged,
+ * unreadable); HEXOID_CLASS_WARN, uppercase that the Git 3.0 build still accepts (a
+ * pack's name, a note's own name).
+ */
 
 /*
  * What a finding is about: one stable list, each code with a fixed name and class
