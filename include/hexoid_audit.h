@@ -166,9 +166,11 @@ HEXOID_API enum hexoid_ref_storage hexoid_audit_ref_storage(const struct hexoid_
 
 /*
  * Read everything. Every callback is called from the calling thread, never from two at
- * once, findings in report order: by area, then path, line (and, in a pack, offset);
- * submodules after the repository holding them. With jobs above 1, objects are scanned
- * in other threads meanwhile and their findings kept until their turn.
+ * once, findings in report order: by area; within an area, the main git directory's
+ * places, then each linked worktree's (by name), each place in the order of the table
+ * and its files by path, then line (and, in a pack, offset); submodules after the
+ * repository holding them. With jobs above 1, objects are scanned in other threads
+ * meanwhile and their findings kept until their turn.
  * Returns 0 when done, 1 when a callback stopped it (promptly: no callback is made
  * after the one that returned nonzero), -1 on bad options (err says why).
  * Running an audit again starts its counts again.
