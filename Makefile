@@ -66,7 +66,7 @@ EMU_DEFS  := $(foreach i,$(EMU_ISAS),-DHEXOID_EMU_HAVE_$(call upper,$(i)))
 isaflags = $(FLAGS_$(word 2,$(subst /, ,$(1)))) $(if $(filter %_vbmi.c,$(1)),$(VBMI_FLAGS))
 
 LIB_SRC := src/hexoid.c src/dispatch.c src/cpu.c $(wildcard src/scalar/*.c) $(wildcard src/formats/*.c) \
-           $(wildcard src/pack/*.c) \
+           $(wildcard src/pack/*.c) $(wildcard src/audit/*.c) \
            $(foreach i,$(NATIVE_ISAS),$(wildcard src/$(i)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 EMU_OBJ := $(foreach i,$(EMU_ISAS),$(patsubst %.c,$(BUILD)/emu/%.o,$(wildcard src/$(i)/*.c)))
@@ -81,8 +81,9 @@ SHARED := $(BUILD)/libhexoid.so.$(VERSION)
 HEXOID := $(BUILD)/hexoid
 TESTRUN := $(BUILD)/tests/run
 THREADS := -pthread
-# The pack module inflates with zlib and hashes with OpenSSL's libcrypto.
-LIBS := -lz -lcrypto $(THREADS)
+# The pack module inflates with libdeflate (zlib for streams and diagnostics) and hashes
+# with OpenSSL's libcrypto.
+LIBS := -ldeflate -lz -lcrypto $(THREADS)
 
 DEPS_STAMP := $(BUILD)/.deps-core
 ifeq ($(NODEPS),1)
@@ -190,6 +191,7 @@ check-tsan:
 	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN)" LDFLAGS="$(TSAN)" build-tsan/tests/run
 	build-tsan/tests/run --only threads
 	build-tsan/tests/run --only pack_jobs
+	build-tsan/tests/run --only audit_api
 
 # libFuzzer targets (clang): every kernel against scalar, and the listing checker.
 FUZZ_TARGETS := kernels listing idx pack loose object
@@ -233,7 +235,7 @@ demo: all
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
 	install -m 644 include/hexoid.h include/hexoid_listing.h include/hexoid_idx.h \
-		include/hexoid_pack.h $(DESTDIR)$(INCLUDEDIR)/
+		include/hexoid_pack.h include/hexoid_audit.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
 	ln -sf libhexoid.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -246,6 +248,7 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/hexoid.h $(DESTDIR)$(INCLUDEDIR)/hexoid_listing.h \
 	      $(DESTDIR)$(INCLUDEDIR)/hexoid_idx.h $(DESTDIR)$(INCLUDEDIR)/hexoid_pack.h \
+	      $(DESTDIR)$(INCLUDEDIR)/hexoid_audit.h \
 	      $(DESTDIR)$(LIBDIR)/libhexoid.* \
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/hexoid.pc $(DESTDIR)$(BINDIR)/hexoid
 

@@ -90,17 +90,6 @@ static int usage_error(const char *usage, const char *fmt, const char *arg)
 	return EXIT_TROUBLE;
 }
 
-int parse_count(const char *s, unsigned long *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 10);
-	if (errno || *end || !*s || s[0] == '-')
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_algo(const char *s, enum hexoid_algo *algo, int allow_auto)
 {
 	if (!strcmp(s, "sha1"))
