@@ -866,8 +866,12 @@ static void *scan_pushed(void *p)
 {
 	struct pushed_scan *ps = p;
 	struct gate *g = ps->g;
-	struct hexoid_scan_options o = { g->algo, 0, (unsigned)g->cfg.jobs, 0, on_pushed, NULL, g };
-	struct hexoid_scan_stats st;
+	struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
+	struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
+	o.algo = g->algo;
+	o.jobs = (unsigned)g->cfg.jobs;
+	o.on_finding = on_pushed;
+	o.ctx = g;
 	char err[512], *packdir;
 	size_t qlen = strlen(g->quarantine), n = 0, cap = 0;
 	char **names = NULL;
