@@ -285,7 +285,7 @@ fail:
  * HEXOID_EUPPER only for an ID that is valid hex otherwise; until then a second,
  * mixed-case checker says which lines Git 2.x rejects too (TWO_CHECKERS).
  */
-#define TWO_CHECKERS 1
+#define TWO_CHECKERS 0
 
 struct feed_file {
 	char *path;               /* as findings show it */
