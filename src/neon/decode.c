@@ -228,3 +228,20 @@ size_t HEXOID_KSYM(neon, decode)(unsigned char *out, const char *in, size_t n, s
 	return out ? neon_run64(&k, out, in, n, stride, 1)
 		   : neon_run64(&k, NULL, in, n, stride, 0);
 }
+
+/* One ID per call: the bulk kernel on one record, into scratch, copied out when good. */
+#define NEON_DECODE1(hexsz, name, kind)                                                    \
+	enum hexoid_status HEXOID_KSYM(neon, decode1_##hexsz##_##name)(                     \
+		unsigned char *out, const char *in, struct hexoid_error *err)               \
+	{                                                                                   \
+		unsigned char tmp[hexsz / 2];                                               \
+		if (HEXOID_KSYM(neon, decode)(tmp, in, 1, hexsz, hexsz, kind) != 1)         \
+			return hexoid_decode1_fail(out, in, hexsz, kind, err);                   \
+		if (out)                                                                    \
+			memcpy(out, tmp, hexsz / 2);                                        \
+		return hexoid_decode1_ok(err);                                              \
+	}
+NEON_DECODE1(40, mixed, HEXOID_MIXED)
+NEON_DECODE1(40, lower, HEXOID_LOWER)
+NEON_DECODE1(64, mixed, HEXOID_MIXED)
+NEON_DECODE1(64, lower, HEXOID_LOWER)
