@@ -30,7 +30,8 @@ static const char usage_show_index[] =
 	"                          the file's size\n"
 	"\n"
 	"A damaged index (truncated, bad header or fanout, IDs out of order, 64-bit offset\n"
-	"out of range) is reported with its byte offset, and nothing is printed.\n"
+	"out of range) is reported with its byte offset, and nothing is printed. Another\n"
+	"kind of file (a .pack, .rev, commit-graph, .git/index, a bundle, text) is named.\n"
 	"Exit status: 0 done, 2 usage or I/O error or unusable index.\n";
 
 /* Lines per block: the scratch hex and the output stay in L2 (~128 KiB + 8 KiB * 100). */

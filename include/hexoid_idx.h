@@ -37,6 +37,7 @@ enum hexoid_idx_status {
 	HEXOID_IDX_EAMBIGUOUS = 6, /* the size fits both SHA-1 and SHA-256: say which */
 	HEXOID_IDX_EORDER = 7,     /* IDs not strictly increasing (unsorted or repeated) */
 	HEXOID_IDX_ELARGE = 8,     /* a 64-bit offset index beyond the large-offset table */
+	HEXOID_IDX_ENOTIDX = 9,    /* another kind of file: a pack, a git index, text, ... */
 };
 
 struct hexoid_idx_error {
