@@ -175,6 +175,30 @@ static void check_reads(const struct built *b, const struct hexoid_idx *idx,
 	CHECK(hexoid_idx_id(idx, n) == NULL && hexoid_idx_offset(idx, n) == 0 &&
 		      hexoid_idx_crc32(idx, n) == 0,
 	      "%s: reads past the end", what);
+	/* The block reads: offsets and CRC32 digits of any range, cut at the end. */
+	for (int r = 0; r < 8 && !test_failed(); r++) {
+		size_t first = r == 0 ? 0 : test_rand() % (n + 2);
+		size_t want = r == 0 ? n + 3 : test_rand() % 23;
+		size_t got_n = first < n ? (want < n - first ? want : n - first) : 0;
+		uint64_t offs[5100];
+		char hex[8 * 5100 + 1];
+		memset(offs, 0x5a, sizeof(offs));
+		memset(hex, '#', sizeof(hex));
+		size_t k = hexoid_idx_offsets(idx, first, want, offs);
+		CHECK(k == got_n && offs[k] == 0x5a5a5a5a5a5a5a5aull, "%s: offsets %zu+%zu: %zu",
+		      what, first, want, k);
+		for (size_t j = 0; j < k && j < got_n; j++)
+			CHECK(offs[j] == b->offs[first + j], "%s: offsets[%zu]", what, first + j);
+		k = hexoid_idx_crc32_hex(idx, first, want, hex);
+		CHECK(k == (b->version == 2 ? got_n : 0) && hex[8 * k] == '#',
+		      "%s: crc32 hex %zu+%zu: %zu", what, first, want, k);
+		for (size_t j = 0; j < k; j++) {
+			char one[9];
+			snprintf(one, sizeof(one), "%08x", (unsigned)b->crcs[first + j]);
+			CHECK(!memcmp(hex + 8 * j, one, 8), "%s: crc32 hex %zu", what, first + j);
+		}
+	}
+
 	const unsigned char *pack, *self;
 	hexoid_idx_checksums(idx, &pack, &self);
 	CHECK(pack[0] == 0xc0 && self[0] == 0xc0 + rawsz, "%s: checksums", what);

@@ -228,6 +228,9 @@ static enum hexoid_idx_status check_entries(const struct hexoid_idx *idx,
 
 	for (size_t i = 1; i < nr; i++) {
 		const unsigned char *a = idx->ids + (i - 1) * stride, *b = a + stride;
+		/* the first 8 bytes settle almost every pair, without a call */
+		if (be64(a) < be64(b))
+			continue;
 		int c = id_cmp(a, b, rawsz);
 		if (c >= 0)
 			return fail(err, HEXOID_IDX_EORDER, (size_t)(b - base), i,
@@ -468,6 +471,44 @@ uint64_t hexoid_idx_offset(const struct hexoid_idx *idx, size_t i)
 	if (idx->version == 1 || !(off & 0x80000000u))
 		return off;
 	return be64(idx->large + 8 * (size_t)(off & 0x7fffffffu));
+}
+
+size_t hexoid_idx_offsets(const struct hexoid_idx *idx, size_t first, size_t n, uint64_t *offs)
+{
+	if (first >= idx->nr)
+		return 0;
+	if (n > idx->nr - first)
+		n = idx->nr - first;
+	const unsigned char *p = idx->offs + first * idx->off_stride;
+	for (size_t i = 0; i < n; i++, p += idx->off_stride) {
+		uint32_t off = be32(p);
+		offs[i] = idx->version == 1 || !(off & 0x80000000u)
+				  ? off
+				  : be64(idx->large + 8 * (size_t)(off & 0x7fffffffu));
+	}
+	return n;
+}
+
+size_t hexoid_idx_crc32_hex(const struct hexoid_idx *idx, size_t first, size_t n, char *hex)
+{
+	if (!idx->crcs || first >= idx->nr)
+		return 0;
+	if (n > idx->nr - first)
+		n = idx->nr - first;
+	/* The table holds each CRC32 big-endian, so its bytes in hex are "%08x": five
+	 * CRC32s are one 20-byte record for the SHA-1 encoder, 40 digits with no gaps. */
+	const unsigned char *crcs = idx->crcs + 4 * first;
+	size_t whole = n / 5;
+	if (whole)
+		hexoid_encode(hex, 40, crcs, whole, HEXOID_SHA1);
+	if (n % 5) {
+		unsigned char last[20] = { 0 };
+		char digits[40];
+		memcpy(last, crcs + 20 * whole, 4 * (n % 5));
+		hexoid_encode(digits, 40, last, 1, HEXOID_SHA1);
+		memcpy(hex + 40 * whole, digits, 8 * (n % 5));
+	}
+	return n;
 }
 
 int hexoid_idx_has_crc32(const struct hexoid_idx *idx)
