@@ -127,12 +127,15 @@ HEXOID_API enum hexoid_status hexoid_decode(unsigned char *out, const char *in, 
 	 * checked, then a tail call to the one-ID kernel, so this function has no frame of
 	 * its own. Anything else goes the long way.
 	 */
-	const struct hexoid_kernel *k = atomic_load_explicit(&hexoid_active, memory_order_acquire);
-	size_t sha256 = (size_t)algo - HEXOID_SHA1; /* 0 or 1 for a known algo */
-	if (HEXOID_LIKELY(n == 1) && HEXOID_LIKELY(sha256 < 2) &&
-	    HEXOID_LIKELY((unsigned)kind < 2) && HEXOID_LIKELY(stride >= 40 + 24 * sha256) &&
-	    HEXOID_LIKELY(k != NULL))
-		return k->decode1[sha256][kind](out, in, err);
+	if (HEXOID_LIKELY(n == 1)) {
+		const struct hexoid_kernel *k =
+			atomic_load_explicit(&hexoid_active, memory_order_acquire);
+		size_t sha256 = (size_t)algo - HEXOID_SHA1; /* 0 or 1 for a known algo */
+		/* a known algo and kind: both indexes below 2, one test */
+		if (HEXOID_LIKELY((sha256 | (unsigned)kind) < 2) && HEXOID_LIKELY(k != NULL) &&
+		    HEXOID_LIKELY(stride >= (sha256 ? 64u : 40u)))
+			return k->decode1[sha256][kind](out, in, err);
+	}
 	/* (the very first call of the process also goes this way, to pick the kernel) */
 	return decode_any(out, in, n, stride, algo, kind, err);
 }
