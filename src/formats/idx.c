@@ -620,9 +620,14 @@ size_t hexoid_idx_encode(const struct hexoid_idx *idx, size_t first, size_t n, c
 	unsigned char packed[CHUNK * HEXOID_MAX_RAWSZ];
 	for (size_t done = 0; done < n;) {
 		size_t k = n - done < CHUNK ? n - done : CHUNK;
-		for (size_t j = 0; j < k; j++)
-			memcpy(packed + j * rawsz, idx->ids + (first + done + j) * idx->id_stride,
-			       rawsz);
+		const unsigned char *id = idx->ids + (first + done) * idx->id_stride;
+		/* Constant sizes, so the copies are a few moves rather than calls to memcpy. */
+		if (rawsz == 20)
+			for (size_t j = 0; j < k; j++, id += idx->id_stride)
+				memcpy(packed + j * 20, id, 20);
+		else
+			for (size_t j = 0; j < k; j++, id += idx->id_stride)
+				memcpy(packed + j * 32, id, 32);
 		hexoid_encode(out + done * stride, stride, packed, k, idx->algo);
 		done += k;
 	}
