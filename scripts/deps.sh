@@ -20,8 +20,10 @@ for group in "$@"; do
 		need git has git
 		need pkg-config has pkg-config
 		need time test -x /usr/bin/time # the tests measure peak memory with it
-		need zlib1g-dev hdr zlib.h       # packs: inflate, crc32
+		need zlib1g-dev hdr zlib.h       # packs: inflate (streams, diagnostics)
+		need libdeflate-dev hdr libdeflate.h # packs: inflate, crc32
 		need libssl-dev hdr openssl/evp.h # packs: SHA-1 and SHA-256 (libcrypto)
+		need golang-go has go             # the Go package's tests (bindings/go)
 		;;
 	demo)
 		need git has git
@@ -32,6 +34,7 @@ for group in "$@"; do
 		need qemu-user has qemu-aarch64
 		# The pack module's libraries for the target, from Debian's arm64 archive.
 		need zlib1g-dev:arm64 test -f /usr/lib/aarch64-linux-gnu/libz.so
+		need libdeflate-dev:arm64 test -f /usr/lib/aarch64-linux-gnu/libdeflate.so
 		need libssl-dev:arm64 test -f /usr/lib/aarch64-linux-gnu/libcrypto.so
 		;;
 	bench)
