@@ -12,7 +12,8 @@
 #      delta chains; and each REPO given (a bare copy of git's own history, say: its
 #      objects and packed-refs are enough).
 #      For each: git's time over hexoid's, for audit and verify-pack with --jobs 1 and
-#      2; the --jobs 2 speed-up; peak memory, whole (what /usr/bin/time calls maximum
+#      2, in wall-clock time and in CPU time (user + system: what a run costs on a
+#      machine others share); the --jobs 2 speed-up; peak memory, whole (what /usr/bin/time calls maximum
 #      resident set, mapped pack pages included) and anonymous (RssAnon sampled every
 #      5 ms: the memory beside the mapped files). The generated history is also timed
 #      with 10,000 loose refs (as fast-import or a fetch of many tags leaves them).
@@ -77,9 +78,21 @@ peak() {
 	awk -v w="$(tail -n 1 "$dir/rss" 2>/dev/null)" -v a=$p_anon 'BEGIN { printf "%.0f %.0f\n", w / 1024, a / 1024 }'
 }
 
+# cpu_of COMMAND: CPU seconds (user + system, children included), the median of $runs
+# runs: on a machine others share, the time a command costs, whatever its share of the
+# CPUs while it runs.
+cpu_of() {
+	c_i=0
+	while [ $c_i -lt $runs ]; do
+		/usr/bin/time -f '%U %S' -o "$dir/cpu" sh -c "$1" >/dev/null 2>&1
+		tail -n 1 "$dir/cpu" | awk '{ print $1 + $2 }'
+		c_i=$((c_i + 1))
+	done | sort -n | awk '{ t[NR] = $1 } END { printf "%.3f\n", t[int((NR + 1) / 2)] }'
+}
+
 # ratio GIT THIS: git's time over this one's, or "-".
 ratio() { awk -v g="$1" -v t="$2" 'BEGIN { if (g == "fail" || t == "fail" || t == 0) print "-"; else printf "%.2f\n", g / t }'; }
-row() { printf '%-46s %9s %9s %11s\n' "$1" "$2" "$3" "$4"; }
+row() { printf '%-40s %9s %9s %9s %9s %11s\n' "$1" "$2" "$3" "$4" "$5" "$6"; }
 
 # bench_repo NAME GITDIR: the table for one repository.
 bench_repo() {
@@ -93,22 +106,23 @@ EOF
 	b_size=$(($(wc -c <"$b_pack") / 1048576))
 	echo "timing $b_name (median of $runs) ..." >&2
 	t_git=$(median_of "sh $dir/git-read.sh")
-	t_a1=$(median_of "$H audit --no-progress --jobs 1 $b_git")
-	t_a2=$(median_of "$H audit --no-progress --jobs 2 $b_git")
-	t_v1=$(median_of "$H verify-pack --jobs 1 $b_pack")
-	t_v2=$(median_of "$H verify-pack --jobs 2 $b_pack")
+	c_git=$(cpu_of "sh $dir/git-read.sh")
 	echo
 	echo "$b_name: $b_objs objects, largest pack $b_size MiB"
-	row "" "median s" "git/this" "peak MiB"
-	row "git cat-file --batch (commits and tags)" "$t_git" "1.00" "$(peak sh "$dir/git-read.sh" | awk '{ print $1 "/-" }')"
-	for r in "audit --jobs 1|$t_a1|audit --no-progress --jobs 1 $b_git" \
-		"audit --jobs 2|$t_a2|audit --no-progress --jobs 2 $b_git" \
-		"verify-pack --jobs 1|$t_v1|verify-pack --jobs 1 $b_pack" \
-		"verify-pack --jobs 2|$t_v2|verify-pack --jobs 2 $b_pack"; do
-		r_name=${r%%|*} r_rest=${r#*|}
-		r_t=${r_rest%%|*} r_args=${r_rest#*|}
+	row "" "median s" "git/this" "cpu s" "git/this" "peak MiB"
+	row "git cat-file --batch (commits and tags)" "$t_git" "1.00" "$c_git" "1.00" "$(peak sh "$dir/git-read.sh" | awk '{ print $1 "/-" }')"
+	for r in "a1|audit --jobs 1|audit --no-progress --jobs 1 $b_git" \
+		"a2|audit --jobs 2|audit --no-progress --jobs 2 $b_git" \
+		"v1|verify-pack --jobs 1|verify-pack --jobs 1 $b_pack" \
+		"v2|verify-pack --jobs 2|verify-pack --jobs 2 $b_pack"; do
+		r_key=${r%%|*} r_rest=${r#*|}
+		r_name=${r_rest%%|*} r_args=${r_rest#*|}
+		r_t=$(median_of "$H $r_args")
+		r_c=$(cpu_of "$H $r_args")
+		eval "t_$r_key=\$r_t"
 		# shellcheck disable=SC2086
-		row "hexoid $r_name" "$r_t" "$(ratio "$t_git" "$r_t")" "$(peak $H $r_args | awk '{ print $1 "/" $2 }')"
+		row "hexoid $r_name" "$r_t" "$(ratio "$t_git" "$r_t")" "$r_c" "$(ratio "$c_git" "$r_c")" \
+			"$(peak $H $r_args | awk '{ print $1 "/" $2 }')"
 	done
 	echo "  --jobs 2 over --jobs 1: audit $(ratio "$t_a1" "$t_a2")x, verify-pack $(ratio "$t_v1" "$t_v2")x"
 	echo "  (peak MiB: whole/anonymous; whole counts the mapped pack, anonymous what is beside it)"
@@ -139,14 +153,17 @@ git -C "$repo" cat-file --batch-all-objects --batch-check='%(objectname) %(objec
 EOF
 echo "timing the history with 10,000 loose refs ..." >&2
 t_git=$(median_of "sh $dir/git-read.sh")
+c_git=$(cpu_of "sh $dir/git-read.sh")
 t_a1=$(median_of "$H audit --no-progress --jobs 1 $repo")
+c_a1=$(cpu_of "$H audit --no-progress --jobs 1 $repo")
 t_a2=$(median_of "$H audit --no-progress --jobs 2 $repo")
+c_a2=$(cpu_of "$H audit --no-progress --jobs 2 $repo")
 echo
 echo "generated history with 10,000 loose refs"
-row "" "median s" "git/this" ""
-row "git cat-file --batch (commits and tags)" "$t_git" "1.00" ""
-row "hexoid audit --jobs 1" "$t_a1" "$(ratio "$t_git" "$t_a1")" ""
-row "hexoid audit --jobs 2" "$t_a2" "$(ratio "$t_git" "$t_a2")" ""
+row "" "median s" "git/this" "cpu s" "git/this" ""
+row "git cat-file --batch (commits and tags)" "$t_git" "1.00" "$c_git" "1.00" ""
+row "hexoid audit --jobs 1" "$t_a1" "$(ratio "$t_git" "$t_a1")" "$c_a1" "$(ratio "$c_git" "$c_a1")" ""
+row "hexoid audit --jobs 2" "$t_a2" "$(ratio "$t_git" "$t_a2")" "$c_a2" "$(ratio "$c_git" "$c_a2")" ""
 
 # --- 2. Streaming: BAD commits with an uppercase tree, and their lowercase twins.
 echo "making $bad commits with an uppercase tree header, and their twins ..." >&2
@@ -186,7 +203,7 @@ done
 bpack=$dir/bad.pack cpack=$dir/clean.pack
 echo
 echo "streaming: verify-pack on $bad commits, each with an uppercase tree, and on their lowercase twins"
-row "" "first s" "whole s" "peak MiB"
+row "" "first s" "whole s" "" "" "peak MiB"
 for kind in bad clean; do
 	k_pack=$bpack
 	[ $kind = clean ] && k_pack=$cpack
@@ -197,7 +214,7 @@ for kind in bad clean; do
 		k_end=$(date +%s%N)
 		k_first=$(awk -v s=$k_start -v f="$(cat "$dir/first")" 'BEGIN { printf "%.3f", (f - s) / 1e9 }')
 		[ $kind = clean ] && k_first="-" # its one line is the summary at the end
-		row "$kind, --jobs $j" "$k_first" "$(awk -v s=$k_start -v e=$k_end 'BEGIN { printf "%.3f", (e - s) / 1e9 }')" \
+		row "$kind, --jobs $j" "$k_first" "$(awk -v s=$k_start -v e=$k_end 'BEGIN { printf "%.3f", (e - s) / 1e9 }')" "" "" \
 			"$(peak $H verify-pack --jobs $j "$k_pack" | awk '{ print $1 "/" $2 }')"
 	done
 done

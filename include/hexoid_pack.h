@@ -137,7 +137,8 @@ struct hexoid_scan_options {
 
 struct hexoid_scan_stats {
 	size_t size;              /* sizeof(struct hexoid_scan_stats): the INIT macro sets it;
-				     0 is taken as this first version's size */
+				     a size that is no version's (0, say) is taken as the
+				     first version's: at most that much is written */
 	uint64_t objects;         /* in the pack, or loose object files */
 	uint64_t commits, tags;   /* inflated and checked */
 	uint64_t deltas;          /* commits and tags stored as deltas, resolved: a property

@@ -1835,7 +1835,7 @@ TEST(pack_damage_level)
 		 * check-sanitize), and never a clean result. */
 		build_repo(&p, &r, algo);
 		for (size_t len = 0; len < p.pack.n; len++) {
-			struct hexoid_scan_stats s2;
+			struct hexoid_scan_stats s2 = HEXOID_SCAN_STATS_INIT;
 			int rc = pk_scan_raw(p.pack.p, len, p.idx, p.idxlen, len % 3 + 1, 0, 0, &g, &s2,
 					     err, sizeof(err));
 			if (len < 12 + rawsz)
@@ -2002,7 +2002,7 @@ static void jobs_compare(int both_at_once)
 	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256; algo++) {
 		struct pk p;
 		struct got ref = { 0 };
-		struct hexoid_scan_stats st0;
+		struct hexoid_scan_stats st0 = HEXOID_SCAN_STATS_INIT;
 		size_t both;
 		static const unsigned jobs[] = { 2, 3, 8 };
 
@@ -3501,4 +3501,51 @@ TEST(pack_findings_memory)
 	}
 	pk_free(&bad);
 	pk_free(&clean);
+}
+
+/*
+ * The options and statistics carry their size.
+ * Input: a clean pack; statistics whose size is 0, 7 (no version's) and this version's;
+ * options whose size is 0 (not from HEXOID_SCAN_OPTIONS_INIT).
+ * Expected (hexoid_pack.h): the statistics are written in full, their size field as the
+ * caller left it; the options are refused as bad arguments, and nothing is called.
+ */
+TEST(pack_struct_sizes)
+{
+	static const size_t sizes[] = { 0, 7, sizeof(struct hexoid_scan_stats) };
+	struct pk p;
+	struct repo r;
+	char err[256];
+
+	build_repo(&p, &r, HEXOID_SHA1);
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
+		struct hexoid_scan_stats st;
+		memset(&st, 0xee, sizeof(st));
+		st.size = sizes[k];
+		CHECK(hexoid_pack_scan_buffers("p", p.pack.p, p.pack.n, p.idx, p.idxlen, &o, &st, err,
+					       sizeof(err)) == 0 &&
+			      st.size == sizes[k] && st.objects == p.n && st.commits == 6 && st.tags == 2 &&
+			      st.git3 == 0 && st.errors == 0 && st.applied >= 4,
+		      "stats size %zu: size %zu, objects %llu, applied %llu", sizes[k], st.size,
+		      (unsigned long long)st.objects, (unsigned long long)st.applied);
+	}
+	{
+		struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
+		struct got g = { 0 };
+		o.size = 0;
+		o.on_finding = collect;
+		o.ctx = &g;
+		CHECK(hexoid_pack_scan_buffers("p", p.pack.p, p.pack.n, p.idx, p.idxlen, &o, NULL, err,
+					       sizeof(err)) == -1 && strstr(err, "bad arguments") && g.n == 0,
+		      "options of size 0: %s", err);
+		CHECK(hexoid_finding_class_of(HEXOID_FIND_UPPERCASE) == HEXOID_CLASS_GIT3 &&
+			      hexoid_finding_class_of(HEXOID_FIND_CRC) == HEXOID_CLASS_ERROR &&
+			      !strcmp(hexoid_finding_code_name(HEXOID_FIND_BASE), "base") &&
+			      !strcmp(hexoid_finding_class_name(HEXOID_CLASS_GIT3), "git3") &&
+			      hexoid_finding_code_name((enum hexoid_finding_code)99) == NULL &&
+			      hexoid_finding_class_of((enum hexoid_finding_code)99) == 0,
+		      "codes, names and classes");
+	}
+	pk_free(&p);
 }

@@ -341,15 +341,20 @@ int pk_options_ok(const struct hexoid_scan_options *opt)
 
 void pk_stats_out(struct hexoid_scan_stats *dst, const struct hexoid_scan_stats *src)
 {
-	size_t size, keep;
+	/* The sizes of the versions there have been: only the first, so far. A size that is
+	 * none of them (0, or whatever an uninitialised struct holds) is taken as the
+	 * first's, which every caller's struct has room for. */
+	static const size_t known[] = { sizeof(struct hexoid_scan_stats) };
+	size_t keep, size = known[0], i;
 
 	if (!dst)
 		return;
 	keep = dst->size;
-	size = keep && keep < sizeof(*dst) ? keep : sizeof(*dst);
-	if (size > sizeof(dst->size))
-		memcpy((char *)dst + sizeof(dst->size), (const char *)src + sizeof(src->size),
-		       size - sizeof(dst->size));
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (keep == known[i])
+			size = keep;
+	memcpy((char *)dst + sizeof(dst->size), (const char *)src + sizeof(src->size),
+	       size - sizeof(dst->size));
 	dst->size = keep;
 }
 

@@ -107,8 +107,9 @@ int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_opt
 
 /* The options' size is one this library knows (HEXOID_SCAN_OPTIONS_INIT set it). */
 int pk_options_ok(const struct hexoid_scan_options *opt);
-/* Copy the statistics out as far as the caller's struct goes (its size field: 0 is the
- * first version's), keeping that field. NULL is fine. */
+/* Copy the statistics out as far as the caller's struct goes (its size field; one that
+ * is no version's size is taken as the first version's), keeping that field. NULL is
+ * fine. */
 void pk_stats_out(struct hexoid_scan_stats *dst, const struct hexoid_scan_stats *src);
 
 /* Progress to opt's callback, at most ten times a second unless force; *last is the
