@@ -149,6 +149,7 @@ SHELL_TESTS := \
 	tests/show_index.sh \
 	tests/check_listing.sh \
 	tests/audit.sh \
+	tests/audit_places.sh \
 	tests/verify_pack.sh \
 	tests/limits.sh \
 	tests/install.sh
