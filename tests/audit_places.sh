@@ -706,3 +706,56 @@ for fmt in sha1 sha256; do
 		fi
 	fi
 done
+
+# --- Forms git 2.39 and the Git 3.0 build both take, which are not findings: a symbolic
+# ref without a space after "ref:", a ref ending in CRLF, a ref with more after a space,
+# a pseudo-ref without its final newline, grafts with a comment, a blank line, a TAB
+# between the IDs and CRLF.
+for fmt in sha1 sha256; do
+	f=$tmp/odd-$fmt
+	history "$f" $fmt >"$tmp/git.log" 2>&1 && (cd "$f/repo/.git" &&
+		h=$(git rev-parse HEAD) && p=$(git rev-parse HEAD~6) && printf 'ref:refs/heads/main\n' >HEAD &&
+		printf '%s\r\n' "$h" >refs/heads/main && printf '%s a note\n' "$p" >refs/heads/side &&
+		printf '%s' "$p" >ORIG_HEAD && mkdir -p info &&
+		printf '# grafted by hand\n\n%s\t%s\r\n' "$(git rev-parse HEAD~3)" "$p" >info/grafts) && st=ok || st=
+	if made "$fmt odd forms" "$st"; then
+		expect "$fmt: forms git takes" "$f/repo"
+		both "$fmt: forms git takes" "$f" repo rev-parse HEAD main side ORIG_HEAD
+		both "$fmt: forms git takes, grafts" "$f" repo rev-list --count HEAD
+		# (eight commits; HEAD~3 grafted onto HEAD~6 leaves six)
+		if [ -n "$g3" ] && [ "$(cat "$tmp/o.3")" != 6 ]; then
+			fail "$fmt: the graft was not applied: $(cat "$tmp/o.3") commits"
+		fi
+	fi
+done
+
+# --- States the Git 3.0 build makes itself, in files and reftable repositories, SHA-1
+# and SHA-256: a merge stopped on a conflict in the main worktree, a rebase stopped in a
+# linked worktree, a cherry-pick of two commits stopped in another, a bisect in a third.
+# No finding.
+if [ -z "$g3" ]; then
+	skip "the Git 3.0 build's own states" "$g3_why"
+else
+	for fmt in sha1 sha256; do
+		for refs in files reftable; do
+			f=$tmp/g3-$refs-$fmt
+			{ git3_ init -q --object-format=$fmt --ref-format=$refs "$f/repo" && (cd "$f/repo" &&
+				echo base >f && git3_ add f && git3_ commit -q -m base && git3_ checkout -q -b side &&
+				echo side >f && git3_ commit -q -am side && echo g >g && git3_ add g && git3_ commit -q -m side2 &&
+				git3_ checkout -q main && echo main >f && git3_ commit -q -am main &&
+				git3_ branch topic side && git3_ worktree add -q ../wt-rebase topic &&
+				git3_ worktree add -q -b picked ../wt-pick main && git3_ worktree add -q --detach ../wt-bisect main &&
+				{ git3_ merge side || :; } && (cd ../wt-rebase && { git3_ rebase main || :; }) &&
+				(cd ../wt-pick && { git3_ cherry-pick side~2..side || :; }) &&
+				(cd ../wt-bisect && git3_ bisect start main main~1)); } >"$tmp/git.log" 2>&1
+			g=$f/repo/.git
+			has "$g/MERGE_HEAD" "$g/worktrees/wt-rebase/rebase-merge/onto" "$g/worktrees/wt-pick/sequencer/todo" \
+				"$g/worktrees/wt-bisect/BISECT_START" && st=ok || st=
+			if made "$fmt $refs: Git 3.0 build states" "$st"; then
+				expect "$fmt $refs: a merge, a rebase, a cherry-pick and a bisect by the Git 3.0 build" "$f/repo"
+			fi
+		done
+	done
+fi
+[ -n "$g3" ] || skip "the Git 3.0 build as the oracle" "$g3_why"
+exit 0
