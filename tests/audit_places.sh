@@ -23,19 +23,19 @@ pseudo-refs        yes  ORIG_HEAD, MERGE_HEAD, AUTO_MERGE after a conflicted mer
 bisect             yes  BISECT_EXPECTED_REV, BISECT_START, BISECT_HEAD, refs/bisect/*
 rebase-merge       yes  rebase-merge/: onto, orig-head, git-rebase-todo, done, amend, autostash, update-refs
 rebase-apply       yes  rebase-apply/: onto, orig-head, original-commit, abort-safety (git am)
-rebase-mails       no   rebase-apply/NNNN: the "From <id>" line of each mail while rebasing
+rebase-mails       yes  rebase-apply/NNNN: the "From <id>" line of each mail while rebasing
 sequencer          yes  sequencer/: head, abort-safety, todo; CHERRY_PICK_HEAD
 grafts             yes  info/grafts
 replace            yes  refs/replace/<id> names, loose and packed
-notes-fanout       no   a notes tree with fanout: the 2-digit folder names (git3), the rest of the name (warn)
-notes-flat         no   a notes tree without fanout: whole-ID names (warn)
+notes-fanout       yes  a notes tree with fanout: the 2-digit folder names (git3), the rest of the name (warn)
+notes-flat         yes  a notes tree without fanout: whole-ID names (warn)
 rerere             yes  MERGE_RR
-rerere-cache       no   rr-cache/<id> folder names
-config-files       no   the files fsck.skipList and blame.ignoreRevsFile name
+rerere-cache       yes  rr-cache/<id> folder names
+config-files       yes  the files fsck.skipList and blame.ignoreRevsFile name
 dumb-http          yes  info/refs, objects/info/packs
 pack-names         yes  pack-<id>.pack names (warn)
 promisor           yes  a partial clone: .promisor contents, never read as IDs
-alternates         no   the objects of a directory objects/info/alternates lists
+alternates         yes  the objects of a directory objects/info/alternates lists
 worktree           yes  a linked worktree: worktrees/<name>/ORIG_HEAD, rebase-merge/, HEAD
 submodule          yes  a submodule: modules/<name>/ORIG_HEAD, packed-refs
 '
@@ -159,19 +159,19 @@ run() {
 # both NAME FIX SUB CMD...: each git takes FIX: CMD exits 0 for both, with the same
 # stdout. Kept in $tmp/clean.out for the planted states' comparisons.
 both() {
-	b_name=$1
-	shift
+	b_name=$1 b_fix=$2 b_sub=$3
+	shift 3
 	[ -n "$g3" ] || return 0
-	run 2 "$@"
+	run 2 "$b_fix" "$b_sub" "$@"
 	b2=$rs
 	cp "$tmp/o.2" "$tmp/clean.out"
 	cp "$tmp/e.2" "$tmp/clean.err"
-	c_key="$*"
-	run 3 "$@"
+	c_key="$b_fix $b_sub $*"
+	run 3 "$b_fix" "$b_sub" "$@"
 	if [ $b2 = 0 ] && [ $rs = 0 ] && cmp -s "$tmp/o.2" "$tmp/o.3"; then
-		pass "$b_name: git 2.39 and the Git 3.0 build take it ($4)"
+		pass "$b_name: git 2.39 and the Git 3.0 build take it (git $*)"
 	else
-		fail "$b_name: git 2.39 exits $b2, the Git 3.0 build $rs, on '$4'"
+		fail "$b_name: git 2.39 exits $b2, the Git 3.0 build $rs, on 'git $*'"
 		sed 's/^/#   2: /' "$tmp/e.2" | head -3
 		sed 's/^/#   3: /' "$tmp/e.3" | head -3
 	fi
@@ -194,12 +194,12 @@ complains() {
 #   none   the same as warn: git does not read it as an ID
 # (run after both() on the clean state, which left $tmp/clean.out)
 judged() {
-	j_class=$1 j_name=$2
-	shift 2
+	j_class=$1 j_name=$2 j_fix=$3 j_sub=$4
+	shift 4
 	[ -n "$g3" ] || return 0
-	run 2 "$@"
+	run 2 "$j_fix" "$j_sub" "$@"
 	j2=$rs
-	run 3 "$@"
+	run 3 "$j_fix" "$j_sub" "$@"
 	j3=$rs
 	j2same=no j3same=no
 	[ $j2 = 0 ] && cmp -s "$tmp/o.2" "$tmp/clean.out" && j2same=yes
@@ -216,12 +216,12 @@ judged() {
 	esac
 	if [ $? = 0 ]; then
 		case $j_class in
-		git3) pass "$j_name: git 2.39 takes it, the Git 3.0 build does not ($3)" ;;
-		error) pass "$j_name: neither git takes it ($3)" ;;
-		*) pass "$j_name: the Git 3.0 build still takes it ($3)" ;;
+		git3) pass "$j_name: git 2.39 takes it, the Git 3.0 build does not (git $*)" ;;
+		error) pass "$j_name: neither git takes it (git $*)" ;;
+		*) pass "$j_name: the Git 3.0 build still takes it (git $*)" ;;
 		esac
 	else
-		fail "$j_name: not $j_class to git: git 2.39 exit $j2 (clean stdout: $j2same, quiet: $j2quiet), Git 3.0 build exit $j3 (clean stdout: $j3same, quiet: $j3quiet/$j3new), on '$3'"
+		fail "$j_name: not $j_class to git: git 2.39 exit $j2 (clean stdout: $j2same, quiet: $j2quiet), Git 3.0 build exit $j3 (clean stdout: $j3same, quiet: $j3quiet/$j3new), on 'git $*'"
 		sed 's/^/#   2: /' "$tmp/e.2" | head -3
 		sed 's/^/#   3: /' "$tmp/e.3" | head -3
 	fi
@@ -232,7 +232,8 @@ judged() {
 # FIX/repo/.git) made uppercase, then malformed; each gives the one finding of its class
 # ("none": no finding, and both gits take it; "-": no finding, and what git does is not
 # about an ID; "skip": not planted), and git agrees: CMD, run in FIX/$where
-# (default repo), is the oracle (none given: no oracle). PATH in findings is FILE.
+# (default repo), is the oracle (none given: no oracle). PATH in findings is FILE, or
+# $shown when set.
 case_() {
 	c_place=$1 c_fmt=$2 c_fix=$3 c_file=$4 c_line=$5 c_col=$6 c_len=$7 c_area=$8
 	c_up=$9
@@ -259,7 +260,7 @@ case_() {
 		fi
 		case $c_class in
 		- | none) expect "$c_fmt $c_place: $c_file, $c_mode" "$c/repo" ;;
-		*) expect "$c_fmt $c_place: $c_file, $c_mode" "$c/repo" "$c_area $c_file $c_line $col $c_class" ;;
+		*) expect "$c_fmt $c_place: $c_file, $c_mode" "$c/repo" "$c_area ${shown:-$c_file} $c_line $col $c_class" ;;
 		esac
 		if [ $# -gt 0 ] && [ "$c_class" != - ]; then
 			judged "$c_class" "$c_fmt $c_place: $c_file, $c_mode" "$c" "$c_where" "$@"
@@ -596,8 +597,12 @@ for fmt in sha1 sha256; do
 			git config blame.ignoreRevsFile .git/ignore-revs); } >"$tmp/git.log" 2>&1 && st=ok || st=
 		if made "$fmt config files" "$st"; then
 			clean config-files $fmt "$f" fsck
+			# (shown as the configuration names them)
+			shown=.git/skiplist
 			case_ config-files $fmt "$f" skiplist 1 1 $hx config-files git3 error fsck
+			shown=.git/ignore-revs
 			case_ config-files $fmt "$f" ignore-revs 1 1 $hx config-files git3 error blame --porcelain f
+			shown=
 		fi
 	fi
 
@@ -696,13 +701,23 @@ for fmt in sha1 sha256; do
 		if made "$fmt clone --shared" "$st"; then
 			clean alternates $fmt "$f" rev-list --count HEAD
 			copy "$f" "$tmp/case"
-			(cd "$tmp/case/src" && t=$(git rev-parse HEAD^{tree}) &&
-				o=$(printf 'tree %s\nauthor %s\ncommitter %s\n\nuppercase tree\n' "$(up "$t")" \
+			t=$(git -C "$f/src" rev-parse HEAD^{tree})
+			(cd "$tmp/case/src" &&
+				printf 'tree %s\nauthor %s\ncommitter %s\n\nuppercase tree\n' "$(up "$t")" \
 					"a <a@example.com> 1700000000 +0000" "a <a@example.com> 1700000000 +0000" |
-					git hash-object -w -t commit --stdin) && echo "$o" >"$tmp/alt.oid")
+					git hash-object -w -t commit --stdin >"$tmp/alt.oid")
 			o=$(cat "$tmp/alt.oid")
 			expect "$fmt alternates: an uppercase tree header in the origin's objects" "$tmp/case/repo" \
-				"alternates $tmp/case/src/.git/objects/$(echo "$o" | cut -c1-2)/$(echo "$o" | cut -c3-) null null git3"
+				"alternates $tmp/case/src/.git/objects/$(echo "$o" | cut -c1-2)/$(echo "$o" | cut -c3-) 1 $((5 + $(echo "$t" | awk '{ print match($0, /[a-f]/) }'))) git3"
+			# git 2.39 reads the commit through the alternate; the Git 3.0 build cannot
+			# parse it. (The baseline is git 2.39 on this state: the commit is new.)
+			if [ -n "$g3" ]; then
+				run 2 "$tmp/case" repo log -1 --format=%T "$o"
+				cp "$tmp/o.2" "$tmp/clean.out"
+				cp "$tmp/e.2" "$tmp/clean.err"
+				judged git3 "$fmt alternates: an uppercase tree header in the origin's objects" "$tmp/case" repo \
+					log -1 --format=%T "$o"
+			fi
 		fi
 	fi
 done
