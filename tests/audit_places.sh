@@ -21,10 +21,10 @@ set -u
 places='
 pseudo-refs        yes  ORIG_HEAD, MERGE_HEAD, AUTO_MERGE after a conflicted merge
 bisect             yes  BISECT_EXPECTED_REV, BISECT_START, BISECT_HEAD, refs/bisect/*
-rebase-merge       yes  rebase-merge/: onto, orig-head, git-rebase-todo, done, amend, autostash, update-refs
+rebase-merge       yes  rebase-merge/: onto, orig-head, git-rebase-todo, done, amend, autostash, update-refs, squash-onto, rewritten-list
 rebase-apply       yes  rebase-apply/: onto, orig-head, original-commit, abort-safety (git am)
 rebase-mails       yes  rebase-apply/NNNN: the "From <id>" line of each mail while rebasing
-sequencer          yes  sequencer/: head, abort-safety, todo; CHERRY_PICK_HEAD
+sequencer          yes  sequencer/: head, abort-safety, todo; CHERRY_PICK_HEAD, REVERT_HEAD
 grafts             yes  info/grafts
 replace            yes  refs/replace/<id> names, loose and packed
 notes-fanout       yes  a notes tree with fanout: the 2-digit folder names (git3), the rest of the name (warn)
@@ -396,6 +396,23 @@ for fmt in sha1 sha256; do
 			case_ rebase-merge $fmt "$f" rebase-merge/autostash 1 1 $hx rebase git3 error rebase --continue
 			case_ rebase-merge $fmt "$f" rebase-merge/update-refs 2 1 $hx rebase git3 error rebase --continue
 		fi
+		# rebase -i --root --no-ff stopped at the third commit: rebase-merge/squash-onto
+		# (sequencer.c read_populate_opts) and rewritten-list ("<old> <new>", read by
+		# git notes copy --for-rewrite when notes.rewriteRef is set).
+		f=$tmp/rebase-root-$fmt
+		printf '#!/bin/sh\nawk '"'"'NR == 3 { sub(/^pick/, "edit") } { print }'"'"' "$1" >"$1.new" && mv "$1.new" "$1"\n' \
+			>"$tmp/edit-third"
+		chmod +x "$tmp/edit-third"
+		{ history "$f" $fmt && (cd "$f/repo" &&
+			GIT_SEQUENCE_EDITOR=$tmp/edit-third git_ rebase -i --root --no-ff); } >"$tmp/git.log" 2>&1
+		g=$f/repo/.git/rebase-merge
+		has "$g/squash-onto" "$g/rewritten-list" && st=ok || st=
+		if made "$fmt rebase -i --root" "$st"; then
+			clean rebase-merge $fmt "$f" -c notes.rewriteRef=refs/notes/commits rebase --continue
+			case_ rebase-merge $fmt "$f" rebase-merge/squash-onto 1 1 $hx rebase git3 error rebase --continue
+			case_ rebase-merge $fmt "$f" rebase-merge/rewritten-list 1 1 $hx rebase git3 error \
+				-c notes.rewriteRef=refs/notes/commits rebase --continue
+		fi
 	fi
 
 	# --- The apply backend: `git rebase --apply` stopped and resolved (rebase-apply/onto,
@@ -451,6 +468,24 @@ for fmt in sha1 sha256; do
 			n2=$(awk 'NR == 2 { print length($2) }' "$g/sequencer/todo")
 			clean sequencer $fmt "$f-fixed" cherry-pick --continue
 			case_ sequencer $fmt "$f-fixed" sequencer/todo 2 6 "$n2" sequencer git3 - cherry-pick --continue
+		fi
+		# A revert of two commits stopped on the first: REVERT_HEAD, and "revert <id>"
+		# in the todo list.
+		f=$tmp/revert-$fmt
+		{ git_ init -q --template= --object-format=$fmt "$f/repo" && (cd "$f/repo" &&
+			echo base >f && git_ add f && git_ commit -q -m base && echo one >f && git_ commit -q -am c1 &&
+			echo g >g && git_ add g && git_ commit -q -m c2 && echo three >f && git_ commit -q -am c3 &&
+			{ git_ revert --no-edit HEAD~2 HEAD~1 || :; }); } >"$tmp/git.log" 2>&1
+		g=$f/repo/.git
+		has "$g/REVERT_HEAD" "$g/sequencer/todo" && st=ok || st=
+		if made "$fmt revert" "$st"; then
+			clean sequencer $fmt "$f" rev-parse --verify REVERT_HEAD
+			case_ sequencer $fmt "$f" REVERT_HEAD 1 1 $hx pseudo-refs git3 error rev-parse --verify REVERT_HEAD
+			copy "$f" "$f-fixed"
+			(cd "$f-fixed/repo" && echo fixed >f && git_ add f)
+			n2=$(awk 'NR == 2 { print length($2) }' "$g/sequencer/todo")
+			clean sequencer $fmt "$f-fixed" revert --continue
+			case_ sequencer $fmt "$f-fixed" sequencer/todo 2 8 "$n2" sequencer git3 - revert --continue
 		fi
 	fi
 
