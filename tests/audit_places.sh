@@ -139,20 +139,25 @@ copy() {
 }
 
 # The oracle. run WHICH FIX SUB CMD...: git 2.39 (WHICH = 2) or the Git 3.0 build (3)
-# runs CMD in a copy of FIX, in its folder SUB (repo, wt, ...); $rs is the status,
-# $tmp/o.WHICH its stdout, $tmp/e.WHICH its stderr.
+# runs CMD in FIX's folder SUB (repo, wt, ...), or in a copy's when CMD changes the
+# state; $rs is the status, $tmp/o.WHICH its stdout, $tmp/e.WHICH its stderr.
 run() {
-	r_w=$1 r_fix=$2 r_sub=$3
+	r_w=$1 r_fix=$2 r_dir=$2/$3
 	shift 3
-	copy "$r_fix" "$tmp/run$r_w"
-	# (a copy's files have new inodes and times: the index learns them before a reset)
-	case " $* " in *' --abort '*)
-		(cd "$tmp/run$r_w/$r_sub" && git update-index -q --refresh) >/dev/null 2>&1 ;;
+	# A command that moves the state on runs in a copy; one that only reads, in place.
+	case " $* " in *' rebase '* | *' cherry-pick '* | *' revert '* | *' am '* | *' bisect '*)
+		copy "$r_fix" "$tmp/run$r_w"
+		r_dir=$tmp/run$r_w/${r_dir#"$r_fix"/}
+		# (a copy's files have new inodes and times: the index learns them before a reset)
+		case " $* " in *' --abort '*)
+			(cd "$r_dir" && git update-index -q --refresh) >/dev/null 2>&1 ;;
+		esac
+		;;
 	esac
 	if [ "$r_w" = 2 ]; then
-		(cd "$tmp/run$r_w/$r_sub" && git_ "$@") >"$tmp/o.$r_w" 2>"$tmp/e.$r_w" </dev/null
+		(cd "$r_dir" && git_ "$@") >"$tmp/o.$r_w" 2>"$tmp/e.$r_w" </dev/null
 	else
-		(cd "$tmp/run$r_w/$r_sub" && git3_ "$@") >"$tmp/o.$r_w" 2>"$tmp/e.$r_w" </dev/null
+		(cd "$r_dir" && git3_ "$@") >"$tmp/o.$r_w" 2>"$tmp/e.$r_w" </dev/null
 	fi
 	rs=$?
 }
