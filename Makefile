@@ -2,6 +2,7 @@
 #
 #   make                  library (static + shared) and the hexoid command, in build/
 #   make check            all tests (installs missing Debian packages when run as root)
+#   make check-go         the Go package (bindings/go): go test, shared and static
 #   make demo             verify this repository's and a fresh SHA-256 repository's listings
 #   make check-sanitize   the tests again under -fsanitize=address,undefined
 #   make check-tsan       the threading tests under -fsanitize=thread
@@ -65,7 +66,7 @@ EMU_DEFS  := $(foreach i,$(EMU_ISAS),-DHEXOID_EMU_HAVE_$(call upper,$(i)))
 isaflags = $(FLAGS_$(word 2,$(subst /, ,$(1)))) $(if $(filter %_vbmi.c,$(1)),$(VBMI_FLAGS))
 
 LIB_SRC := src/hexoid.c src/dispatch.c src/cpu.c $(wildcard src/scalar/*.c) $(wildcard src/formats/*.c) \
-           $(wildcard src/pack/*.c) \
+           $(wildcard src/pack/*.c) $(wildcard src/audit/*.c) \
            $(foreach i,$(NATIVE_ISAS),$(wildcard src/$(i)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 EMU_OBJ := $(foreach i,$(EMU_ISAS),$(patsubst %.c,$(BUILD)/emu/%.o,$(wildcard src/$(i)/*.c)))
@@ -80,8 +81,9 @@ SHARED := $(BUILD)/libhexoid.so.$(VERSION)
 HEXOID := $(BUILD)/hexoid
 TESTRUN := $(BUILD)/tests/run
 THREADS := -pthread
-# The pack module inflates with zlib and hashes with OpenSSL's libcrypto.
-LIBS := -lz -lcrypto $(THREADS)
+# The pack module inflates with libdeflate (zlib for streams and diagnostics) and hashes
+# with OpenSSL's libcrypto.
+LIBS := -ldeflate -lz -lcrypto $(THREADS)
 
 DEPS_STAMP := $(BUILD)/.deps-core
 ifeq ($(NODEPS),1)
@@ -96,7 +98,7 @@ $(BUILD)/.config: FORCE
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(CONFIG)' ]; then echo '$(CONFIG)' > $@; fi
 FORCE:
 
-.PHONY: FORCE all check check-sanitize check-tsan fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
+.PHONY: FORCE all check check-go check-sanitize check-tsan fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
 all: $(STATIC) $(SHARED) $(HEXOID)
 
 # Debian packages: installed when run as root, otherwise the exact command is printed.
@@ -152,12 +154,32 @@ SHELL_TESTS := \
 	tests/audit_places.sh \
 	tests/verify_pack.sh \
 	tests/limits.sh \
+	tests/push.sh \
+	tests/go.sh \
 	tests/install.sh
 
 check: all $(TESTRUN)
 	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" \
 	CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" RUN="$(RUN)" \
 		$(RUN) $(TESTRUN) $(SHELL_TESTS)
+
+# The Go package against this build: a hexoid.pc naming the source's headers and the
+# build's libraries, then go test linked with the shared library (found at run time
+# through LD_LIBRARY_PATH) and again statically (-tags hexoid_static). No module is
+# fetched: the package needs nothing outside Go's standard library.
+GO ?= go
+GO_TEST_FLAGS ?=
+GO_ENV = PKG_CONFIG_PATH=$(CURDIR)/$(BUILD)/pkgconfig GOPROXY=off GOFLAGS=-mod=mod \
+	GOCACHE=$(CURDIR)/$(BUILD)/go-cache LD_LIBRARY_PATH=$(CURDIR)/$(BUILD) CC="$(CC)"
+$(BUILD)/pkgconfig/hexoid.pc: hexoid.pc.in $(BUILD)/.config
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(CURDIR)|' -e 's|@LIBDIR@|$(CURDIR)/$(BUILD)|' \
+	    -e 's|@INCLUDEDIR@|$(CURDIR)/include|' -e 's|@VERSION@|$(VERSION)|' hexoid.pc.in > $@
+check-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
+	@echo '# go test (shared)'
+	cd bindings/go && $(GO_ENV) $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
+	@echo '# go test (static)'
+	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -tags hexoid_static $(GO_TEST_FLAGS) ./...
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
@@ -170,6 +192,7 @@ check-tsan:
 	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN)" LDFLAGS="$(TSAN)" build-tsan/tests/run
 	build-tsan/tests/run --only threads
 	build-tsan/tests/run --only pack_jobs
+	build-tsan/tests/run --only audit_api
 
 # libFuzzer targets (clang): every kernel against scalar, and the listing checker.
 FUZZ_TARGETS := kernels listing idx pack loose object
@@ -213,7 +236,7 @@ demo: all
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
 	install -m 644 include/hexoid.h include/hexoid_listing.h include/hexoid_idx.h \
-		include/hexoid_pack.h $(DESTDIR)$(INCLUDEDIR)/
+		include/hexoid_pack.h include/hexoid_audit.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
 	ln -sf libhexoid.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -226,6 +249,7 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/hexoid.h $(DESTDIR)$(INCLUDEDIR)/hexoid_listing.h \
 	      $(DESTDIR)$(INCLUDEDIR)/hexoid_idx.h $(DESTDIR)$(INCLUDEDIR)/hexoid_pack.h \
+	      $(DESTDIR)$(INCLUDEDIR)/hexoid_audit.h \
 	      $(DESTDIR)$(LIBDIR)/libhexoid.* \
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/hexoid.pc $(DESTDIR)$(BINDIR)/hexoid
 

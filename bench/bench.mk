@@ -6,6 +6,10 @@
 #   make bench-report  a fixed, few-minute subset; writes bench/results/<cpu>.{json,md,svg}
 #   make bench-aarch64 cross-build for AArch64 and smoke-run it under qemu-aarch64
 #                      (emulated figures mean nothing: they are never written to results)
+#   make bench-arm-model  cycles per ID on Neoverse N1 and V1 from llvm-mca's models
+#                      (ARM_CPUS='neoverse-n1 neoverse-v1' by default)
+#   make bench-x86-model  the AVX2 and AVX-512 loops on Intel's and Zen 4's models
+#                      (X86_CPUS='sapphirerapids icelake-server znver4')
 #
 # The cases are C (bench/*.c) over a C interface (bench/harness.h) to Google Benchmark
 # (bench/harness.cc). Where libbenchmark cannot be linked for the target, the AArch64
@@ -51,7 +55,7 @@ BENCH_GIT2_CFLAGS = $(if $(BENCH_HAVE_GIT2),-DHEXOID_BENCH_LIBGIT2 $(shell pkg-c
 BENCH_LIBS = $(if $(BENCH_HAVE_GBENCH),-lbenchmark) \
              $(if $(BENCH_HAVE_GIT2),$(shell pkg-config --libs libgit2))
 
-.PHONY: bench bench-build bench-report bench-aarch64 bench-deps bench-config-check
+.PHONY: bench bench-build bench-report bench-aarch64 bench-arm-model bench-x86-model bench-deps bench-config-check
 
 $(BUILD)/.deps-bench:
 	@sh scripts/deps.sh bench
@@ -109,5 +113,16 @@ bench-aarch64:
 		CXX=$(AARCH64_CXX) RUN="qemu-aarch64 -L /usr/aarch64-linux-gnu" \
 		ARGS="$(if $(ARGS),$(ARGS),$(BENCH_SMOKE_ARGS))" bench
 	@echo "bench-aarch64: a smoke run under qemu: these figures are not real, do not publish them"
+
+# Arm, modelled: llvm-mca's Neoverse models on the NEON kernel's loop, the scalar
+# kernel's and git's, cross-compiled (no Arm machine here; qemu timings mean nothing).
+# And the Intel side of the x86 kernels: the AVX2 and VBMI loops on Intel's models.
+bench-arm-model:
+	@sh scripts/deps.sh model
+	sh bench/arm_model.sh $(ARM_CPUS)
+
+bench-x86-model:
+	@sh scripts/deps.sh model
+	sh bench/x86_model.sh $(X86_CPUS)
 
 endif # HEXOID_BENCH_MK

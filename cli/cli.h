@@ -53,6 +53,8 @@ int cmd_show_index(int argc, char **argv);
 int cmd_check_listing(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
 int cmd_verify_pack(int argc, char **argv);
+int cmd_pre_receive(int argc, char **argv);
+int cmd_update(int argc, char **argv);
 
 /* A decimal count for an option (no sign, no junk): 0, or -1 if `s` is not one. */
 int parse_count(const char *s, unsigned long *out);

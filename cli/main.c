@@ -90,17 +90,6 @@ static int usage_error(const char *usage, const char *fmt, const char *arg)
 	return EXIT_TROUBLE;
 }
 
-int parse_count(const char *s, unsigned long *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 10);
-	if (errno || *end || !*s || s[0] == '-')
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_algo(const char *s, enum hexoid_algo *algo, int allow_auto)
 {
 	if (!strcmp(s, "sha1"))
@@ -248,6 +237,13 @@ static int cmd_kernels(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* Installed as a hook itself: a link named pre-receive or update. */
+	const char *self = argc ? strrchr(argv[0], '/') : NULL;
+	self = self ? self + 1 : argc ? argv[0] : "";
+	if (!strcmp(self, "pre-receive"))
+		return cmd_pre_receive(argc, argv);
+	if (!strcmp(self, "update"))
+		return cmd_update(argc, argv);
 	if (argc < 2) {
 		fputs(usage_main, stderr);
 		return EXIT_TROUBLE;
@@ -277,6 +273,10 @@ int main(int argc, char **argv)
 		return cmd_audit(argc - 1, argv + 1);
 	if (!strcmp(cmd, "verify-pack"))
 		return cmd_verify_pack(argc - 1, argv + 1);
+	if (!strcmp(cmd, "pre-receive"))
+		return cmd_pre_receive(argc - 1, argv + 1);
+	if (!strcmp(cmd, "update"))
+		return cmd_update(argc - 1, argv + 1);
 	fprintf(stderr, "hexoid: unknown command '%s'\n\n%s", cmd, usage_main);
 	return EXIT_TROUBLE;
 }

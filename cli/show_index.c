@@ -4,9 +4,9 @@
  * after checking the whole index (git's command checks only the fanout's order).
  *
  * The file is mapped (or read whole from a pipe) and checked by hexoid_idx_open(). Lines
- * are made a block at a time: the block's IDs are encoded in one hexoid_idx_encode()
- * call into a scratch buffer with the SIMD kernels, then each line is put together with
- * fixed-size copies, and the block goes out in one write.
+ * are made a block at a time: the block's IDs and CRC32s are encoded into scratch
+ * buffers with the SIMD kernels and its offsets read in one call, then each line is put
+ * together with fixed-size copies, and the block goes out in one write.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -30,7 +30,8 @@ static const char usage_show_index[] =
 	"                          the file's size\n"
 	"\n"
 	"A damaged index (truncated, bad header or fanout, IDs out of order, 64-bit offset\n"
-	"out of range) is reported with its byte offset, and nothing is printed.\n"
+	"out of range) is reported with its byte offset, and nothing is printed. Another\n"
+	"kind of file (a .pack, .rev, commit-graph, .git/index, a bundle, text) is named.\n"
 	"Exit status: 0 done, 2 usage or I/O error or unusable index.\n";
 
 /* Lines per block: the scratch hex and the output stay in L2 (~128 KiB + 8 KiB * 100). */
@@ -74,47 +75,30 @@ static char *put_u64(char *p, uint64_t v)
 	return end;
 }
 
-/* " (%08x)": the eight nibbles spread over the bytes of a word, made digits all at once
- * ('0' + n, plus 39 more for n > 9 to reach 'a'), stored most significant first. */
-static char *put_crc(char *p, uint32_t crc)
-{
-	uint64_t x = crc;
-	x = (x | x << 16) & 0x0000ffff0000ffffull;
-	x = (x | x << 8) & 0x00ff00ff00ff00ffull;
-	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full; /* byte 7-i holds nibble i from the top */
-	uint64_t over9 = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
-	x += 0x3030303030303030ull + over9 * 39;
-	p[0] = ' ';
-	p[1] = '(';
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	x = __builtin_bswap64(x); /* one store; the loop below is not always fused into it */
-	memcpy(p + 2, &x, 8);
-#else
-	for (int i = 0; i < 8; i++)
-		p[2 + i] = (char)(x >> (56 - 8 * i));
-#endif
-	p[10] = ')';
-	return p + 11;
-}
-
 static int print_index(const struct hexoid_idx *idx, FILE *out)
 {
 	size_t n = hexoid_idx_count(idx);
 	size_t hexsz = hexoid_hexsz(hexoid_idx_algo(idx));
 	int crc = hexoid_idx_has_crc32(idx);
 	char *hex = malloc(BLOCK * HEXOID_MAX_HEXSZ), *text = malloc(BLOCK * MAX_LINE);
+	char *crc_hex = malloc(BLOCK * 8);
+	uint64_t *offs = malloc(BLOCK * sizeof(*offs));
 	int rc = EXIT_VALID;
-	if (!hex || !text) {
+	if (!hex || !text || !crc_hex || !offs) {
 		fprintf(stderr, "hexoid: out of memory\n");
 		rc = EXIT_TROUBLE;
 		goto done;
 	}
 	init_decimal();
 	for (size_t first = 0; first < n; first += BLOCK) {
+		/* The block's IDs, offsets and CRC32s in bulk, then the lines from them. */
 		size_t k = hexoid_idx_encode(idx, first, BLOCK, hex, hexsz);
+		hexoid_idx_offsets(idx, first, k, offs);
+		if (crc)
+			hexoid_idx_crc32_hex(idx, first, k, crc_hex);
 		char *p = text;
 		for (size_t j = 0; j < k; j++) {
-			p = put_u64(p, hexoid_idx_offset(idx, first + j));
+			p = put_u64(p, offs[j]);
 			*p++ = ' ';
 			/* Constant sizes: the compiler copies with a few vector moves. */
 			if (hexsz == 40)
@@ -122,8 +106,12 @@ static int print_index(const struct hexoid_idx *idx, FILE *out)
 			else
 				memcpy(p, hex + j * HEXOID_MAX_HEXSZ, HEXOID_MAX_HEXSZ);
 			p += hexsz;
-			if (crc)
-				p = put_crc(p, hexoid_idx_crc32(idx, first + j));
+			if (crc) {
+				memcpy(p, " (", 2);
+				memcpy(p + 2, crc_hex + 8 * j, 8);
+				p[10] = ')';
+				p += 11;
+			}
 			*p++ = '\n';
 		}
 		if (fwrite(text, 1, (size_t)(p - text), out) != (size_t)(p - text)) {
@@ -139,6 +127,8 @@ static int print_index(const struct hexoid_idx *idx, FILE *out)
 done:
 	free(hex);
 	free(text);
+	free(crc_hex);
+	free(offs);
 	return rc;
 }
 

@@ -173,13 +173,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256; algo++) {
 		for (int with_oid = 0; with_oid <= 1; with_oid++) {
 			struct hexoid_scan_options o;
-			struct hexoid_scan_stats st;
+			struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 			struct seen s = { .n = 0 };
 			unsigned char oid[HEXOID_MAX_RAWSZ];
 			size_t damage = 0, text_findings = 0, mismatch = 0;
 			int rc;
 
 			memset(&o, 0, sizeof(o));
+
+			o.size = sizeof(o);
 			o.algo = algo;
 			o.verify_ids = with_oid;
 			o.on_finding = on_finding;

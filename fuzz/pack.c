@@ -91,6 +91,7 @@ static int scan(const unsigned char *pack, size_t plen, const unsigned char *idx
 {
 	struct hexoid_scan_options o;
 	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
 	o.jobs = jobs;
 	o.cache_bytes = cache;
 	o.verify_ids = 1;
@@ -116,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(pack, data + 4 + ilen, plen);
 
 	struct seen a = { 0 }, b = { 0 }, c = { 0 };
-	struct hexoid_scan_stats sa, sb, sc;
+	struct hexoid_scan_stats sa = HEXOID_SCAN_STATS_INIT, sb = HEXOID_SCAN_STATS_INIT, sc = HEXOID_SCAN_STATS_INIT;
 	char ea[512], eb[512];
 	int ra = scan(pack, plen, idx, ilen, 1, 0, &a, &sa, ea, sizeof(ea));
 	int rb = scan(pack, plen, idx, ilen, 2, 700, &b, &sb, eb, sizeof(eb));

@@ -37,6 +37,7 @@ enum hexoid_idx_status {
 	HEXOID_IDX_EAMBIGUOUS = 6, /* the size fits both SHA-1 and SHA-256: say which */
 	HEXOID_IDX_EORDER = 7,     /* IDs not strictly increasing (unsorted or repeated) */
 	HEXOID_IDX_ELARGE = 8,     /* a 64-bit offset index beyond the large-offset table */
+	HEXOID_IDX_ENOTIDX = 9,    /* another kind of file: a pack, a git index, text, ... */
 };
 
 struct hexoid_idx_error {
@@ -97,6 +98,22 @@ HEXOID_API uint64_t hexoid_idx_offset(const struct hexoid_idx *idx, size_t i);
  */
 HEXOID_API size_t hexoid_idx_encode(const struct hexoid_idx *idx, size_t first, size_t n,
 				    char *out, size_t stride);
+
+/*
+ * hexoid_idx_offset() of entries first .. first+n-1 into offs[0..]: the loop a listing
+ * of the whole index runs, without a call per entry. Entries past the end are left out;
+ * returns how many were written.
+ */
+HEXOID_API size_t hexoid_idx_offsets(const struct hexoid_idx *idx, size_t first, size_t n,
+				     uint64_t *offs);
+
+/*
+ * The CRC32s of entries first .. first+n-1 as 8 lowercase hex digits each ("%08x"),
+ * packed at hex[0, 8*k), with hexoid_encode()'s kernels; k, the number written, leaves
+ * out entries past the end, and is 0 for a version 1 index (no CRC32s).
+ */
+HEXOID_API size_t hexoid_idx_crc32_hex(const struct hexoid_idx *idx, size_t first, size_t n,
+				       char *hex);
 
 /* Whether entries have a CRC32 (version 2), and the CRC32 of entry i (0 if none). */
 HEXOID_API int hexoid_idx_has_crc32(const struct hexoid_idx *idx);

@@ -13,9 +13,23 @@
  * same checks, and their file names are checked too.
  *
  * Everything found is reported through a callback, one struct hexoid_finding each, in
- * a fixed order (pack offset; loose objects by name), whatever the number of threads.
- * A damaged object is a finding, and the scan goes on with the others; only a pack or
- * index that cannot be used at all makes a scan fail.
+ * a fixed order (pack offset; loose objects by name), whatever the number of threads,
+ * and as it is found: a pack is worked through a window of objects at a time (a few
+ * thousand commits and tags), each window reported before the threads are two windows
+ * further, so memory is bounded by the window, not by the number of findings. A damaged
+ * object is a finding, and the scan goes on with the others; only a pack or index that
+ * cannot be used at all makes a scan fail.
+ *
+ * Callbacks (findings, progress) are called one at a time from the thread that called
+ * the scan, never from the scan's own threads. A finding and every string it points to
+ * (path, header, message) are valid only during the call: copy what you keep. A nonzero
+ * return from any callback stops the scan promptly — no more callbacks, the threads
+ * wound down — and the scan returns 1.
+ *
+ * Options and statistics carry their size (set by HEXOID_SCAN_OPTIONS_INIT and
+ * HEXOID_SCAN_STATS_INIT), so fields can be added at their end without breaking programs
+ * built against an older header: the library reads and writes only as far as the
+ * caller's struct goes.
  *
  * Links with zlib (inflate, crc32) and OpenSSL's libcrypto (SHA-1, SHA-256).
  */
@@ -45,25 +59,45 @@ enum hexoid_object_type {
 /* "commit", "tree", "blob", "tag", "ofs-delta", "ref-delta"; NULL for anything else. */
 HEXOID_API const char *hexoid_object_type_name(enum hexoid_object_type type);
 
-/* What a finding is about. */
+/*
+ * What a finding is about: stable numbers, never renumbered or reused (new codes are
+ * added at the end), each with a stable name and a class, so no caller needs to read
+ * the message, which is for people and may change.
+ */
 enum hexoid_finding_code {
 	/* In a commit or tag header, or a loose object's name. */
-	HEXOID_FIND_UPPERCASE = 1, /* uppercase hex: Git 2.x accepts it, Git 3.0 rejects it */
-	HEXOID_FIND_BAD_ID,        /* not hexsz hex digits: rejected by both */
-	HEXOID_FIND_ID_MISMATCH,   /* rehashed content differs from its ID (verify_ids) */
+	HEXOID_FIND_UPPERCASE = 1,   /* "uppercase": Git 2.x accepts it, Git 3.0 rejects it */
+	HEXOID_FIND_BAD_ID = 2,      /* "bad-id": not hexsz hex digits: rejected by both */
+	HEXOID_FIND_ID_MISMATCH = 3, /* "id-mismatch": rehashed content differs from its ID
+					(verify_ids) */
 	/* Damage: rejected by both. */
-	HEXOID_FIND_CRC,           /* CRC32 of the packed bytes differs from the index's */
-	HEXOID_FIND_CHECKSUM,      /* a trailing pack or index checksum is wrong */
-	HEXOID_FIND_LAYOUT,        /* object count, offsets outside the pack or repeated */
-	HEXOID_FIND_HEADER,        /* object header: unknown type, bogus size varint */
-	HEXOID_FIND_ZLIB,          /* broken or truncated zlib stream, wrong inflated size */
-	HEXOID_FIND_DELTA,         /* delta instructions out of range or sizes disagreeing */
-	HEXOID_FIND_BASE,          /* delta base missing, or a chain that loops */
-	HEXOID_FIND_IO,            /* a loose object that cannot be read */
+	HEXOID_FIND_CRC = 4,         /* "crc": CRC32 of the packed bytes differs from the index's */
+	HEXOID_FIND_CHECKSUM = 5,    /* "checksum": a trailing pack or index checksum is wrong */
+	HEXOID_FIND_LAYOUT = 6,      /* "layout": object count, offsets outside the pack or
+					repeated, an unusable pack */
+	HEXOID_FIND_HEADER = 7,      /* "header": object header: unknown type, bogus size */
+	HEXOID_FIND_ZLIB = 8,        /* "zlib": broken or truncated zlib stream, wrong size */
+	HEXOID_FIND_DELTA = 9,       /* "delta": delta instructions out of range, sizes disagreeing */
+	HEXOID_FIND_BASE = 10,       /* "base": delta base missing, or a chain that loops */
+	HEXOID_FIND_IO = 11,         /* "io": a loose object that cannot be read */
 };
 
-/* A short fixed description of a code, e.g. "crc32 mismatch". */
+/* Classes of findings, as the audit reports them. */
+enum hexoid_finding_class {
+	HEXOID_CLASS_GIT3 = 1,       /* "git3": Git 2.x accepts it, Git 3.0 rejects it */
+	HEXOID_CLASS_ERROR = 2,      /* "error": rejected by both (malformed or damaged) */
+	HEXOID_CLASS_WARN = 3,       /* "warn": odd, but accepted by Git 3.0 too */
+};
+
+/* A short fixed description of a code, e.g. "crc32 mismatch"; "unknown finding" for an
+ * unknown code. */
 HEXOID_API const char *hexoid_finding_name(enum hexoid_finding_code code);
+/* The code's stable name, e.g. "crc" (for JSON and scripts); NULL for an unknown code. */
+HEXOID_API const char *hexoid_finding_code_name(enum hexoid_finding_code code);
+/* The code's class; 0 for an unknown code. */
+HEXOID_API enum hexoid_finding_class hexoid_finding_class_of(enum hexoid_finding_code code);
+/* "git3", "error", "warn"; NULL for anything else. */
+HEXOID_API const char *hexoid_finding_class_name(enum hexoid_finding_class cls);
 
 #define HEXOID_NO_OFFSET UINT64_MAX
 
@@ -82,34 +116,47 @@ struct hexoid_finding {
 	char message[224];        /* one line, no newline, for people */
 };
 
-/* Called for each finding, in order; return nonzero to stop the scan. */
+/* Called for each finding, in order, from the calling thread; return nonzero to stop. */
 typedef int hexoid_finding_fn(void *ctx, const struct hexoid_finding *finding);
+/* Called from the calling thread at most ten times a second and once at the end, with
+ * commits and tags done and in all (loose: files done, and 0); nonzero stops the scan. */
+typedef int hexoid_progress_fn(void *ctx, uint64_t done, uint64_t total);
 
 struct hexoid_scan_options {
+	size_t size;              /* sizeof(struct hexoid_scan_options): the INIT macro sets it */
 	enum hexoid_algo algo;    /* packs: 0 infers it from the index; loose: required */
 	int verify_ids;           /* rehash every commit and tag and compare with its ID */
 	unsigned jobs;            /* threads inflating a pack; 0 and 1 mean this one only */
-	size_t cache_bytes;       /* delta base cache per thread; 0 means 64 MiB */
+	size_t cache_bytes;       /* delta base cache per thread; 0 means 32 MiB */
 	hexoid_finding_fn *on_finding;
-	/* Called from the calling thread now and then, with objects done and in all. */
-	void (*on_progress)(void *ctx, uint64_t done, uint64_t total);
-	void *ctx;
+	hexoid_progress_fn *on_progress;
+	void *ctx;                /* given to both callbacks */
 };
+#define HEXOID_SCAN_OPTIONS_INIT \
+	{ sizeof(struct hexoid_scan_options), (enum hexoid_algo)0, 0, 0, 0, NULL, NULL, NULL }
 
 struct hexoid_scan_stats {
+	size_t size;              /* sizeof(struct hexoid_scan_stats): the INIT macro sets it;
+				     0 is taken as this first version's size */
 	uint64_t objects;         /* in the pack, or loose object files */
 	uint64_t commits, tags;   /* inflated and checked */
-	uint64_t deltas;          /* delta applications */
-	uint64_t inflated;        /* bytes inflated */
-	uint64_t git3, errors;    /* findings of each class */
+	uint64_t deltas;          /* commits and tags stored as deltas, resolved: a property
+				     of the pack, the same for any jobs and cache size */
+	uint64_t inflated;        /* bytes inflated: grows with re-inflated bases */
+	uint64_t git3, errors;    /* findings of each class reported */
+	uint64_t applied;         /* delta applications: the work done for `deltas`, which
+				     grows when a base has to be rebuilt (a thread starting
+				     cold, a base evicted from the cache) */
 };
+#define HEXOID_SCAN_STATS_INIT { sizeof(struct hexoid_scan_stats), 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /*
  * Scan one pack: `path` names the .pack or its .idx (the other one is beside it).
  * Returns 0 when the pack was scanned (findings, if any, went to the callback), 1 when
- * the callback stopped it, or -1 when the pack cannot be used at all — missing or
- * unreadable file, not a pack (magic, version), an index that fails its structure
- * check — with the reason in err (a line naming the file). stats may be NULL.
+ * a callback stopped it (stats then count what was done), or -1 when the pack cannot be
+ * used at all — missing or unreadable file, not a pack (magic, version), an index that
+ * fails its structure check, options without their size — or memory ran out, with the
+ * reason in err (a line naming the file). stats may be NULL.
  */
 HEXOID_API int hexoid_pack_scan(const char *path, const struct hexoid_scan_options *options,
 				struct hexoid_scan_stats *stats, char *err, size_t errlen);
@@ -153,7 +200,8 @@ struct hexoid_header_problem {
 	char message[160];
 };
 
-/* Called for each problem; return nonzero to stop. */
+/* Called for each problem, from the calling thread; the problem and its strings are
+ * valid during the call only. Return nonzero to stop. */
 typedef int hexoid_header_fn(void *ctx, const struct hexoid_header_problem *problem);
 
 /*
@@ -167,6 +215,109 @@ typedef int hexoid_header_fn(void *ctx, const struct hexoid_header_problem *prob
  */
 HEXOID_API int hexoid_object_check(enum hexoid_object_type type, const void *text, size_t len,
 				   enum hexoid_algo algo, hexoid_header_fn *fn, void *ctx);
+
+/* --- Reading objects by ID ------------------------------------------------------------
+ *
+ * An objects directory (a repository's objects/, a quarantine, an alternate) opened once:
+ * every pack in pack/ with its .idx is mapped (a .idx without its .pack is skipped, as git
+ * skips it), and loose objects are looked up by name as they are asked for. A read returns
+ * one object's type, size and content, resolved through OFS_DELTA and REF_DELTA chains
+ * (a REF_DELTA's base must be in the same pack, as on disk git writes it).
+ *
+ * Sources are tried in a fixed order: each directory in the order it was added (the one
+ * opened first, then its alternates depth first, then those added with hexoid_odb_add),
+ * for each its packs in name order, then its loose objects. The first copy that reads
+ * cleanly wins; a damaged copy does not hide a good one elsewhere.
+ *
+ * Threads: a handle may be shared; its calls are serialized by a mutex inside it (reads
+ * share one zlib stream and one cache of bases). For reads in parallel, open one handle
+ * per thread: the mappings are shared by the kernel's page cache, not copied.
+ *
+ * Packs and loose files written after hexoid_odb_open() are seen as follows: loose
+ * objects always (each read looks for the file); packs only those present at open, or at
+ * hexoid_odb_add() of their directory.
+ */
+struct hexoid_odb;
+
+enum hexoid_odb_flags {
+	HEXOID_ODB_ALTERNATES = 1, /* also open the directories in objects/info/alternates
+				      (relative ones to the objects directory; as deep as
+				      git goes: five levels; each directory once) */
+	HEXOID_ODB_VERIFY = 2,     /* rehash every object read: a copy whose content does
+				      not hash to its ID is damaged */
+};
+
+struct hexoid_odb_options {
+	size_t size;               /* sizeof(struct hexoid_odb_options): set by the INIT macro */
+	enum hexoid_algo algo;     /* required: the repository's hash */
+	unsigned flags;            /* enum hexoid_odb_flags */
+	size_t cache_bytes;        /* delta bases kept between reads; 0 means 16 MiB */
+	uint64_t reserved[4];      /* zero */
+};
+#define HEXOID_ODB_OPTIONS_INIT { sizeof(struct hexoid_odb_options), (enum hexoid_algo)0, 0, 0, { 0 } }
+
+enum hexoid_odb_status {
+	HEXOID_ODB_OK = 0,
+	HEXOID_ODB_MISSING = 1,    /* in no pack index and no loose file */
+	HEXOID_ODB_DAMAGED = 2,    /* found, but no copy reads cleanly: broken header, zlib
+				      stream or delta, a delta base that is missing, a chain
+				      deeper than HEXOID_ODB_MAX_DEPTH, an unreadable loose
+				      file, or (HEXOID_ODB_VERIFY) content that does not hash
+				      to the ID; err names the file and the pack offset */
+	HEXOID_ODB_NOMEM = 3,      /* out of memory (an object too large to hold, say) */
+	HEXOID_ODB_EARG = 4,       /* NULL handle, ID or object */
+};
+
+/* Chains are followed this deep: git writes at most 4095 (pack.depth), and a longer one
+ * can only come from a damaged or hostile pack. */
+#define HEXOID_ODB_MAX_DEPTH 10000
+
+struct hexoid_object {
+	enum hexoid_object_type type; /* commit, tree, blob or tag */
+	size_t size;
+	unsigned char *data;       /* size bytes, then a NUL; the caller's: hexoid_object_free() */
+	const char *path;          /* the .pack it came from, or the objects directory of a
+				      loose object; valid until the handle is closed */
+	uint64_t offset;           /* in that pack, or HEXOID_NO_OFFSET */
+};
+
+/*
+ * Open `objects_dir` (options from HEXOID_ODB_OPTIONS_INIT, with algo set). Returns NULL
+ * with the reason in err when the directory (or an alternate) cannot be read, or one of
+ * its packs or indexes is not usable (not a pack, an index failing its check): a reader
+ * that may miss objects says so at once rather than at the first read.
+ */
+HEXOID_API struct hexoid_odb *hexoid_odb_open(const char *objects_dir,
+					      const struct hexoid_odb_options *options,
+					      char *err, size_t errlen);
+
+/* Add another objects directory after the ones there (a quarantine's main repository,
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES), with its alternates when the handle follows them.
+ * A directory already open is not added twice. 0, or -1 with the reason in err (the
+ * handle keeps what it had, and any of the directory's packs opened before the error). */
+HEXOID_API int hexoid_odb_add(struct hexoid_odb *odb, const char *objects_dir, char *err,
+			      size_t errlen);
+
+/* How many packs the handle has open. */
+HEXOID_API size_t hexoid_odb_count_packs(const struct hexoid_odb *odb);
+
+/*
+ * Read the object whose binary ID is oid (rawsz bytes). On HEXOID_ODB_OK, *object holds
+ * it; on any other status *object is zeroed and err (if not NULL) says why in one line
+ * naming the directory, pack or file.
+ */
+HEXOID_API enum hexoid_odb_status hexoid_odb_read(struct hexoid_odb *odb, const unsigned char *oid,
+						  struct hexoid_object *object, char *err,
+						  size_t errlen);
+
+/* Free an object's data (and zero it); NULL and a freed object are fine. */
+HEXOID_API void hexoid_object_free(struct hexoid_object *object);
+
+/* "ok", "object not found", "object damaged", "out of memory", "bad arguments". */
+HEXOID_API const char *hexoid_odb_strerror(enum hexoid_odb_status status);
+
+/* Close the handle: unmaps the packs, frees the cache. NULL is fine. */
+HEXOID_API void hexoid_odb_close(struct hexoid_odb *odb);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Make sure the Debian packages a make target needs are here.
-# Usage: scripts/deps.sh GROUP...   (core, demo, aarch64, bench, fuzz)
+# Usage: scripts/deps.sh GROUP...   (core, demo, aarch64, bench, model, fuzz)
 # As root, missing packages are installed with apt-get; otherwise the exact command to
 # run is printed and the script fails, so make stops before a confusing compiler error.
 set -u
@@ -20,8 +20,10 @@ for group in "$@"; do
 		need git has git
 		need pkg-config has pkg-config
 		need time test -x /usr/bin/time # the tests measure peak memory with it
-		need zlib1g-dev hdr zlib.h       # packs: inflate, crc32
+		need zlib1g-dev hdr zlib.h       # packs: inflate (streams, diagnostics)
+		need libdeflate-dev hdr libdeflate.h # packs: inflate, crc32
 		need libssl-dev hdr openssl/evp.h # packs: SHA-1 and SHA-256 (libcrypto)
+		need golang-go has go             # the Go package's tests (bindings/go)
 		;;
 	demo)
 		need git has git
@@ -32,12 +34,20 @@ for group in "$@"; do
 		need qemu-user has qemu-aarch64
 		# The pack module's libraries for the target, from Debian's arm64 archive.
 		need zlib1g-dev:arm64 test -f /usr/lib/aarch64-linux-gnu/libz.so
+		need libdeflate-dev:arm64 test -f /usr/lib/aarch64-linux-gnu/libdeflate.so
 		need libssl-dev:arm64 test -f /usr/lib/aarch64-linux-gnu/libcrypto.so
 		;;
 	bench)
 		need g++ has g++
 		need libbenchmark-dev hdr benchmark/benchmark.h
 		need gnuplot-nox has gnuplot
+		;;
+	model)
+		# llvm-mca with Neoverse N1/V1 scheduling models (Debian 12's llvm-14 maps them
+		# to Cortex-A57), and the AArch64 cross compiler for the code it reads.
+		need llvm-19 has llvm-mca-19
+		need gcc-aarch64-linux-gnu has aarch64-linux-gnu-gcc
+		need libc6-dev-arm64-cross test -f /usr/aarch64-linux-gnu/include/stdint.h
 		;;
 	fuzz)
 		need clang has clang

@@ -9,61 +9,71 @@
 
 #include "internal.h"
 
-struct kernel {
-	const char *name;
-	const char *requires; /* for people: the features in `needs` */
-	uint32_t needs;
-	hexoid_decode_fn *decode; /* NULL: not built into this library */
-	hexoid_encode_fn *encode;
-};
-
 /* The Makefile defines HEXOID_HAVE_<ISA> for each ISA folder it compiled natively. */
 #define FNS(isa) hexoid_##isa##_decode, hexoid_##isa##_encode
 #define NOT_BUILT NULL, NULL
+#define ONE(isa)                                                                            \
+	{ { hexoid_##isa##_decode1_40_mixed, hexoid_##isa##_decode1_40_lower },              \
+	  { hexoid_##isa##_decode1_64_mixed, hexoid_##isa##_decode1_64_lower } }
+#define ONE_NOT_BUILT ONE(scalar)
 #ifdef HEXOID_HAVE_AVX512
 #define FNS_AVX512VBMI FNS(avx512vbmi)
 #define FNS_AVX512 FNS(avx512)
+#define ONE_AVX512VBMI ONE(avx512vbmi)
 #else
 #define FNS_AVX512VBMI NOT_BUILT
 #define FNS_AVX512 NOT_BUILT
+#define ONE_AVX512VBMI ONE_NOT_BUILT
 #endif
 #ifdef HEXOID_HAVE_AVX2
 #define FNS_AVX2 FNS(avx2)
+#define ONE_AVX2 ONE(avx2)
 #else
 #define FNS_AVX2 NOT_BUILT
+#define ONE_AVX2 ONE_NOT_BUILT
 #endif
 #ifdef HEXOID_HAVE_SSE
 #define FNS_SSE FNS(sse)
+#define ONE_SSE ONE(sse)
 #else
 #define FNS_SSE NOT_BUILT
+#define ONE_SSE ONE_NOT_BUILT
 #endif
 #ifdef HEXOID_HAVE_NEON
 #define FNS_NEON FNS(neon)
+#define ONE_NEON ONE(neon)
 #else
 #define FNS_NEON NOT_BUILT
+#define ONE_NEON ONE_NOT_BUILT
+#endif
+/* Every CPU with AVX-512 BW has AVX2, whose one-ID kernel the BW variant shares. */
+#if defined(HEXOID_HAVE_AVX512) && defined(HEXOID_HAVE_AVX2)
+#define ONE_AVX512 ONE(avx2)
+#else
+#define ONE_AVX512 ONE_NOT_BUILT
 #endif
 
 #define AVX512_NEEDS                                                                        \
 	(HEXOID_CPU_AVX512F | HEXOID_CPU_AVX512BW | HEXOID_CPU_AVX512VL | HEXOID_CPU_BMI2)
 
 /* Best first: automatic selection takes the first row that is built and supported. */
-static const struct kernel kernels[] = {
+static const struct hexoid_kernel kernels[] = {
 	/* AVX-512 is one kernel for users; CPUs without VBMI run its BW-only variant. */
-	{ "avx512", "avx512f avx512bw avx512vl avx512vbmi bmi2",
+	{ ONE_AVX512VBMI, "avx512", "avx512f avx512bw avx512vl avx512vbmi bmi2",
 	  AVX512_NEEDS | HEXOID_CPU_AVX512VBMI, FNS_AVX512VBMI },
-	{ "avx512bw", "avx512f avx512bw avx512vl bmi2", AVX512_NEEDS, FNS_AVX512 },
-	{ "avx2", "avx2", HEXOID_CPU_AVX2, FNS_AVX2 },
-	{ "sse", "ssse3 sse4.1", HEXOID_CPU_SSSE3 | HEXOID_CPU_SSE41, FNS_SSE },
-	{ "neon", "neon", HEXOID_CPU_NEON, FNS_NEON },
-	{ "scalar", "", 0, FNS(scalar) },
+	{ ONE_AVX512, "avx512bw", "avx512f avx512bw avx512vl bmi2", AVX512_NEEDS, FNS_AVX512 },
+	{ ONE_AVX2, "avx2", "avx2", HEXOID_CPU_AVX2, FNS_AVX2 },
+	{ ONE_SSE, "sse", "ssse3 sse4.1", HEXOID_CPU_SSSE3 | HEXOID_CPU_SSE41, FNS_SSE },
+	{ ONE_NEON, "neon", "neon", HEXOID_CPU_NEON, FNS_NEON },
+	{ ONE(scalar), "scalar", "", 0, FNS(scalar) },
 };
 #define NKERNELS (sizeof(kernels) / sizeof(kernels[0]))
-static const struct kernel *const scalar_kernel = &kernels[NKERNELS - 1];
+static const struct hexoid_kernel *const scalar_kernel = &kernels[NKERNELS - 1];
 
 /* Bit 31 marks the features as detected, so a CPU with none still caches its answer. */
 #define CPU_DETECTED (1u << 31)
 static _Atomic uint32_t cpu_cache;
-static _Atomic(const struct kernel *) active;
+_Atomic(const struct hexoid_kernel *) hexoid_active;
 
 static uint32_t cpu_features(void)
 {
@@ -76,12 +86,12 @@ static uint32_t cpu_features(void)
 	return f;
 }
 
-static int usable(const struct kernel *k)
+static int usable(const struct hexoid_kernel *k)
 {
 	return k->decode && (cpu_features() & k->needs) == k->needs;
 }
 
-static const struct kernel *find_usable(const char *name)
+static const struct hexoid_kernel *find_usable(const char *name)
 {
 	for (size_t i = 0; i < NKERNELS; i++)
 		if (!strcmp(kernels[i].name, name))
@@ -89,7 +99,7 @@ static const struct kernel *find_usable(const char *name)
 	return NULL;
 }
 
-static const struct kernel *best(void)
+static const struct hexoid_kernel *best(void)
 {
 	for (size_t i = 0; i < NKERNELS; i++)
 		if (usable(&kernels[i]))
@@ -97,9 +107,9 @@ static const struct kernel *best(void)
 	return scalar_kernel;
 }
 
-static const struct kernel *first_use(void)
+const struct hexoid_kernel *hexoid_first_use(void)
 {
-	const struct kernel *k = NULL;
+	const struct hexoid_kernel *k = NULL;
 	const char *forced = getenv("HEXOID_KERNEL");
 	if (forced && *forced && strcmp(forced, "auto"))
 		k = find_usable(forced); /* an unusable name is ignored */
@@ -109,43 +119,27 @@ static const struct kernel *first_use(void)
 	 * Publish only if nobody did meanwhile: a hexoid_set_kernel() that ran during our
 	 * first use must win over our default.
 	 */
-	const struct kernel *expected = NULL;
-	if (!atomic_compare_exchange_strong_explicit(&active, &expected, k, memory_order_acq_rel,
-						     memory_order_acquire))
+	const struct hexoid_kernel *expected = NULL;
+	if (!atomic_compare_exchange_strong_explicit(&hexoid_active, &expected, k,
+						     memory_order_acq_rel, memory_order_acquire))
 		k = expected;
 	return k;
 }
 
-static inline const struct kernel *current(void)
-{
-	const struct kernel *k = atomic_load_explicit(&active, memory_order_acquire);
-	return HEXOID_LIKELY(k) ? k : first_use();
-}
-
-hexoid_decode_fn *hexoid_active_decode(void)
-{
-	return current()->decode;
-}
-
-hexoid_encode_fn *hexoid_active_encode(void)
-{
-	return current()->encode;
-}
-
 HEXOID_API const char *hexoid_kernel(void)
 {
-	return current()->name;
+	return hexoid_current()->name;
 }
 
 HEXOID_API int hexoid_set_kernel(const char *name)
 {
-	const struct kernel *k;
+	const struct hexoid_kernel *k;
 	if (!name)
 		return -1;
 	k = strcmp(name, "auto") ? find_usable(name) : best();
 	if (!k)
 		return -1;
-	atomic_store_explicit(&active, k, memory_order_release);
+	atomic_store_explicit(&hexoid_active, k, memory_order_release);
 	return 0;
 }
 

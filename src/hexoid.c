@@ -7,14 +7,20 @@
 #include "internal.h"
 #include "scalar/tables.h"
 
-HEXOID_API size_t hexoid_hexsz(enum hexoid_algo algo)
+/* Inline: the exported hexoid_hexsz() may be interposed, so calls to it stay calls. */
+HEXOID_INLINE size_t hexsz_of(enum hexoid_algo algo)
 {
 	return algo == HEXOID_SHA1 ? 40 : algo == HEXOID_SHA256 ? 64 : 0;
 }
 
+HEXOID_API size_t hexoid_hexsz(enum hexoid_algo algo)
+{
+	return hexsz_of(algo);
+}
+
 HEXOID_API size_t hexoid_rawsz(enum hexoid_algo algo)
 {
-	return hexoid_hexsz(algo) / 2;
+	return hexsz_of(algo) / 2;
 }
 
 HEXOID_API const char *hexoid_version(void)
@@ -27,8 +33,13 @@ static int valid_kind(enum hexoid_kind kind)
 	return kind == HEXOID_MIXED || kind == HEXOID_LOWER;
 }
 
-HEXOID_API int hexoid_hex_to_bytes(unsigned char *bin, const char *hex, size_t len,
-				   enum hexoid_kind kind)
+/* The ABI fixes these values; the one-ID paths index tables with them. */
+_Static_assert(HEXOID_SHA1 == 1 && HEXOID_SHA256 == 2, "algo values");
+_Static_assert(HEXOID_MIXED == 0 && HEXOID_LOWER == 1, "kind values");
+
+/* git's loop, for any length, and for the bad IDs: writes the bytes before a bad pair. */
+static HEXOID_NOINLINE int hex_to_bytes_loop(unsigned char *bin, const char *hex, size_t len,
+					     enum hexoid_kind kind)
 {
 	if (!valid_kind(kind))
 		return -1;
@@ -43,6 +54,18 @@ HEXOID_API int hexoid_hex_to_bytes(unsigned char *bin, const char *hex, size_t l
 	return 0;
 }
 
+HEXOID_API int hexoid_hex_to_bytes(unsigned char *bin, const char *hex, size_t len,
+				   enum hexoid_kind kind)
+{
+	/* A whole SHA-1 or SHA-256 ID: the one-ID kernel, which writes nothing on failure,
+	 * and leaves a bad ID to the loop (see hexoid_decode1_fail). */
+	const struct hexoid_kernel *k = atomic_load_explicit(&hexoid_active, memory_order_acquire);
+	if (HEXOID_LIKELY(len == 20 || len == 32) && HEXOID_LIKELY((unsigned)kind < 2) &&
+	    HEXOID_LIKELY(k != NULL))
+		return k->decode1[len == 32][kind](bin, hex, &hexoid_hex_to_bytes_mode) ? -1 : 0;
+	return hex_to_bytes_loop(bin, hex, len, kind);
+}
+
 static enum hexoid_status fail(struct hexoid_error *err, enum hexoid_status status,
 			       size_t record, size_t column)
 {
@@ -54,11 +77,15 @@ static enum hexoid_status fail(struct hexoid_error *err, enum hexoid_status stat
 	return status;
 }
 
-HEXOID_API enum hexoid_status hexoid_decode(unsigned char *out, const char *in, size_t n,
-					    size_t stride, enum hexoid_algo algo,
-					    enum hexoid_kind kind, struct hexoid_error *err)
+/*
+ * Everything but a good single ID: argument errors, n records, and locating a bad one.
+ * Out of line, so that hexoid_decode() keeps the small frame of its one-ID path.
+ */
+static HEXOID_NOINLINE enum hexoid_status decode_any(unsigned char *out, const char *in, size_t n,
+				     size_t stride, enum hexoid_algo algo, enum hexoid_kind kind,
+				     struct hexoid_error *err)
 {
-	size_t hexsz = hexoid_hexsz(algo);
+	size_t hexsz = hexsz_of(algo);
 	if (!hexsz || !valid_kind(kind) || stride < hexsz)
 		return fail(err, HEXOID_EARG, 0, 0);
 	if (n == 0)
@@ -77,6 +104,42 @@ HEXOID_API enum hexoid_status hexoid_decode(unsigned char *out, const char *in, 
 	return fail(err, status, bad, column);
 }
 
+struct hexoid_error hexoid_hex_to_bytes_mode;
+
+enum hexoid_status hexoid_decode1_fail(unsigned char *out, const char *in, size_t hexsz,
+				       enum hexoid_kind kind, struct hexoid_error *err)
+{
+	if (err == &hexoid_hex_to_bytes_mode) {
+		hex_to_bytes_loop(out, in, hexsz / 2, kind);
+		return HEXOID_EHEX; /* any failure: hexoid_hex_to_bytes() returns -1 */
+	}
+	size_t column;
+	enum hexoid_status status = hexoid_scalar_locate(in, hexsz, kind, &column);
+	return fail(err, status, 0, column);
+}
+
+HEXOID_API enum hexoid_status hexoid_decode(unsigned char *out, const char *in, size_t n,
+					    size_t stride, enum hexoid_algo algo,
+					    enum hexoid_kind kind, struct hexoid_error *err)
+{
+	/*
+	 * One ID, the call most programs make (a ref, a protocol line, a commit header):
+	 * checked, then a tail call to the one-ID kernel, so this function has no frame of
+	 * its own. Anything else goes the long way.
+	 */
+	if (HEXOID_LIKELY(n == 1)) {
+		const struct hexoid_kernel *k =
+			atomic_load_explicit(&hexoid_active, memory_order_acquire);
+		size_t sha256 = (size_t)algo - HEXOID_SHA1; /* 0 or 1 for a known algo */
+		/* a known algo and kind: both indexes below 2, one test */
+		if (HEXOID_LIKELY((sha256 | (unsigned)kind) < 2) && HEXOID_LIKELY(k != NULL) &&
+		    HEXOID_LIKELY(stride >= (sha256 ? 64u : 40u)))
+			return k->decode1[sha256][kind](out, in, err);
+	}
+	/* (the very first call of the process also goes this way, to pick the kernel) */
+	return decode_any(out, in, n, stride, algo, kind, err);
+}
+
 HEXOID_API enum hexoid_status hexoid_decode_at(unsigned char *out, const char *base,
 					       const size_t *offsets, size_t n,
 					       enum hexoid_algo algo, enum hexoid_kind kind,
@@ -85,7 +148,7 @@ HEXOID_API enum hexoid_status hexoid_decode_at(unsigned char *out, const char *b
 	/* Gather the IDs into a small packed block, then decode each block in bulk. */
 	enum { BLOCK = 128 };
 	char packed[BLOCK * HEXOID_MAX_HEXSZ];
-	size_t hexsz = hexoid_hexsz(algo), rawsz = hexsz / 2;
+	size_t hexsz = hexsz_of(algo), rawsz = hexsz / 2;
 	if (!hexsz || !valid_kind(kind))
 		return fail(err, HEXOID_EARG, 0, 0);
 	for (size_t done = 0; done < n; done += BLOCK) {
@@ -104,7 +167,7 @@ HEXOID_API enum hexoid_status hexoid_decode_at(unsigned char *out, const char *b
 HEXOID_API void hexoid_encode(char *out, size_t stride, const unsigned char *in, size_t n,
 			      enum hexoid_algo algo)
 {
-	size_t hexsz = hexoid_hexsz(algo);
+	size_t hexsz = hexsz_of(algo);
 	if (!hexsz || stride < hexsz || n == 0)
 		return;
 	hexoid_active_encode()(out, stride, in, n, hexsz / 2);

@@ -5,6 +5,7 @@
 #ifndef HEXOID_INTERNAL_H
 #define HEXOID_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -15,7 +16,11 @@
 #define HEXOID_LIKELY(x) __builtin_expect(!!(x), 1)
 #define HEXOID_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define HEXOID_INLINE static inline __attribute__((always_inline))
+#define HEXOID_HIDDEN __attribute__((visibility("hidden")))
+#define HEXOID_NOINLINE __attribute__((noinline))
 #else
+#define HEXOID_HIDDEN
+#define HEXOID_NOINLINE
 #define HEXOID_LIKELY(x) (x)
 #define HEXOID_UNLIKELY(x) (x)
 #define HEXOID_INLINE static inline
@@ -48,6 +53,41 @@ typedef void hexoid_encode_fn(char *out, size_t stride, const unsigned char *in,
 			      size_t rawsz);
 
 /*
+ * A one-ID kernel validates and decodes the single record of hexsz digits at in, for the
+ * hexsz and kind its name says, and is hexoid_decode() with n = 1 from there on: when
+ * every digit is good it writes the rawsz bytes to out (unless out is NULL) and returns
+ * HEXOID_OK, with err (unless NULL) set as hexoid_decode() sets it; otherwise it writes
+ * nothing to out and returns hexoid_decode1_fail(), which locates the bad byte. It reads
+ * nothing outside [in, in + hexsz). This is the call most programs make (a ref, a
+ * protocol line, a commit header), so it skips everything the bulk kernels need for n
+ * records: no loop, no tail, no stride, tables that are constants, and the caller
+ * reaches it with a tail call.
+ */
+typedef enum hexoid_status hexoid_decode1_fn(unsigned char *out, const char *in,
+					     struct hexoid_error *err);
+
+/*
+ * hexoid_hex_to_bytes() passes this as err: a bad ID then ends in git's loop, which
+ * writes the bytes before the bad pair, instead of in the locator. Never written.
+ */
+extern HEXOID_HIDDEN struct hexoid_error hexoid_hex_to_bytes_mode;
+
+/* The good end of a one-ID kernel. */
+HEXOID_INLINE enum hexoid_status hexoid_decode1_ok(struct hexoid_error *err)
+{
+	if (err && err != &hexoid_hex_to_bytes_mode) {
+		err->record = 1;
+		err->column = 0;
+		err->status = HEXOID_OK;
+	}
+	return HEXOID_OK;
+}
+
+/* The bad end (src/hexoid.c): the scalar locator's column and status for record 0. */
+enum hexoid_status hexoid_decode1_fail(unsigned char *out, const char *in, size_t hexsz,
+				       enum hexoid_kind kind, struct hexoid_error *err);
+
+/*
  * Kernel symbols. Each ISA folder src/<isa>/ defines HEXOID_KSYM(<isa>, decode) and
  * HEXOID_KSYM(<isa>, encode). The library builds each folder natively (with its -m flags);
  * the tests also build every folder a second time without them, through SIMDe's portable
@@ -62,6 +102,13 @@ typedef void hexoid_encode_fn(char *out, size_t stride, const unsigned char *in,
 #define HEXOID_DECLARE_KERNEL(isa)                                                          \
 	hexoid_decode_fn hexoid_##isa##_decode, hexoid_##isa##_decode_emu;                  \
 	hexoid_encode_fn hexoid_##isa##_encode, hexoid_##isa##_encode_emu
+
+/* The four one-ID kernels of an ISA: SHA-1 and SHA-256, mixed case and lowercase-only. */
+#define HEXOID_DECLARE_DECODE1(isa)                                                         \
+	hexoid_decode1_fn hexoid_##isa##_decode1_40_mixed, hexoid_##isa##_decode1_40_lower,   \
+		hexoid_##isa##_decode1_64_mixed, hexoid_##isa##_decode1_64_lower,             \
+		hexoid_##isa##_decode1_40_mixed_emu, hexoid_##isa##_decode1_40_lower_emu,     \
+		hexoid_##isa##_decode1_64_mixed_emu, hexoid_##isa##_decode1_64_lower_emu
 
 HEXOID_DECLARE_KERNEL(scalar);
 HEXOID_DECLARE_KERNEL(sse);
@@ -78,9 +125,50 @@ HEXOID_DECLARE_KERNEL(neon);
 enum hexoid_status hexoid_scalar_locate(const char *rec, size_t hexsz, enum hexoid_kind kind,
 					size_t *column);
 
-/* The active kernel's functions (src/dispatch.c), chosen at first use. */
-hexoid_decode_fn *hexoid_active_decode(void);
-hexoid_encode_fn *hexoid_active_encode(void);
+HEXOID_DECLARE_DECODE1(scalar);
+HEXOID_DECLARE_DECODE1(sse);
+HEXOID_DECLARE_DECODE1(avx2);
+HEXOID_DECLARE_DECODE1(avx512vbmi);
+HEXOID_DECLARE_DECODE1(neon);
+
+/* One row of the kernel table (src/dispatch.c). */
+struct hexoid_kernel {
+	/* First, so the one-ID call is a single indexed load from the active row. */
+	hexoid_decode1_fn *decode1[2][2]; /* [hexsz == 64][kind == HEXOID_LOWER] */
+	const char *name;
+	const char *requires; /* for people: the features in `needs` */
+	uint32_t needs;
+	hexoid_decode_fn *decode; /* NULL: not built into this library */
+	hexoid_encode_fn *encode;
+};
+
+/* The active kernel, NULL until the first use picks one (src/dispatch.c). */
+/* Hidden, so position-independent code reaches it without the GOT. */
+extern HEXOID_HIDDEN _Atomic(const struct hexoid_kernel *) hexoid_active;
+const struct hexoid_kernel *hexoid_first_use(void);
+
+HEXOID_INLINE const struct hexoid_kernel *hexoid_current(void)
+{
+	const struct hexoid_kernel *k = atomic_load_explicit(&hexoid_active, memory_order_acquire);
+	return HEXOID_LIKELY(k != NULL) ? k : hexoid_first_use();
+}
+
+/* The active kernel's functions, chosen at first use. */
+HEXOID_INLINE hexoid_decode_fn *hexoid_active_decode(void)
+{
+	return hexoid_current()->decode;
+}
+
+HEXOID_INLINE hexoid_encode_fn *hexoid_active_encode(void)
+{
+	return hexoid_current()->encode;
+}
+
+/* hexsz is 40 or 64, kind HEXOID_MIXED or HEXOID_LOWER. */
+HEXOID_INLINE hexoid_decode1_fn *hexoid_active_decode1(size_t hexsz, enum hexoid_kind kind)
+{
+	return hexoid_current()->decode1[hexsz == 64][kind == HEXOID_LOWER];
+}
 
 /* CPU features, one bit each, as detected at run time (src/cpu.c). */
 enum {

@@ -291,7 +291,6 @@ for fmt in sha1 sha256; do
 	fi
 done
 
-# --- Unusable input: exit 2 and a message, nothing reported.
 # unusable NAME ARGS...
 unusable() {
 	u_name=$1
@@ -303,6 +302,587 @@ unusable() {
 		[ $u = 2 ] && echo "#   nothing on stderr"
 	fi
 }
+# --- Layouts git finds a repository in, and files git takes that are not findings.
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+g3=$srcdir/../shared/tools/git3/git
+[ -x "$g3" ] || g3=
+git3_() { "$g3" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
+# first_letter WORD: the column of WORD's first letter digit (0 if none).
+first_letter() { echo "$1" | awk '{ print match($0, /[a-f]/) }'; }
+# expect_findings NAME EXPECT: the findings of the last text report are EXPECT's.
+expect_findings() {
+	findings_of "$tmp/out" >"$tmp/found"
+	if check_findings "$2" "$tmp/found"; then pass "$1"; else
+		fail "$1: findings differ"
+		sed 's/^/#   /' "$tmp/out" | head -8
+	fi
+}
+# resolves NAME GIT REPO REV: GIT (git or the Git 3.0 build) resolves REV in REPO.
+resolves() {
+	if "$2" -C "$3" rev-parse -q --verify "$4^{commit}" >/dev/null 2>&1; then pass "$1"; else
+		fail "$1: $2 rev-parse $4 fails"
+	fi
+}
+rejects() {
+	if "$2" -C "$3" rev-parse -q --verify "$4^{commit}" >/dev/null 2>&1; then
+		fail "$1: $2 rev-parse $4 succeeds"
+	else pass "$1"; fi
+}
+for fmt in sha1 sha256; do
+	r=$tmp/clean-$fmt
+	[ -d "$r/.git" ] || continue
+	head=$(git -C "$r" rev-parse HEAD)
+	if [ $fmt = sha1 ]; then p_hexsz=40; else p_hexsz=64; fi
+	# From a folder deep in the work tree, as git searches: upward.
+	mkdir -p "$r/deep/er"
+	case $H in
+	/* | *' '/*)
+		(cd "$r/deep/er" && $H audit --no-progress >"$tmp/out" 2>"$tmp/err" </dev/null)
+		judge "$fmt: run from a subfolder of the work tree: exit 0" 0 "" $?
+		;;
+	*) skip "$fmt: run from a subfolder" "HEXOID is a relative path" ;;
+	esac
+	audit --no-progress "$r/deep/er"
+	judge "$fmt: REPO a subfolder of the work tree: exit 0" 0 "" $?
+	check_report "$fmt: subfolder" "$tmp/none" "$r/deep/er" $fmt
+	rm -rf "$r/deep"
+
+	# Refs git 2.x and the Git 3.0 build both take: a symbolic ref without the space, a
+	# ref ending in CRLF, an ID followed by a space and more, no final newline.
+	o=$tmp/odd-$fmt
+	cp -R "$r" "$o"
+	printf 'ref:refs/heads/main\n' >"$o/.git/refs/heads/nospace"
+	printf 'ref:\trefs/heads/main' >"$o/.git/refs/heads/tab"
+	printf '%s\r\n' "$head" >"$o/.git/refs/heads/crlf"
+	printf '%s junk\n' "$head" >"$o/.git/refs/heads/spacejunk"
+	printf '%s' "$head" >"$o/.git/refs/heads/nolf"
+	printf 'ref:refs/heads/main\r\n' >"$o/.git/HEAD"
+	for ref in nospace tab crlf spacejunk nolf HEAD; do
+		resolves "$fmt: git 2.x takes the odd ref $ref" git "$o" "$ref"
+		[ -n "$g3" ] && resolves "$fmt: the Git 3.0 build takes the odd ref $ref" "$g3" "$o" "$ref"
+	done
+	audit --no-progress "$o"
+	judge "$fmt: refs git takes as they are: exit 0" 0 "" $?
+	check_report "$fmt: odd refs git takes" "$tmp/none" "$o" $fmt
+	# ... and one it does not: junk right after the ID.
+	printf '%sjunk\n' "$head" >"$o/.git/refs/heads/junk"
+	rejects "$fmt: git 2.x rejects junk after the ID" git "$o" refs/heads/junk
+	audit --no-progress "$o"
+	judge "$fmt: junk after a ref's ID: exit 1" 1 "" $?
+	printf '[refs] refs/heads/junk:1:*\terror\t\n' >"$tmp/x.expect"
+	expect_findings "$fmt: junk after a ref's ID is an error" "$tmp/x.expect"
+
+	# A linked worktree: its own HEAD, logs and refs, under worktrees/<name>/, from the
+	# worktree itself or from the main one, audited once.
+	w=$tmp/wtmain-$fmt
+	cp -R "$r" "$w"
+	git_ -C "$w" worktree add -q --detach "$tmp/wt-$fmt-link" HEAD >"$tmp/git.log" 2>&1
+	git_ -C "$tmp/wt-$fmt-link" bisect start >>"$tmp/git.log" 2>&1
+	git_ -C "$tmp/wt-$fmt-link" bisect bad HEAD >>"$tmp/git.log" 2>&1
+	wd=$w/.git/worktrees/wt-$fmt-link
+	if [ -f "$wd/HEAD" ] && [ -f "$wd/refs/bisect/bad" ] && [ -f "$wd/logs/HEAD" ]; then
+		audit --no-progress "$tmp/wt-$fmt-link"
+		judge "$fmt: linked worktree: exit 0" 0 "" $?
+		check_report "$fmt: linked worktree" "$tmp/none" "$tmp/wt-$fmt-link" $fmt
+		# head begins with a letter or not: the planted ID's first letter is its column.
+		U=$(up "$head")
+		col=$(echo "$head" | awk '{ print match($0, /[a-f]/) }')
+		echo "$U" >"$wd/HEAD"
+		echo "$U" >"$wd/refs/bisect/bad"
+		replace_line "$wd/logs/HEAD" 1 'substr($0, 1, h + 1) toupper(substr($0, h + 2, h)) substr($0, 2 * h + 2)'
+		if [ -n "$g3" ]; then
+			rejects "$fmt: the Git 3.0 build rejects the worktree's uppercase ref" "$g3" "$tmp/wt-$fmt-link" refs/bisect/bad
+		else
+			skip "$fmt: the Git 3.0 build rejects the worktree's uppercase ref" "no Git 3.0 build"
+		fi
+		resolves "$fmt: git 2.x takes the worktree's uppercase ref" git "$tmp/wt-$fmt-link" refs/bisect/bad
+		{
+			printf '[refs] worktrees/wt-%s-link/HEAD:1:%s: \tgit3\tuppercase\n' $fmt "$col"
+			printf '[refs] worktrees/wt-%s-link/refs/bisect/bad:1:%s: \tgit3\tuppercase\n' $fmt "$col"
+			printf '[reflogs] worktrees/wt-%s-link/logs/HEAD:1:%s: \tgit3\tuppercase\n' $fmt $((p_hexsz + 1 + col))
+		} >"$tmp/x.expect"
+		for at in "$tmp/wt-$fmt-link" "$w" "$wd"; do
+			audit --no-progress "$at"
+			judge "$fmt: linked worktree planted, from ${at#$tmp/}: exit 1" 1 "" $?
+			expect_findings "$fmt: the worktree's own files, named worktrees/<name>/..., from ${at#$tmp/}" "$tmp/x.expect"
+		done
+		# The work tree gone: git still reads worktrees/<name>/ (git worktree prune
+		# would remove it); its .git file leads nowhere for whoever starts there.
+		rm -rf "$tmp/wt-$fmt-link"
+		audit --no-progress "$w"
+		judge "$fmt: a worktree whose work tree is gone: still read" 1 "" $?
+		expect_findings "$fmt: a gone worktree's files are still findings" "$tmp/x.expect"
+		mkdir "$tmp/wt-$fmt-link" && echo "gitdir: $tmp/nowhere" >"$tmp/wt-$fmt-link/.git"
+		unusable "$fmt: a .git file naming a gitdir that is gone" "$tmp/wt-$fmt-link"
+	else
+		fail "$fmt: git worktree add and bisect made no worktree files"
+		sed 's/^/#   /' "$tmp/git.log" | head -5
+	fi
+done
+
+# Submodules: each repository under modules/ (a name may hold slashes) is audited with
+# the one holding it, its findings named modules/<name>/...; from the submodule's work
+# tree, its own repository is the one audited.
+for fmt in sha1 sha256; do
+	sm=$tmp/sm-$fmt
+	mkdir -p "$sm"
+	if ! { git_ init -q --object-format=$fmt "$sm/lib" && (cd "$sm/lib" && echo l >l && git_ add l &&
+		git_ commit -q -m l) && git_ init -q --object-format=$fmt "$sm/top" &&
+		(cd "$sm/top" && echo t >t && git_ add t && git_ commit -q -m t &&
+			git_ -c protocol.file.allow=always submodule add -q ../lib libs/lib &&
+			git_ commit -q -m sub); } >"$tmp/git.log" 2>&1; then
+		fail "$fmt: git submodule add failed"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+		continue
+	fi
+	audit --no-progress "$sm/top"
+	judge "$fmt: a repository with a submodule: exit 0" 0 "" $?
+	check_report "$fmt: with a submodule" "$tmp/none" "$sm/top" $fmt
+	mg=$sm/top/.git/modules/libs/lib
+	lh=$(git -C "$mg" rev-parse HEAD)
+	col=$(echo "$lh" | awk '{ print match($0, /[a-f]/) }')
+	up "$lh" >"$mg/refs/heads/main"
+	up "$lh" >"$mg/ORIG_HEAD"
+	printf '[refs] modules/libs/lib/refs/heads/main:1:%s: \tgit3\tuppercase\n[pseudo-refs] modules/libs/lib/ORIG_HEAD:1:%s: \tgit3\tuppercase\n' \
+		"$col" "$col" >"$tmp/x.expect"
+	audit --no-progress --jobs 2 "$sm/top"
+	judge "$fmt: uppercase refs in a submodule's repository: exit 1" 1 "" $?
+	expect_findings "$fmt: a submodule's findings are named modules/<name>/..." "$tmp/x.expect"
+	printf '[refs] refs/heads/main:1:%s: \tgit3\tuppercase\n[pseudo-refs] ORIG_HEAD:1:%s: \tgit3\tuppercase\n' \
+		"$col" "$col" >"$tmp/x.expect"
+	audit --no-progress "$sm/top/libs/lib"
+	judge "$fmt: from the submodule's work tree: exit 1" 1 "" $?
+	expect_findings "$fmt: from the submodule's work tree, its own repository" "$tmp/x.expect"
+done
+
+# Notes with fanout: fast-import writes 300 notes in folders of two digits. A note under
+# a fanout folder named in uppercase Git 3.0 no longer finds (git3); one whose own name is
+# uppercase it still finds (warn).
+for fmt in sha1 sha256; do
+	nr=$tmp/notes-$fmt
+	if ! { git_ init -q --object-format=$fmt "$nr" && (cd "$nr" && {
+		i=1; while [ $i -le 300 ]; do
+			printf 'commit refs/heads/main\nmark :%d\ncommitter a <a@b> 0 +0000\ndata %d\n%d\n' $i ${#i} $i
+			i=$((i + 1)); done
+		printf 'commit refs/notes/commits\ncommitter a <a@b> 0 +0000\ndata 0\n'
+		i=1; while [ $i -le 300 ]; do printf 'N inline :%d\ndata %d\n%d\n' $i ${#i} $i; i=$((i + 1)); done
+		} | git_ fast-import --quiet && git_ repack -adq); } >"$tmp/git.log" 2>&1; then
+		fail "$fmt: git fast-import cannot write notes"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+		continue
+	fi
+	t=$(git -C "$nr" rev-parse 'refs/notes/commits^{tree}')
+	if [ "$(git -C "$nr" ls-tree "$t" | awk '$2 == "tree"' | wc -l)" -gt 1 ]; then
+		pass "$fmt: git wrote the notes in fanout folders"
+	else
+		fail "$fmt: no fanout in the notes tree"
+	fi
+	audit --no-progress "$nr"
+	judge "$fmt: 300 notes with fanout: exit 0" 0 "" $?
+	check_report "$fmt: notes with fanout" "$tmp/none" "$nr" $fmt
+	# One folder renamed in uppercase, and in another folder one note's name.
+	d=$(git -C "$nr" ls-tree "$t" | awk -F '\t' '$2 ~ /^[0-9][a-f]$/ { print $2; exit }')
+	d2=$(git -C "$nr" ls-tree "$t" | awk -F '\t' -v d="$d" '$2 != d { print $2; exit }')
+	nn=$(git -C "$nr" ls-tree "$t:$d2" | awk -F '\t' '$2 ~ /^[0-9]*[a-f]/ { print $2; exit }')
+	sub=$(git -C "$nr" ls-tree "$t:$d2" | awk -F '\t' -v n="$nn" 'BEGIN { OFS = "\t" } $2 == n { $2 = toupper($2) } { print }' | git -C "$nr" mktree)
+	nt=$(git -C "$nr" ls-tree "$t" | awk -F '\t' -v d="$d" -v d2="$d2" -v s="$sub" 'BEGIN { OFS = "\t" }
+		$2 == d { $2 = toupper($2) } $2 == d2 { split($1, m, " "); $1 = m[1] " " m[2] " " s } { print }' | git -C "$nr" mktree)
+	c=$(echo planted | git_ -C "$nr" commit-tree "$nt" -p refs/notes/commits) && git -C "$nr" update-ref refs/notes/commits "$c"
+	du=$(echo "$d" | tr a-f A-F)
+	: >"$tmp/x.expect"
+	git -C "$nr" ls-tree "$t:$d" | awk -F '\t' -v du="$du" '{ printf "[notes] refs/notes/commits:%s/%s: \tgit3\tfanout\n", du, $2 }' >>"$tmp/x.expect"
+	printf '[notes] refs/notes/commits:%s/%s: \twarn\tname\n' "$d2" "$(echo "$nn" | tr a-f A-F)" >"$tmp/w.expect"
+	# In path order: the uppercase folder sorts before the other (digits first).
+	if [ "$du" \< "$d2" ]; then cat "$tmp/w.expect" >>"$tmp/x.expect"; else
+		cat "$tmp/x.expect" >>"$tmp/w.expect"; mv "$tmp/w.expect" "$tmp/x.expect"; fi
+	audit --no-progress "$nr"
+	judge "$fmt: notes planted: exit 1" 1 "" $?
+	expect_findings "$fmt: an uppercase fanout folder is git3, an uppercase note name warn" "$tmp/x.expect"
+	a1=$d$(git -C "$nr" ls-tree "$t:$d" | awk -F '\t' '{ print $2; exit }')
+	if git -C "$nr" notes show "$a1" >/dev/null 2>&1 && git -C "$nr" notes show "$d2$nn" >/dev/null 2>&1; then
+		pass "$fmt: git 2.x finds both planted notes"
+	else
+		fail "$fmt: git 2.x misses a planted note"
+	fi
+	if [ -n "$g3" ]; then
+		if ! "$g3" -C "$nr" notes show "$a1" >/dev/null 2>&1 && "$g3" -C "$nr" notes show "$d2$nn" >/dev/null 2>&1; then
+			pass "$fmt: the Git 3.0 build misses the note in the uppercase folder, finds the other"
+		else
+			fail "$fmt: the Git 3.0 build does not behave as the classes say"
+		fi
+	fi
+	# Its summary has a warn column now.
+	if grep -q '^  area  *scanned  *git3  *warn  *error$' "$tmp/out"; then pass "$fmt: a warn column in the summary"; else
+		fail "$fmt: no warn column"; fi
+	# A conflicted notes merge: NOTES_MERGE_WORKTREE/<id>, NOTES_MERGE_REF, _PARTIAL.
+	nm=$tmp/notes-merge-$fmt
+	if git_ init -q --object-format=$fmt "$nm" && (cd "$nm" && git_ commit -q --allow-empty -m x &&
+		git_ notes add -m base && git update-ref refs/notes/other refs/notes/commits &&
+		git_ notes add -f -m one && git_ notes --ref=other add -f -m two &&
+		! git_ notes merge other) >"$tmp/git.log" 2>&1 && [ -d "$nm/.git/NOTES_MERGE_WORKTREE" ]; then
+		audit --no-progress "$nm"
+		judge "$fmt: a conflicted notes merge: exit 0" 0 "" $?
+		o=$(git -C "$nm" rev-parse HEAD)
+		if [ "$(first_letter "$o")" -gt 0 ]; then
+			mv "$nm/.git/NOTES_MERGE_WORKTREE/$o" "$nm/.git/NOTES_MERGE_WORKTREE/$(up "$o")"
+			printf '[notes] NOTES_MERGE_WORKTREE/%s: \tgit3\tannotated\n' "$(up "$o")" >"$tmp/m.expect"
+			audit --no-progress "$nm"
+			judge "$fmt: a notes merge's file named in uppercase: exit 1" 1 "" $?
+			expect_findings "$fmt: NOTES_MERGE_WORKTREE/<id> names" "$tmp/m.expect"
+		fi
+	else
+		fail "$fmt: git made no conflicted notes merge"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+	fi
+done
+
+# Files the config names, and the objects of alternates.
+for fmt in sha1 sha256; do
+	r=$tmp/clean-$fmt
+	[ -d "$r/.git" ] || continue
+	c=$tmp/config-$fmt
+	cp -R "$r" "$c"
+	head=$(git -C "$c" rev-parse HEAD)
+	col=$(echo "$head" | awk '{ print match($0, /[a-f]/) }')
+	up "$head" >"$c/skip.txt"
+	printf '# reformatting\n  %s # the big one\r\n\n' "$head" >"$c/.git-blame-ignore-revs"
+	git -C "$c" config fsck.skipList skip.txt
+	git -C "$c" config blame.ignoreRevsFile .git-blame-ignore-revs
+	printf '[config-files] skip.txt:1:%s: \tgit3\tuppercase\n' "$col" >"$tmp/x.expect"
+	audit --no-progress "$c"
+	judge "$fmt: fsck.skipList and blame.ignoreRevsFile: exit 1" 1 "" $?
+	expect_findings "$fmt: the skip list's uppercase ID; the ignore-revs file's comments and CRLF are fine" "$tmp/x.expect"
+	if git -C "$c" fsck >/dev/null 2>&1 && git -C "$c" blame f1 >/dev/null 2>&1; then
+		pass "$fmt: git 2.x takes both files"
+	else
+		fail "$fmt: git 2.x rejects a config-named file"
+	fi
+	if [ -n "$g3" ]; then
+		if ! "$g3" -C "$c" fsck >/dev/null 2>&1 && "$g3" -C "$c" blame f1 >/dev/null 2>&1; then
+			pass "$fmt: the Git 3.0 build rejects the skip list, takes the ignore-revs file"
+		else
+			fail "$fmt: the Git 3.0 build does not behave as the classes say"
+		fi
+	fi
+
+	# A repository borrowing the planted one's objects: they are its objects too.
+	p=$tmp/planted-$fmt
+	[ -d "$p/.git" ] || continue
+	a=$tmp/borrower-$fmt
+	git_ init -q --object-format=$fmt "$a" && echo "$p/.git/objects" >"$a/.git/objects/info/alternates"
+	audit --no-progress "$p"
+	grep -E '^\[(loose|pack)-objects\] ' "$tmp/out" |
+		sed -e "s|^\[[a-z-]*\] objects/|[alternates] $p/.git/objects/|" >"$tmp/alt.want"
+	audit --no-progress --jobs 2 "$a"
+	judge "$fmt: a repository with the planted one as its alternate: exit 1" 1 "" $?
+	findings_of "$tmp/out" >"$tmp/found"
+	if [ -s "$tmp/alt.want" ] && cmp -s "$tmp/alt.want" "$tmp/found"; then
+		pass "$fmt: the alternate's loose and packed objects, with its own paths"
+	else
+		fail "$fmt: the alternate's objects are not all found"
+		diff "$tmp/alt.want" "$tmp/found" | head -5 | sed 's/^/#   /'
+	fi
+done
+
+# The state git leaves behind: a cherry-pick of two commits stopped on a conflict with
+# rerere on (sequencer/, MERGE_RR, rr-cache/), a rebase stopped on a conflict (both
+# backends), grafts, a replace ref, the dumb-HTTP files. Clean, then planted.
+for fmt in sha1 sha256; do
+	s=$tmp/state-$fmt
+	if ! { git_ init -q --object-format=$fmt "$s" && (cd "$s" &&
+		for i in 1 2 3; do echo $i >f && git_ add f && git_ commit -q -m m$i || exit 1; done &&
+		git_ checkout -q -b side HEAD~2 &&
+		for i in x y z; do echo $i >f && echo $i >g$i && git_ add f g$i && git_ commit -q -m s$i || exit 1; done &&
+		! git_ -c rerere.enabled=true cherry-pick main~1 main) &&
+		[ -f "$s/.git/sequencer/todo" ] && [ -f "$s/.git/MERGE_RR" ]; } >"$tmp/git.log" 2>&1; then
+		fail "$fmt: git made no stopped cherry-pick with rerere"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+		continue
+	fi
+	rb=$tmp/rebase-$fmt
+	cp -R "$s" "$rb"
+	(cd "$rb" && git_ cherry-pick --abort && git_ checkout -q side && ! git_ rebase main) >"$tmp/git.log" 2>&1
+	ra=$tmp/rebase-apply-$fmt
+	cp -R "$s" "$ra"
+	(cd "$ra" && git_ cherry-pick --abort && git_ checkout -q side && ! git_ rebase --apply main) >>"$tmp/git.log" 2>&1
+	if [ ! -f "$rb/.git/rebase-merge/onto" ] || [ ! -f "$ra/.git/rebase-apply/onto" ]; then
+		fail "$fmt: git made no stopped rebase"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+		continue
+	fi
+	(cd "$s" && git_ cat-file commit HEAD >/dev/null && echo "$(git rev-parse main) $(git rev-parse main~2)" >.git/info/grafts &&
+		git_ replace main~1 side && git_ update-server-info) >"$tmp/git.log" 2>&1
+	for at in "$s" "$rb" "$ra"; do
+		audit --no-progress "$at"
+		judge "$fmt: clean ${at#$tmp/}: exit 0" 0 "" $?
+		findings_of "$tmp/out" >"$tmp/found"
+		if [ ! -s "$tmp/found" ]; then pass "$fmt: clean ${at#$tmp/}: no finding"; else
+			fail "$fmt: clean ${at#$tmp/}: findings"
+			sed 's/^/#   /' "$tmp/found" | head -3
+		fi
+	done
+
+	g=$s/.git
+	: >"$tmp/x.expect"
+	if [ $fmt = sha1 ]; then p_hexsz=40; else p_hexsz=64; fi
+	m1=$(git -C "$s" rev-parse main~1 2>/dev/null) m2=$(git -C "$s" rev-parse main~2 2>/dev/null)
+	# grafts: the parent, after the commit and a space.
+	if [ "$(first_letter "$m2")" -gt 0 ]; then
+		echo "$(git -C "$s" rev-parse main 2>/dev/null) $(up "$m2")" >"$g/info/grafts"
+		printf '[grafts] info/grafts:1:%s: \tgit3\tuppercase\n' $((p_hexsz + 1 + $(first_letter "$m2"))) >>"$tmp/x.expect"
+	fi
+	# replace: the name of the ref.
+	if [ "$(first_letter "$m1")" -gt 0 ]; then
+		mv "$g/refs/replace/$m1" "$g/refs/replace/$(up "$m1")"
+		printf '[replace] refs/replace/%s: \tgit3\treplace ref\n' "$(up "$m1")" >>"$tmp/x.expect"
+	fi
+	# sequencer/head, and the second pick of the todo list (abbreviated).
+	sh=$(cat "$g/sequencer/head")
+	up "$sh" >"$g/sequencer/head"
+	printf '[sequencer] sequencer/head:1:%s: \tgit3\tuppercase\n' "$(first_letter "$sh")" >>"$tmp/x.expect"
+	tw=$(awk 'NR == 2 { print $2 }' "$g/sequencer/todo")
+	if [ "$(first_letter "$tw")" -gt 0 ]; then
+		replace_line "$g/sequencer/todo" 2 '$1 " " toupper($2) substr($0, length($1 $2) + 2)'
+		printf '[sequencer] sequencer/todo:2:%s: \tgit3\tobject name\n' $((5 + $(first_letter "$tw"))) >>"$tmp/x.expect"
+	fi
+	# MERGE_RR's conflict ID, and its rr-cache folder.
+	cid=$(cut -c1-$p_hexsz "$g/MERGE_RR")
+	if [ "$(first_letter "$cid")" -gt 0 ]; then
+		{ up "$cid" | tr -d '\n'; tail -c +$((p_hexsz + 1)) "$g/MERGE_RR"; } >"$g/MERGE_RR.new" &&
+			mv "$g/MERGE_RR.new" "$g/MERGE_RR"
+		printf '[rerere] MERGE_RR:1:%s: \tgit3\tuppercase\n' "$(first_letter "$cid")" >>"$tmp/x.expect"
+		mv "$g/rr-cache/$cid" "$g/rr-cache/$(up "$cid")"
+		printf '[rerere] rr-cache/%s: \tgit3\tconflict\n' "$(up "$cid")" >>"$tmp/x.expect"
+	fi
+	# info/refs: the first line's ID.
+	ir=$(head -n 1 "$g/info/refs" | cut -f1)
+	replace_line "$g/info/refs" 1 'toupper(substr($0, 1, h)) substr($0, h + 1)'
+	printf '[dumb-http] info/refs:1:%s: \tgit3\tuppercase\n' "$(first_letter "$ir")" >>"$tmp/x.expect"
+	audit --no-progress "$s"
+	judge "$fmt: planted states: exit 1" 1 "" $?
+	expect_findings "$fmt: grafts, replace, sequencer, rerere, dumb-http findings where git reads them" "$tmp/x.expect"
+
+	: >"$tmp/x.expect"
+	on=$(cat "$rb/.git/rebase-merge/onto")
+	up "$on" >"$rb/.git/rebase-merge/onto"
+	printf '[rebase] rebase-merge/onto:1:%s: \tgit3\tuppercase\n' "$(first_letter "$on")" >"$tmp/x.expect"
+	audit --no-progress "$rb"
+	judge "$fmt: a stopped rebase, planted: exit 1" 1 "" $?
+	expect_findings "$fmt: rebase-merge/onto" "$tmp/x.expect"
+	: >"$tmp/x.expect"
+	# The mails' "From <id>" lines: read when rebasing.
+	mo=$(head -n 1 "$ra/.git/rebase-apply/0002" | cut -d ' ' -f 2)
+	if [ "$(first_letter "$mo")" -gt 0 ]; then
+		replace_line "$ra/.git/rebase-apply/0002" 1 '"From " toupper($2) substr($0, length($2) + 6)'
+		printf '[rebase] rebase-apply/0002:1:%s: \tgit3\tuppercase\n' $((5 + $(first_letter "$mo"))) >>"$tmp/x.expect"
+	fi
+	oh=$(cat "$ra/.git/rebase-apply/orig-head")
+	up "$oh" >"$ra/.git/rebase-apply/orig-head"
+	printf '[rebase] rebase-apply/orig-head:1:%s: \tgit3\tuppercase\n' "$(first_letter "$oh")" >>"$tmp/x.expect"
+	audit --no-progress "$ra"
+	judge "$fmt: a stopped rebase --apply, planted: exit 1" 1 "" $?
+	expect_findings "$fmt: rebase-apply/orig-head and a mail's From line" "$tmp/x.expect"
+done
+
+# A partial clone: its .promisor file is not read; a pack named in uppercase hex is a
+# warning (the Git 3.0 build still opens it), for its .pack and its .promisor.
+for fmt in sha1 sha256; do
+	r=$tmp/clean-$fmt
+	[ -d "$r/.git" ] || continue
+	pc=$tmp/partial-$fmt
+	if ! git_ -c uploadpack.allowfilter=true clone -q --no-local --filter=blob:none "file://$r" "$pc" >"$tmp/git.log" 2>&1 ||
+		! ls "$pc"/.git/objects/pack/*.promisor >/dev/null 2>&1; then
+		fail "$fmt: git made no partial clone"
+		sed 's/^/#   /' "$tmp/git.log" | tail -3
+		continue
+	fi
+	audit --no-progress "$pc"
+	judge "$fmt: a partial clone: exit 0" 0 "" $?
+	check_report "$fmt: partial clone" "$tmp/none" "$pc" $fmt
+	: >"$tmp/x.expect"
+	for pk in "$pc"/.git/objects/pack/pack-*.pack; do
+		base=${pk%.pack}
+		hex=${base##*/pack-}
+		[ "$(first_letter "$hex")" -gt 0 ] || continue
+		U=$(up "$hex")
+		for ext in pack idx rev promisor; do
+			[ -f "$base.$ext" ] && mv "$base.$ext" "${base%/*}/pack-$U.$ext"
+		done
+		printf '[promisor] objects/pack/pack-%s.promisor: \twarn\tpack\n' "$U" >>"$tmp/x.expect"
+		printf '[pack-objects] objects/pack/pack-%s.pack: \twarn\tpack\n' "$U" >>"$tmp/w.expect"
+	done
+	cat "$tmp/w.expect" >>"$tmp/x.expect" 2>/dev/null && rm -f "$tmp/w.expect"
+	if [ -s "$tmp/x.expect" ]; then
+		audit --no-progress "$pc"
+		judge "$fmt: packs named in uppercase: exit 1" 1 "" $?
+		expect_findings "$fmt: a pack named in uppercase is warn, in its .pack and .promisor" "$tmp/x.expect"
+		if [ -n "$g3" ]; then
+			if "$g3" -C "$pc" log -1 >/dev/null 2>&1 && "$g3" -C "$pc" cat-file -e HEAD^{tree} 2>/dev/null; then
+				pass "$fmt: the Git 3.0 build still reads the pack named in uppercase"
+			else
+				fail "$fmt: the Git 3.0 build does not read the pack named in uppercase"
+			fi
+		fi
+	else
+		skip "$fmt: packs named in uppercase" "no pack name has a letter"
+	fi
+done
+
+# The Git 3.0 build's own repositories: reftable (its default) and the files backend,
+# SHA-1 and SHA-256. Reftable's stub HEAD and refs/heads are not findings.
+if [ -z "$g3" ]; then
+	skip "Git 3.0 repositories" "no $srcdir/../shared/tools/git3/git"
+else
+	for fmt in sha1 sha256; do
+		for refs in reftable files; do
+			r3=$tmp/g3-$refs-$fmt
+			if ! { git3_ init -q --object-format=$fmt --ref-format=$refs "$r3" &&
+				(cd "$r3" && echo a >a && git3_ add a && git3_ commit -q -m a &&
+					git3_ tag -a -m t v1 && git3_ branch side && echo b >a &&
+					git3_ commit -q -am b && git3_ repack -adq && git3_ pack-refs --all &&
+					echo c >a && git3_ commit -q -am c); } >"$tmp/git.log" 2>&1; then
+				fail "$fmt $refs: the Git 3.0 build cannot make a repository"
+				sed 's/^/#   /' "$tmp/git.log" | head -5
+				continue
+			fi
+			audit --no-progress "$r3"
+			judge "$fmt $refs: a Git 3.0 repository: exit 0" 0 "" $?
+			findings_of "$tmp/out" >"$tmp/found"
+			if [ ! -s "$tmp/found" ]; then pass "$fmt $refs: no finding"; else
+				fail "$fmt $refs: findings in a clean repository"
+				sed 's/^/#   /' "$tmp/found" | head -3
+			fi
+			if [ $refs = reftable ]; then
+				want="hexoid audit: $r3 ($fmt; refs in reftable: binary IDs, nothing to lowercase)"
+			else
+				want="hexoid audit: $r3 ($fmt)"
+			fi
+			if [ "$(head -n 1 "$tmp/out")" = "$want" ]; then
+				pass "$fmt $refs: the first line says how the refs are stored"
+			else
+				fail "$fmt $refs: first line '$(head -n 1 "$tmp/out")'"
+			fi
+			if [ -n "$have_python" ]; then
+				audit --json --no-progress "$r3"
+				if [ "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["ref_storage"])' "$tmp/out" 2>&1)" = $refs ]; then
+					pass "$fmt $refs: --json ref_storage"
+				else
+					fail "$fmt $refs: --json ref_storage is not $refs"
+				fi
+			fi
+			# Everything else is still read: an uppercase FETCH_HEAD, and shallow.
+			h3=$(git3_ -C "$r3" rev-parse HEAD)
+			printf '%s\t\tbranch '"'"'main'"'"' of example\n' "$(up "$h3")" >"$r3/.git/FETCH_HEAD"
+			up "$h3" >"$r3/.git/shallow"
+			col=$(echo "$h3" | awk '{ print match($0, /[a-f]/) }')
+			printf '[shallow] shallow:1:%s: \tgit3\tuppercase\n[fetch-head] FETCH_HEAD:1:%s: \tgit3\tuppercase\n' \
+				"$col" "$col" >"$tmp/x.expect"
+			audit --no-progress "$r3"
+			judge "$fmt $refs: uppercase FETCH_HEAD and shallow: exit 1" 1 "" $?
+			expect_findings "$fmt $refs: FETCH_HEAD and shallow still read" "$tmp/x.expect"
+		done
+	done
+fi
+
+# --- Never harmful: odd files where git reads one are findings, never a hang; the audit
+# writes nothing, and runs on a read-only copy.
+# snapshot DIR: every file's path, type, size, mode, mtime and contents' hash.
+snapshot() {
+	(cd "$1" && find . -printf '%p %y %s %m %T@\n' | LC_ALL=C sort &&
+		find . -type f -exec sha256sum {} + | LC_ALL=C sort)
+}
+# audit_bounded ARGS...: audit, killed after 60 s (a hang is a failure, not a stuck suite).
+audit_bounded() {
+	if command -v timeout >/dev/null 2>&1; then
+		timeout 60 $H audit "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	else
+		$H audit "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	fi
+}
+for fmt in sha1 sha256; do
+	r=$tmp/clean-$fmt
+	[ -d "$r/.git" ] || continue
+	h=$tmp/odd-files-$fmt
+	cp -R "$r" "$h"
+	g=$h/.git
+	: >"$tmp/x.expect"
+	ln -s nowhere "$g/refs/heads/dangling"
+	printf '[refs] refs/heads/dangling: \terror\tsymbolic link\n' >>"$tmp/x.expect"
+	if mknod "$g/refs/heads/dev" c 1 3 2>/dev/null; then
+		printf '[refs] refs/heads/dev: \terror\tdevice\n' >>"$tmp/x.expect"
+	fi
+	ln -s . "$g/refs/heads/dirloop"
+	mkfifo "$g/refs/heads/fifo"
+	printf '[refs] refs/heads/fifo: \terror\tFIFO\n' >>"$tmp/x.expect"
+	ln -s loop "$g/refs/heads/loop"
+	printf '[refs] refs/heads/loop: \terror\tsymbolic link loop\n' >>"$tmp/x.expect"
+	ln -s refs/heads/main "$g/refs/heads/symref-link"
+	if [ -n "$have_python" ] &&
+		python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$g/refs/heads/sock" 2>/dev/null; then
+		printf '[refs] refs/heads/sock: \terror\tsocket\n' >>"$tmp/x.expect"
+	fi
+	mkfifo "$g/ORIG_HEAD"
+	printf '[pseudo-refs] ORIG_HEAD: \terror\tFIFO\n' >>"$tmp/x.expect"
+	mkdir "$g/packed-refs.d" && mv "$g/packed-refs" "$g/packed-refs.d/" && mkfifo "$g/packed-refs"
+	printf '[packed-refs] packed-refs: \terror\tFIFO\n' >>"$tmp/x.expect"
+	# A submodule's repository that is a link back to the repository holding it.
+	mkdir -p "$g/modules" && ln -s .. "$g/modules/back"
+	printf '[refs] modules/back: \terror\talready audited\n' >>"$tmp/x.expect"
+	snapshot "$h" >"$tmp/before"
+	audit_bounded --no-progress --jobs 2 "$h"
+	judge "$fmt: FIFOs, a socket, a device, odd links, a submodule looping back: exit 1, no hang" 1 "" $?
+	expect_findings "$fmt: each odd file is an error finding, the rest is read" "$tmp/x.expect"
+	snapshot "$h" >"$tmp/after"
+	if cmp -s "$tmp/before" "$tmp/after"; then pass "$fmt: odd files: nothing written or touched"; else
+		fail "$fmt: odd files: the repository changed"
+		diff "$tmp/before" "$tmp/after" | head -5 | sed 's/^/#   /'
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		c=$tmp/unreadable-$fmt
+		cp -R "$r" "$c"
+		chmod 000 "$c/.git/refs/heads/main"
+		audit_bounded --no-progress "$c"
+		judge "$fmt: an unreadable ref: exit 1" 1 "" $?
+		printf '[refs] refs/heads/main: \terror\tpermission\n' >"$tmp/u.expect"
+		expect_findings "$fmt: an unreadable ref is an error finding" "$tmp/u.expect"
+		chmod 644 "$c/.git/refs/heads/main"
+	else
+		skip "$fmt: an unreadable ref" "root reads every file"
+	fi
+
+	# The planted repository, and a read-only copy of it: the same report, nothing
+	# written, no time changed.
+	p=$tmp/planted-$fmt
+	[ -d "$p/.git" ] || continue
+	ro=$tmp/readonly-$fmt
+	cp -Rp "$p" "$ro"
+	chmod -R a-w "$ro"
+	snapshot "$ro" >"$tmp/before"
+	audit_bounded --no-progress "$p"
+	cp "$tmp/out" "$tmp/rw.out"
+	audit_bounded --no-progress --jobs 2 --verify-ids "$ro"
+	judge "$fmt: read-only copy of the planted repository: exit 1" 1 "" $?
+	if [ "$(sed 1d "$tmp/out")" = "$(sed 1d "$tmp/rw.out")" ]; then
+		pass "$fmt: read-only copy: the same report"
+	else
+		fail "$fmt: read-only copy: the report differs"
+	fi
+	snapshot "$ro" >"$tmp/after"
+	if cmp -s "$tmp/before" "$tmp/after"; then pass "$fmt: read-only copy: every file's bytes and times unchanged"; else
+		fail "$fmt: read-only copy: files changed"
+		diff "$tmp/before" "$tmp/after" | head -5 | sed 's/^/#   /'
+	fi
+	chmod -R u+w "$ro"
+	snapshot "$p" >"$tmp/before"
+	audit_bounded --no-progress --jobs 2 "$p"
+	snapshot "$p" >"$tmp/after"
+	if cmp -s "$tmp/before" "$tmp/after"; then pass "$fmt: planted: every file's bytes and times unchanged"; else
+		fail "$fmt: planted: files changed"
+		diff "$tmp/before" "$tmp/after" | head -5 | sed 's/^/#   /'
+	fi
+done
+
+# --- Unusable input: exit 2 and a message, nothing reported.
 mkdir "$tmp/not-a-repo"
 unusable "a directory that is not a repository" "$tmp/not-a-repo"
 unusable "a missing directory" "$tmp/no-such"

@@ -321,3 +321,175 @@ TEST(kernels_every_stride_and_alignment)
 	free(out);
 	free(ref_out);
 }
+
+/*
+ * The one-ID kernels (hexoid_decode with n = 1, hexoid_hex_to_bytes with 20 or 32 bytes).
+ * Native ones are reached through the public API with each kernel forced, the portable
+ * SIMDe builds directly; a direct call must leave the output untouched on a bad ID.
+ */
+struct one_kernel {
+	const char *name;
+	hexoid_decode1_fn *fn[2][2]; /* [hexsz == 64][kind]; NULL: the public API, forced */
+};
+
+#define ONE_EMU(isa, label)                                                                 \
+	{ label,                                                                            \
+	  { { hexoid_##isa##_decode1_40_mixed_emu, hexoid_##isa##_decode1_40_lower_emu },    \
+	    { hexoid_##isa##_decode1_64_mixed_emu, hexoid_##isa##_decode1_64_lower_emu } } }
+
+static const struct one_kernel one_emulated[] = {
+#ifdef HEXOID_EMU_HAVE_SSE
+	ONE_EMU(sse, "sse (simde)"),
+#endif
+#ifdef HEXOID_EMU_HAVE_AVX2
+	ONE_EMU(avx2, "avx2 (simde)"),
+#endif
+#ifdef HEXOID_EMU_HAVE_AVX512
+	ONE_EMU(avx512vbmi, "avx512 (simde)"),
+#endif
+#ifdef HEXOID_EMU_HAVE_NEON
+	ONE_EMU(neon, "neon (simde)"),
+#endif
+	{ NULL, { { NULL, NULL }, { NULL, NULL } } },
+};
+
+static size_t one_kernels(struct one_kernel *list, size_t cap)
+{
+	struct hexoid_kernel_info info[16];
+	size_t count = 0, total = hexoid_kernel_table(info, 16);
+	for (size_t i = 0; i < total && i < 16 && count < cap; i++)
+		if (info[i].supported)
+			list[count++] = (struct one_kernel){ info[i].name, { { NULL } } };
+	for (size_t i = 0; one_emulated[i].name && count < cap; i++)
+		list[count++] = one_emulated[i];
+	return count;
+}
+
+/* git's hex_to_bytes from the rules: the bytes before the first bad pair, then -1. */
+static int ref_hex_to_bytes(unsigned char *bin, const char *hex, size_t len,
+			    enum hexoid_kind kind)
+{
+	for (size_t i = 0; i < len; i++) {
+		/* a pair is good exactly when a record of 20 copies of it is */
+		char rec[40];
+		unsigned char raw[20];
+		struct hexoid_error e;
+		for (size_t j = 0; j < 40; j += 2) {
+			rec[j] = hex[2 * i];
+			rec[j + 1] = hex[2 * i + 1];
+		}
+		if (ref_decode(raw, rec, 1, 40, 40, kind, &e) != HEXOID_OK)
+			return -1;
+		bin[i] = raw[0];
+	}
+	return 0;
+}
+
+/* One ID at in (hexsz digits) through kernel k; compares with the reference. */
+static int compare_one(const struct one_kernel *k, const char *in, size_t hexsz,
+		       enum hexoid_kind kind, unsigned char *out, const char *what)
+{
+	size_t rawsz = hexsz / 2;
+	unsigned char ref[32], got[32];
+	struct hexoid_error r = { 0, 0, HEXOID_OK }, e = { 7, 7, HEXOID_EARG },
+			    v = { 7, 7, HEXOID_EARG };
+	enum hexoid_status rs = ref_decode(ref, in, 1, hexsz, hexsz, kind, &r), ks, vs;
+	int ok = 1;
+	memset(out, 0xa5, rawsz);
+	if (!k->fn[0][0]) {
+		if (hexoid_set_kernel(k->name)) {
+			test_fail(__FILE__, __LINE__, "cannot force kernel %s", k->name);
+			return 0;
+		}
+		enum hexoid_algo algo = hexsz == 40 ? HEXOID_SHA1 : HEXOID_SHA256;
+		ks = hexoid_decode(out, in, 1, hexsz, algo, kind, &e);
+		vs = hexoid_decode(NULL, in, 1, hexsz, algo, kind, &v);
+		/* and git's call, whose failure writes exactly the bytes before the bad pair */
+		unsigned char want[32], h2b[32];
+		memset(want, 0x5a, sizeof(want));
+		memset(h2b, 0x5a, sizeof(h2b));
+		int wr = ref_hex_to_bytes(want, in, rawsz, kind);
+		int hr = hexoid_hex_to_bytes(h2b, in, rawsz, kind);
+		if (wr != hr || memcmp(want, h2b, sizeof(h2b)))
+			ok = 0;
+	} else {
+		hexoid_decode1_fn *fn = k->fn[hexsz == 64][kind == HEXOID_LOWER];
+		ks = fn(out, in, &e);
+		vs = fn(NULL, in, &v);
+		if (ks != HEXOID_OK) {
+			/* a bad ID writes nothing */
+			memset(got, 0xa5, rawsz);
+			if (memcmp(out, got, rawsz))
+				ok = 0;
+		}
+	}
+	if (ks != rs || vs != rs)
+		ok = 0;
+	else if (rs == HEXOID_OK)
+		ok &= e.record == 1 && e.column == 0 && v.record == 1 && v.column == 0 &&
+		      e.status == HEXOID_OK && v.status == HEXOID_OK && !memcmp(out, ref, rawsz);
+	else
+		ok &= e.record == 0 && e.column == r.column && e.status == r.status &&
+		      v.record == 0 && v.column == r.column && v.status == r.status;
+	if (!ok)
+		test_fail(__FILE__, __LINE__,
+			  "%s one ID %s hexsz=%zu %s: ref %d col %zu, kernel %d rec %zu col %zu, "
+			  "validate %d col %zu (or output / hex_to_bytes differs)",
+			  k->name, what, hexsz, kind_name(kind), rs, r.column, ks, e.record, e.column,
+			  vs, v.column);
+	return ok;
+}
+
+TEST(kernels_one_id_every_byte_every_position)
+{
+	struct one_kernel ks[MAXK];
+	size_t nk = one_kernels(ks, MAXK);
+	char in[64];
+	unsigned char out[32];
+	for (size_t ki = 0; ki < nk; ki++)
+		for (size_t h = 0; h < 2; h++)
+			for (size_t kd = 0; kd < 2; kd++) {
+				size_t hexsz = hexszs[h];
+				for (int good = 0; good < 64; good++) {
+					fill_records(in, 1, hexsz, hexsz, kinds[kd]);
+					if (!compare_one(&ks[ki], in, hexsz, kinds[kd], out, "good"))
+						goto next_kernel;
+				}
+				for (size_t pos = 0; pos < hexsz; pos++)
+					for (unsigned b = 0; b < 256; b++) {
+						fill_records(in, 1, hexsz, hexsz, kinds[kd]);
+						in[pos] = (char)b;
+						/* sometimes a second bad byte later on */
+						if (b & 1 && pos + 1 < hexsz)
+							in[pos + 1 + test_rand() % (hexsz - pos - 1)] =
+								rand_bad(kinds[kd]);
+						if (!compare_one(&ks[ki], in, hexsz, kinds[kd], out, "byte"))
+							goto next_kernel;
+					}
+			}
+next_kernel:;
+}
+
+/* One ID whose first or last byte touches a PROT_NONE page, output likewise. */
+TEST(kernels_one_id_guard_pages)
+{
+	struct one_kernel ks[MAXK];
+	size_t nk = one_kernels(ks, MAXK);
+	for (size_t ki = 0; ki < nk; ki++)
+		for (size_t h = 0; h < 2; h++)
+			for (size_t kd = 0; kd < 2; kd++)
+				for (int at_end = 0; at_end < 2; at_end++)
+					for (int bad = 0; bad < 3; bad++) {
+						size_t hexsz = hexszs[h];
+						struct guarded gi, go;
+						char *in = (char *)guarded_alloc(&gi, hexsz, at_end);
+						unsigned char *o = guarded_alloc(&go, hexsz / 2, at_end);
+						fill_records(in, 1, hexsz, hexsz, kinds[kd]);
+						if (bad)
+							in[bad == 1 ? 0 : hexsz - 1] = 'g';
+						compare_one(&ks[ki], in, hexsz, kinds[kd], o,
+							    at_end ? "guard-end" : "guard-start");
+						guarded_free(&gi);
+						guarded_free(&go);
+					}
+}

@@ -150,6 +150,26 @@ for fmt in sha1 sha256; do
 	expect "$fmt: 4 bytes appended" 2 "not a whole number of 8-byte large offsets" "$b" show-index --object-format=$fmt
 	fresh "$tmp/v1-$fmt.idx" && printf 'x' >>"$b"
 	expect "$fmt: v1 with a byte appended" 2 "1 more than a v1 $fmt index of $nobj objects" "$b" show-index --object-format=$fmt
+
+	# The other files git writes beside (or instead of) an index: each named, never read
+	# as a v1 fanout ("PACK" would be fanout[0] = 1346454347).
+	expect "$fmt: the .pack itself" 2 "<stdin>: error: not a pack index: the file starts with 'PACK', so it is a pack (.pack)" "$pack" show-index
+	expect "$fmt: the .pack, named" 2 "$pack: error: not a pack index: the file starts with 'PACK'" /dev/null show-index "$pack"
+	head -c 300 "$pack" >"$tmp/head.pack"
+	expect "$fmt: the first 300 bytes of the .pack" 2 "not a pack index: the file starts with 'PACK'" "$tmp/head.pack" show-index
+	expect "$fmt: .git/index" 2 "not a pack index: the file starts with 'DIRC', so it is a git index" "$repo/.git/index" show-index
+	git -C "$repo" index-pack --rev-index -o "$tmp/rev-$fmt.idx" "$pack" >/dev/null 2>&1
+	if [ -s "$tmp/rev-$fmt.rev" ]; then
+		expect "$fmt: a .rev" 2 "not a pack index: the file starts with 'RIDX', so it is a pack reverse index" "$tmp/rev-$fmt.rev" show-index
+	else
+		fail "$fmt: git index-pack --rev-index wrote no .rev"
+	fi
+	git -C "$repo" commit-graph write --reachable >/dev/null 2>&1
+	expect "$fmt: a commit-graph" 2 "not a pack index: the file starts with 'CGPH', so it is a commit-graph file" "$repo/.git/objects/info/commit-graph" show-index
+	git -C "$repo" bundle create "$tmp/b-$fmt.bundle" --all >/dev/null 2>&1
+	expect "$fmt: a bundle" 2 "so it is a git bundle" "$tmp/b-$fmt.bundle" show-index
+	git show-index --object-format=$fmt <"$idx" >"$tmp/listing"
+	expect "$fmt: git show-index's own output" 2 "not a pack index: the file starts with text ('" "$tmp/listing" show-index
 done
 
 # Every truncation of small indexes (3 objects): exit 2 with an error, never a signal,

@@ -6,11 +6,16 @@
 # in the trailer, a bit at 40 places, truncations, another pack's index) or 2 (bad magic
 # or version, a missing or truncated index), a message each and never a signal; findings
 # come in offset order; --verify-ids catches an index entry whose ID the object does not
-# hash to, which every checksum still agrees with.
+# hash to, which every checksum still agrees with. On a history shaped like a real one
+# (commits in delta chains up to 50 deep), clean, with planted uppercase commits among the
+# chains, and with a base in the middle of a chain broken, every line is the same for
+# --jobs 1, 2 and 3, and "deltas resolved" is git's count of commits and tags stored as
+# deltas.
 # Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/planted.sh"
+. "$(dirname "$0")/history.sh"
 
 # vp ARGS...: run verify-pack; stdout in $tmp/out, stderr in $tmp/err; its status.
 vp() { $H verify-pack "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
@@ -280,6 +285,76 @@ for fmt in sha1 sha256; do
 	rm -f "$tmp/lone.pack" && cp "$pack" "$tmp/lone.pack"
 	vp "$tmp/lone.pack"
 	judge "$fmt: a pack without its .idx: exit 2" 2 "hexoid: $tmp/lone." $?
+done
+
+# --- A real-shaped history: the same report for any number of threads.
+# jobs_same NAME PACK: verify-pack --jobs 1, 2 and 3 (and --verify-ids) print the same
+# bytes with the same status; the --jobs 1 output is left in $tmp/j1.
+jobs_same() {
+	$H verify-pack --verify-ids --jobs 1 "$2" >"$tmp/j1" 2>&1
+	js_want=$?
+	js_bad=
+	for js_j in 2 3; do
+		$H verify-pack --verify-ids --jobs $js_j "$2" >"$tmp/j$js_j" 2>&1
+		js_got=$?
+		if [ $js_got != $js_want ] || ! cmp -s "$tmp/j1" "$tmp/j$js_j"; then
+			js_bad="$js_bad $js_j"
+			diff "$tmp/j1" "$tmp/j$js_j" | head -4 | sed 's/^/#   /'
+		fi
+	done
+	[ -z "$js_bad" ] && pass "$1: --jobs 1, 2, 3: the same $(wc -l <"$tmp/j1" | tr -d ' ') lines, exit $js_want" ||
+		fail "$1: --jobs$js_bad differ from --jobs 1"
+}
+for fmt in sha1 sha256; do
+	h=$tmp/hist-$fmt
+	if ! make_history "$h" 3000 $fmt >"$tmp/git.log" 2>&1; then
+		fail "$fmt: git cannot make the history"
+		sed 's/^/#   /' "$tmp/git.log" | tail -5
+		continue
+	fi
+	if ! threads_work "$h"; then
+		skip "$fmt: history, --jobs 1, 2, 3" "threads hang under this emulator"
+		continue
+	fi
+	# Twins of every 97th commit, their tree or first parent header in uppercase: they
+	# deltify against the originals, inside the chains.
+	git -C "$h" rev-list main | awk 'NR % 97 == 0' | while read -r c; do
+		git -C "$h" cat-file commit "$c" | awk 'NR == 1 && /^tree / { $2 = toupper($2) }
+			NR == 2 && /^parent / { $2 = toupper($2) } { print }' |
+			git -C "$h" hash-object -t commit -w --literally --stdin
+	done >"$tmp/twins"
+	i=0
+	while read -r t; do
+		i=$((i + 1))
+		git -C "$h" update-ref "refs/planted/$i" "$t"
+	done <"$tmp/twins"
+	git -C "$h" repack -adfq --depth=50 --window=250 >>"$tmp/git.log" 2>&1
+	hpack=$(ls "$h"/.git/objects/pack/pack-*.pack)
+	git -C "$h" verify-pack -v "${hpack%.pack}.idx" >"$tmp/hv"
+	# "oid type size size-in-pack offset depth base" for a delta.
+	deltas=$(awk '($2 == "commit" || $2 == "tag") && NF == 7' "$tmp/hv" | wc -l | tr -d ' ')
+	depth=$(awk '($2 == "commit" || $2 == "tag") && NF == 7 && $6 > d { d = $6 } END { print d + 0 }' "$tmp/hv")
+	[ "$depth" -ge 5 ] && pass "$fmt: history: commits in delta chains $depth deep" ||
+		fail "$fmt: history: the deepest commit chain is $depth"
+	ntwin=$(wc -l <"$tmp/twins" | tr -d ' ')
+	jobs_same "$fmt: history with $ntwin uppercase twins" "$hpack"
+	case $(tail -n 1 "$tmp/j1") in
+	*" $deltas deltas resolved: $((2 * ntwin)) findings") pass "$fmt: history: $deltas deltas resolved, as git verify-pack -v counts, and $((2 * ntwin)) findings" ;;
+	*) fail "$fmt: history: want $deltas deltas resolved and $((2 * ntwin)) findings, got '$(tail -n 1 "$tmp/j1")'" ;;
+	esac
+	# Break a commit that others are deltas against, down a chain: its CRC,
+	# its zlib stream, and every commit built on it become findings.
+	set -- $(awk 'NR == FNR { if (NF == 7) base[$7] = 1; next }
+		$2 == "commit" && NF == 7 && $6 >= 3 && ($1 in base) { print $5, $4; exit }' "$tmp/hv" "$tmp/hv")
+	if [ $# = 2 ]; then
+		fresh hbroken "$hpack"
+		flip "$tmp/hbroken.pack" $(($1 + $2 / 2))
+		jobs_same "$fmt: history, a base half way down a chain broken" "$tmp/hbroken.pack"
+		[ "$(grep -c ': error: ' "$tmp/j1")" -ge 3 ] && pass "$fmt: broken base: its findings and its dependents'" ||
+			fail "$fmt: broken base: $(grep -c ': error: ' "$tmp/j1") error lines"
+	else
+		fail "$fmt: history: no commit base 3 deep in a chain"
+	fi
 done
 
 vp "$tmp/no-such.pack"

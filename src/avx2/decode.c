@@ -271,3 +271,40 @@ size_t HEXOID_KSYM(avx2, decode)(unsigned char *out, const char *in, size_t n, s
 	return out ? decode_loop(&d, out, in, n, stride, 64, 0)
 		   : decode_loop(&d, NULL, in, n, stride, 64, 1);
 }
+
+/*
+ * One ID per call. SHA-1: two 32-byte loads at offsets 0 and 8 cover the 40 digits with
+ * byte pairs aligned and nothing read past them; they decode to output bytes 0..15 and
+ * 4..19, which two overlapping 16-byte stores write. SHA-256: two loads, one store.
+ * Nothing is stored unless every digit is good.
+ */
+HEXOID_INLINE enum hexoid_status decode1(unsigned char *out, const char *in, size_t hexsz,
+					 enum hexoid_kind kind, struct hexoid_error *err)
+{
+	struct decoder d = decoder_init(kind);
+	simde__m256i ok;
+	simde__m256i a = nibbles(&d, load32(in), &ok, 0);
+	simde__m256i b = nibbles(&d, load32(in + (hexsz == 40 ? 8 : 32)), &ok, 1);
+	if (HEXOID_UNLIKELY(any_bad(ok)))
+		return hexoid_decode1_fail(out, in, hexsz, kind, err);
+	simde__m256i bytes = pack(merge(&d, a), merge(&d, b));
+	if (!out) {
+	} else if (hexsz == 40) {
+		store16(out, simde_mm256_castsi256_si128(bytes));
+		store16(out + 4, simde_mm256_extracti128_si256(bytes, 1));
+	} else {
+		store32(out, bytes);
+	}
+	return hexoid_decode1_ok(err);
+}
+
+#define AVX2_DECODE1(hexsz, name, kind)                                                    \
+	enum hexoid_status HEXOID_KSYM(avx2, decode1_##hexsz##_##name)(                     \
+		unsigned char *out, const char *in, struct hexoid_error *err)               \
+	{                                                                                   \
+		return decode1(out, in, hexsz, kind, err);                                  \
+	}
+AVX2_DECODE1(40, mixed, HEXOID_MIXED)
+AVX2_DECODE1(40, lower, HEXOID_LOWER)
+AVX2_DECODE1(64, mixed, HEXOID_MIXED)
+AVX2_DECODE1(64, lower, HEXOID_LOWER)

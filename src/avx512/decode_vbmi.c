@@ -253,3 +253,79 @@ size_t HEXOID_KSYM(avx512vbmi, decode)(unsigned char *out, const char *in, size_
 	return out ? vbmi_decode(out, in, n, stride, hexsz, &t, 1)
 		   : vbmi_decode(NULL, in, n, stride, hexsz, &t, 0);
 }
+
+/*
+ * One ID per call, in one register. A 64-entry vpermb table read through the low 6 bits
+ * of each character tells the digits apart ('0'-'9' are 48..57 there, 'a'-'f' 33..38,
+ * 'A'-'F' 1..6): one table gives the character each slot stands for, so a byte is a
+ * digit of the kind exactly when it equals its slot's character (slots of no digit, and
+ * 'A'-'F' in lowercase-only mode, hold a character of other low bits, which nothing
+ * matches), and a second gives its nibble. vpmaddubsw merges the pairs into words and a
+ * third vpermb packs their low bytes. A SHA-1 ID is the 32 digits at 0 and the 32 at 8
+ * (byte pairs aligned, nothing read past the 40), which decode to output bytes 0..15 and
+ * 4..19: two overlapping 16-byte stores. The tables are built by the compiler from the
+ * rules below; nothing is stored unless every digit is good.
+ */
+struct vbmi_one_tables {
+	uint8_t want[2][64]; /* [lower]: the character slot c & 63 stands for */
+	uint8_t nibble[64];
+	uint8_t even[64]; /* 0, 2, 4, ...: the low byte of each word */
+};
+
+#define VBMI_DIGIT(i) ((i) >= 48 && (i) <= 57)
+#define VBMI_LOWER(i) ((i) >= 33 && (i) <= 38)
+#define VBMI_UPPER(i) ((i) >= 1 && (i) <= 6)
+/* No input byte c with c & 63 == i equals i ^ 1. */
+#define VBMI_WANT(i, lower)                                                                 \
+	(VBMI_DIGIT(i) ? (i) : VBMI_LOWER(i) || (VBMI_UPPER(i) && !(lower)) ? (i) + 64 : (i) ^ 1)
+#define VBMI_NIBBLE(i) (VBMI_DIGIT(i) ? (i) - 48 : VBMI_LOWER(i) ? (i) - 23 : (i) + 9)
+#define VBMI_ROW8(f, i) f(i), f(i + 1), f(i + 2), f(i + 3), f(i + 4), f(i + 5), f(i + 6), f(i + 7)
+#define VBMI_ROW64(f)                                                                       \
+	VBMI_ROW8(f, 0), VBMI_ROW8(f, 8), VBMI_ROW8(f, 16), VBMI_ROW8(f, 24), VBMI_ROW8(f, 32), \
+		VBMI_ROW8(f, 40), VBMI_ROW8(f, 48), VBMI_ROW8(f, 56)
+#define VBMI_WANT_MIXED(i) VBMI_WANT(i, 0)
+#define VBMI_WANT_LOWER(i) VBMI_WANT(i, 1)
+#define VBMI_EVEN(i) (((i) * 2) & 63)
+
+static const struct vbmi_one_tables vbmi_one = {
+	{ { VBMI_ROW64(VBMI_WANT_MIXED) }, { VBMI_ROW64(VBMI_WANT_LOWER) } },
+	{ VBMI_ROW64(VBMI_NIBBLE) },
+	{ VBMI_ROW64(VBMI_EVEN) },
+};
+
+HEXOID_INLINE enum hexoid_status vbmi_decode1(unsigned char *out, const char *in, size_t hexsz,
+					      int lower, struct hexoid_error *err)
+{
+	simde__m512i c;
+	if (hexsz == 40)
+		c = simde_mm512_inserti64x4(simde_mm512_castsi256_si512(simde_mm256_loadu_si256(in)),
+					    simde_mm256_loadu_si256(in + 8), 1);
+	else
+		c = simde_mm512_loadu_si512(in);
+	simde__m512i want = simde_mm512_permutexvar_epi8(c, simde_mm512_loadu_si512(vbmi_one.want[lower]));
+	if (HEXOID_UNLIKELY(simde_mm512_cmpeq_epi8_mask(want, c) != ~(uint64_t)0))
+		return hexoid_decode1_fail(out, in, hexsz, lower ? HEXOID_LOWER : HEXOID_MIXED, err);
+	simde__m512i nib = simde_mm512_permutexvar_epi8(c, simde_mm512_loadu_si512(vbmi_one.nibble));
+	simde__m512i words = simde_mm512_maddubs_epi16(nib, simde_mm512_set1_epi16(0x0110));
+	simde__m256i bytes = simde_mm512_castsi512_si256(
+		simde_mm512_permutexvar_epi8(simde_mm512_loadu_si512(vbmi_one.even), words));
+	if (!out) {
+	} else if (hexsz == 40) {
+		simde_mm_storeu_si128(out, simde_mm256_castsi256_si128(bytes));
+		simde_mm_storeu_si128(out + 4, simde_mm256_extracti128_si256(bytes, 1));
+	} else {
+		simde_mm256_storeu_si256(out, bytes);
+	}
+	return hexoid_decode1_ok(err);
+}
+
+#define VBMI_DECODE1(hexsz, name, lower)                                                   \
+	enum hexoid_status HEXOID_KSYM(avx512vbmi, decode1_##hexsz##_##name)(               \
+		unsigned char *out, const char *in, struct hexoid_error *err)               \
+	{                                                                                   \
+		return vbmi_decode1(out, in, hexsz, lower, err);                            \
+	}
+VBMI_DECODE1(40, mixed, 0)
+VBMI_DECODE1(40, lower, 1)
+VBMI_DECODE1(64, mixed, 0)
+VBMI_DECODE1(64, lower, 1)

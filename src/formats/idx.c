@@ -98,6 +98,8 @@ const char *hexoid_idx_strerror(enum hexoid_idx_status status)
 		return "object IDs out of order";
 	case HEXOID_IDX_ELARGE:
 		return "64-bit offset index out of range";
+	case HEXOID_IDX_ENOTIDX:
+		return "not a pack index";
 	}
 	return "unknown status";
 }
@@ -226,6 +228,9 @@ static enum hexoid_idx_status check_entries(const struct hexoid_idx *idx,
 
 	for (size_t i = 1; i < nr; i++) {
 		const unsigned char *a = idx->ids + (i - 1) * stride, *b = a + stride;
+		/* the first 8 bytes settle almost every pair, without a call */
+		if (be64(a) < be64(b))
+			continue;
 		int c = id_cmp(a, b, rawsz);
 		if (c >= 0)
 			return fail(err, HEXOID_IDX_EORDER, (size_t)(b - base), i,
@@ -272,6 +277,57 @@ static enum hexoid_idx_status check_entries(const struct hexoid_idx *idx,
 	return HEXOID_IDX_OK;
 }
 
+/*
+ * Files that people hand to show-index by mistake, by the signature git writes at their
+ * start. Read as a v1 index, each signature is a fanout[0] above 10^9, which only a file
+ * of more than 24 GB could hold; so a signature decides only for smaller files.
+ */
+static const struct {
+	char sig[5];
+	const char *what;
+} other_files[] = {
+	{ "PACK", "a pack (.pack); its index is the .idx file beside it" },
+	{ "DIRC", "a git index (.git/index, the staging area)" },
+	{ "CGPH", "a commit-graph file" },
+	{ "MIDX", "a multi-pack-index" },
+	{ "RIDX", "a pack reverse index (.rev)" },
+	{ "BITM", "a pack bitmap (.bitmap)" },
+	{ "MTME", "a cruft pack's mtimes file (.mtimes)" },
+	{ "# v2", "a git bundle" },
+	{ "# v3", "a git bundle" },
+};
+
+/* When data is plainly not a v1 index, say what it is instead. */
+static int not_an_index(const unsigned char *p, size_t size, struct hexoid_idx_error *err)
+{
+	/* As a v1 index: fanout[0] entries of 24 bytes at least, after the fanout. */
+	uint64_t first = be32(p);
+	if (first < ((uint64_t)1 << 24) || first * 24 <= size)
+		return 0;
+	for (size_t i = 0; i < sizeof(other_files) / sizeof(other_files[0]); i++)
+		if (!memcmp(p, other_files[i].sig, 4)) {
+			fail(err, HEXOID_IDX_ENOTIDX, 0, NO_ENTRY,
+			     "not a pack index: the file starts with '%s', so it is %s",
+			     other_files[i].sig, other_files[i].what);
+			return 1;
+		}
+	int text = 1;
+	for (size_t i = 0; i < 4; i++)
+		text &= (p[i] >= 0x20 && p[i] < 0x7f) || p[i] == '\t' || p[i] == '\n' ||
+			p[i] == '\r';
+	if (!text)
+		return 0; /* maybe a damaged index: the fanout checks will say where */
+	char shown[5];
+	for (size_t i = 0; i < 4; i++)
+		shown[i] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : ' ';
+	shown[4] = '\0';
+	fail(err, HEXOID_IDX_ENOTIDX, 0, NO_ENTRY,
+	     "not a pack index: the file starts with text ('%s'), and a pack index starts "
+	     "with ff 74 4f 63 (v2) or a fanout table (v1)",
+	     shown);
+	return 1;
+}
+
 enum hexoid_idx_status hexoid_idx_open(struct hexoid_idx *idx, const void *data, size_t size,
 				       enum hexoid_algo algo, struct hexoid_idx_error *err)
 {
@@ -309,6 +365,8 @@ enum hexoid_idx_status hexoid_idx_open(struct hexoid_idx *idx, const void *data,
 				    version);
 		fanout_at_byte = V2_HEADER;
 	}
+	if (version == 1 && not_an_index(p, size, err))
+		return HEXOID_IDX_ENOTIDX;
 	/* Without the magic the file can only be a version 1 index; saying so explains an
 	 * error in its first fanout entries when the magic itself is what got damaged. */
 	const char *v1_hint = version == 1 ? " (read as a v1 index: the file does not start "
@@ -413,6 +471,44 @@ uint64_t hexoid_idx_offset(const struct hexoid_idx *idx, size_t i)
 	if (idx->version == 1 || !(off & 0x80000000u))
 		return off;
 	return be64(idx->large + 8 * (size_t)(off & 0x7fffffffu));
+}
+
+size_t hexoid_idx_offsets(const struct hexoid_idx *idx, size_t first, size_t n, uint64_t *offs)
+{
+	if (first >= idx->nr)
+		return 0;
+	if (n > idx->nr - first)
+		n = idx->nr - first;
+	const unsigned char *p = idx->offs + first * idx->off_stride;
+	for (size_t i = 0; i < n; i++, p += idx->off_stride) {
+		uint32_t off = be32(p);
+		offs[i] = idx->version == 1 || !(off & 0x80000000u)
+				  ? off
+				  : be64(idx->large + 8 * (size_t)(off & 0x7fffffffu));
+	}
+	return n;
+}
+
+size_t hexoid_idx_crc32_hex(const struct hexoid_idx *idx, size_t first, size_t n, char *hex)
+{
+	if (!idx->crcs || first >= idx->nr)
+		return 0;
+	if (n > idx->nr - first)
+		n = idx->nr - first;
+	/* The table holds each CRC32 big-endian, so its bytes in hex are "%08x": five
+	 * CRC32s are one 20-byte record for the SHA-1 encoder, 40 digits with no gaps. */
+	const unsigned char *crcs = idx->crcs + 4 * first;
+	size_t whole = n / 5;
+	if (whole)
+		hexoid_encode(hex, 40, crcs, whole, HEXOID_SHA1);
+	if (n % 5) {
+		unsigned char last[20] = { 0 };
+		char digits[40];
+		memcpy(last, crcs + 20 * whole, 4 * (n % 5));
+		hexoid_encode(digits, 40, last, 1, HEXOID_SHA1);
+		memcpy(hex + 40 * whole, digits, 8 * (n % 5));
+	}
+	return n;
 }
 
 int hexoid_idx_has_crc32(const struct hexoid_idx *idx)
@@ -524,9 +620,14 @@ size_t hexoid_idx_encode(const struct hexoid_idx *idx, size_t first, size_t n, c
 	unsigned char packed[CHUNK * HEXOID_MAX_RAWSZ];
 	for (size_t done = 0; done < n;) {
 		size_t k = n - done < CHUNK ? n - done : CHUNK;
-		for (size_t j = 0; j < k; j++)
-			memcpy(packed + j * rawsz, idx->ids + (first + done + j) * idx->id_stride,
-			       rawsz);
+		const unsigned char *id = idx->ids + (first + done) * idx->id_stride;
+		/* Constant sizes, so the copies are a few moves rather than calls to memcpy. */
+		if (rawsz == 20)
+			for (size_t j = 0; j < k; j++, id += idx->id_stride)
+				memcpy(packed + j * 20, id, 20);
+		else
+			for (size_t j = 0; j < k; j++, id += idx->id_stride)
+				memcpy(packed + j * 32, id, 32);
 		hexoid_encode(out + done * stride, stride, packed, k, idx->algo);
 		done += k;
 	}

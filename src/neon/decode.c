@@ -43,7 +43,8 @@
 struct neon_dec {
 	simde_uint8x16_t digit;  /* by c - '0': 0..9, then 0xFF for ':'..'?' */
 	simde_uint8x16_t letter; /* by (c | fold) - 'a': 10..15, then 0xFF for 'g'..'p' */
-	simde_uint8x16_t fold;   /* 0x20 (MIXED) or 0 (LOWER) */
+	simde_uint8x16_t fold;   /* 0x20: 'A'..'F' read as 'a'..'f' (MIXED only) */
+	int lower;               /* a constant in each instance of the loops */
 	simde_int8x16_t weight;  /* shift counts {4, 0, 4, 0, ...}: the first digit is high */
 };
 
@@ -57,7 +58,9 @@ static const int8_t neon_weight[16] = {4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0,
 HEXOID_INLINE simde_uint8x16_t neon_nibbles(const struct neon_dec *k, simde_uint8x16_t c)
 {
 	simde_uint8x16_t i = simde_vsubq_u8(c, simde_vdupq_n_u8('0'));
-	simde_uint8x16_t j = simde_vsubq_u8(simde_vorrq_u8(c, k->fold), simde_vdupq_n_u8('a'));
+	/* Lowercase-only folds nothing: no OR at all in that instance of the loops. */
+	simde_uint8x16_t f = k->lower ? c : simde_vorrq_u8(c, k->fold);
+	simde_uint8x16_t j = simde_vsubq_u8(f, simde_vdupq_n_u8('a'));
 	return simde_vqtbx1q_u8(simde_vqtbx1q_u8(i, k->digit, i), k->letter, j);
 }
 
@@ -78,6 +81,21 @@ HEXOID_INLINE simde_uint8x16_t neon_pack(const struct neon_dec *k, simde_uint8x1
 					 simde_uint8x16_t b)
 {
 	return simde_vpaddq_u8(simde_vshlq_u8(a, k->weight), simde_vshlq_u8(b, k->weight));
+}
+
+/*
+ * 16 first digits and their 16 second digits (as vld2q_u8 splits 32 characters) to 16
+ * bytes: SLI shifts the first in above the second's low nibble, one instruction for what
+ * neon_pack needs three for. SIMDe 0.7.4 has no vsliq_n_u8: elsewhere, shift and OR.
+ */
+HEXOID_INLINE simde_uint8x16_t neon_join(simde_uint8x16_t first, simde_uint8x16_t second)
+{
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+	return vsliq_n_u8(second, first, 4);
+#else
+	return simde_vorrq_u8(simde_vshlq_n_u8(first, 4),
+			      simde_vandq_u8(second, simde_vdupq_n_u8(0x0f)));
+#endif
 }
 
 HEXOID_INLINE int neon_bad(simde_uint8x16_t err)
@@ -153,14 +171,16 @@ HEXOID_INLINE size_t neon_run40(const struct neon_dec *k, unsigned char *out, co
 	for (; i + 4 <= n; i += 4) {
 		const char *p0 = in + i * stride, *p1 = p0 + stride;
 		const char *p2 = p1 + stride, *p3 = p2 + stride;
-		simde_uint8x16_t a0 = neon_nibbles(k, neon_load16(p0));
-		simde_uint8x16_t b0 = neon_nibbles(k, neon_load16(p0 + 16));
-		simde_uint8x16_t a1 = neon_nibbles(k, neon_load16(p1));
-		simde_uint8x16_t b1 = neon_nibbles(k, neon_load16(p1 + 16));
-		simde_uint8x16_t a2 = neon_nibbles(k, neon_load16(p2));
-		simde_uint8x16_t b2 = neon_nibbles(k, neon_load16(p2 + 16));
-		simde_uint8x16_t a3 = neon_nibbles(k, neon_load16(p3));
-		simde_uint8x16_t b3 = neon_nibbles(k, neon_load16(p3 + 16));
+		/* The first 32 digits of each record, split into first and second digits of
+		 * their pairs by the load itself (a = first, b = second). */
+		simde_uint8x16x2_t h0 = simde_vld2q_u8((const uint8_t *)p0);
+		simde_uint8x16x2_t h1 = simde_vld2q_u8((const uint8_t *)p1);
+		simde_uint8x16x2_t h2 = simde_vld2q_u8((const uint8_t *)p2);
+		simde_uint8x16x2_t h3 = simde_vld2q_u8((const uint8_t *)p3);
+		simde_uint8x16_t a0 = neon_nibbles(k, h0.val[0]), b0 = neon_nibbles(k, h0.val[1]);
+		simde_uint8x16_t a1 = neon_nibbles(k, h1.val[0]), b1 = neon_nibbles(k, h1.val[1]);
+		simde_uint8x16_t a2 = neon_nibbles(k, h2.val[0]), b2 = neon_nibbles(k, h2.val[1]);
+		simde_uint8x16_t a3 = neon_nibbles(k, h3.val[0]), b3 = neon_nibbles(k, h3.val[1]);
 		simde_uint8x16_t t01 = neon_nibbles(k, neon_load8x2(p0 + 32, p1 + 32));
 		simde_uint8x16_t t23 = neon_nibbles(k, neon_load8x2(p2 + 32, p3 + 32));
 		simde_uint8x16_t err = simde_vorrq_u8(
@@ -171,13 +191,13 @@ HEXOID_INLINE size_t neon_run40(const struct neon_dec *k, unsigned char *out, co
 			unsigned char *o = out + i * 20;
 			/* Lane r of the tails vector holds the last 4 bytes of record r. */
 			simde_uint8x16_t tails = neon_pack(k, t01, t23);
-			simde_vst1q_u8(o, neon_pack(k, a0, b0));
+			simde_vst1q_u8(o, neon_join(a0, b0));
 			NEON_STORE_U32_LANE(o + 16, tails, 0);
-			simde_vst1q_u8(o + 20, neon_pack(k, a1, b1));
+			simde_vst1q_u8(o + 20, neon_join(a1, b1));
 			NEON_STORE_U32_LANE(o + 36, tails, 1);
-			simde_vst1q_u8(o + 40, neon_pack(k, a2, b2));
+			simde_vst1q_u8(o + 40, neon_join(a2, b2));
 			NEON_STORE_U32_LANE(o + 56, tails, 2);
-			simde_vst1q_u8(o + 60, neon_pack(k, a3, b3));
+			simde_vst1q_u8(o + 60, neon_join(a3, b3));
 			NEON_STORE_U32_LANE(o + 76, tails, 3);
 		}
 		if (HEXOID_UNLIKELY(neon_bad(err)))
@@ -212,13 +232,15 @@ HEXOID_INLINE size_t neon_run64(const struct neon_dec *k, unsigned char *out, co
 	return n;
 }
 
-size_t HEXOID_KSYM(neon, decode)(unsigned char *out, const char *in, size_t n, size_t stride,
-				 size_t hexsz, enum hexoid_kind kind)
+/* One instance per (hexsz, kind, validate-only): all three are constants inside. */
+HEXOID_INLINE size_t neon_decode(unsigned char *out, const char *in, size_t n, size_t stride,
+				 size_t hexsz, int lower)
 {
 	struct neon_dec k;
 	k.digit = simde_vld1q_u8(neon_digit_tab);
 	k.letter = simde_vld1q_u8(neon_letter_tab);
-	k.fold = simde_vdupq_n_u8(kind == HEXOID_LOWER ? 0 : 0x20);
+	k.fold = simde_vdupq_n_u8(0x20);
+	k.lower = lower;
 	k.weight = simde_vld1q_s8(neon_weight);
 
 	/* Separate instances with and without stores, so validation carries no branch. */
@@ -228,3 +250,27 @@ size_t HEXOID_KSYM(neon, decode)(unsigned char *out, const char *in, size_t n, s
 	return out ? neon_run64(&k, out, in, n, stride, 1)
 		   : neon_run64(&k, NULL, in, n, stride, 0);
 }
+
+size_t HEXOID_KSYM(neon, decode)(unsigned char *out, const char *in, size_t n, size_t stride,
+				 size_t hexsz, enum hexoid_kind kind)
+{
+	return kind == HEXOID_LOWER ? neon_decode(out, in, n, stride, hexsz, 1)
+				    : neon_decode(out, in, n, stride, hexsz, 0);
+}
+
+/* One ID per call: the bulk kernel on one record, into scratch, copied out when good. */
+#define NEON_DECODE1(hexsz, name, kind)                                                    \
+	enum hexoid_status HEXOID_KSYM(neon, decode1_##hexsz##_##name)(                     \
+		unsigned char *out, const char *in, struct hexoid_error *err)               \
+	{                                                                                   \
+		unsigned char tmp[hexsz / 2];                                               \
+		if (HEXOID_KSYM(neon, decode)(tmp, in, 1, hexsz, hexsz, kind) != 1)         \
+			return hexoid_decode1_fail(out, in, hexsz, kind, err);                   \
+		if (out)                                                                    \
+			memcpy(out, tmp, hexsz / 2);                                        \
+		return hexoid_decode1_ok(err);                                              \
+	}
+NEON_DECODE1(40, mixed, HEXOID_MIXED)
+NEON_DECODE1(40, lower, HEXOID_LOWER)
+NEON_DECODE1(64, mixed, HEXOID_MIXED)
+NEON_DECODE1(64, lower, HEXOID_LOWER)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -100,13 +101,29 @@ int pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char
 	return digest2(algo, data, len, NULL, 0, out);
 }
 
-int pk_inflate(z_stream *z, const unsigned char *in, size_t inlen, unsigned char *out,
-	       size_t outlen, size_t *used, char *why, size_t whylen)
+uint32_t pk_crc32(const void *data, size_t len)
+{
+	return libdeflate_crc32(0, data, len);
+}
+
+int pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsigned char *in,
+	       size_t inlen, unsigned char *out, size_t outlen, size_t *used, char *why,
+	       size_t whylen)
 {
 	size_t in_done = 0, out_done = 0, cap = outlen + PK_INFLATE_SLACK;
 	int rc = Z_OK;
 
 	*used = 0;
+	if (d) {
+		size_t got_in = 0, got_out = 0;
+		if (libdeflate_zlib_decompress_ex(d, in, inlen, out, outlen, &got_in, &got_out) ==
+			    LIBDEFLATE_SUCCESS &&
+		    got_out == outlen) {
+			*used = got_in;
+			return 0;
+		}
+		/* zlib says what is wrong (and decides: it is the reference) */
+	}
 	if (inflateReset(z) != Z_OK) {
 		snprintf(why, whylen, "zlib cannot start");
 		return -1;
@@ -178,7 +195,7 @@ struct hexoid_finding *pk_add(struct pk_list *list, uint64_t key, enum hexoid_al
 	slot->rank = list->rank;
 	slot->seq = list->n++;
 	slot->f.code = code;
-	slot->f.git3 = code == HEXOID_FIND_UPPERCASE;
+	slot->f.git3 = hexoid_finding_class_of(code) == HEXOID_CLASS_GIT3;
 	slot->f.path = path;
 	slot->f.algo = algo;
 	slot->f.offset = offset;
@@ -270,9 +287,8 @@ static int cmp_found(const void *a, const void *b)
 	return 0;
 }
 
-/* One finding to the callback (unless it already asked to stop), counted in stats. */
-static int report_one(const struct hexoid_finding *f, const struct hexoid_scan_options *opt,
-		      struct hexoid_scan_stats *stats, int stop)
+int pk_emit(const struct hexoid_finding *f, const struct hexoid_scan_options *opt,
+	    struct hexoid_scan_stats *stats)
 {
 	if (stats) {
 		if (f->git3)
@@ -280,7 +296,7 @@ static int report_one(const struct hexoid_finding *f, const struct hexoid_scan_o
 		else
 			stats->errors++;
 	}
-	return stop || (opt->on_finding && opt->on_finding(opt->ctx, f));
+	return opt->on_finding && opt->on_finding(opt->ctx, f) != 0;
 }
 
 int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_options *opt,
@@ -301,17 +317,54 @@ int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_opt
 			lists[l].v[i].seq = k++;
 	all = malloc(total * sizeof(*all));
 	if (!all) { /* no memory to sort: report in list order rather than not at all */
-		for (l = 0; l < nlists; l++)
+		for (l = 0; l < nlists && !stop; l++)
+			for (i = 0; i < lists[l].n && !stop; i++)
+				stop = pk_emit(&lists[l].v[i].f, opt, stats);
+	} else {
+		for (l = 0, k = 0; l < nlists; l++)
 			for (i = 0; i < lists[l].n; i++)
-				stop = report_one(&lists[l].v[i].f, opt, stats, stop);
-		return stop;
+				all[k++] = &lists[l].v[i];
+		qsort(all, total, sizeof(*all), cmp_found);
+		for (i = 0; i < total && !stop; i++)
+			stop = pk_emit(&all[i]->f, opt, stats);
+		free(all);
 	}
-	for (l = 0, k = 0; l < nlists; l++)
-		for (i = 0; i < lists[l].n; i++)
-			all[k++] = &lists[l].v[i];
-	qsort(all, total, sizeof(*all), cmp_found);
-	for (i = 0; i < total; i++)
-		stop = report_one(&all[i]->f, opt, stats, stop);
-	free(all);
+	for (l = 0; l < nlists; l++)
+		lists[l].n = 0;
 	return stop;
+}
+
+int pk_options_ok(const struct hexoid_scan_options *opt)
+{
+	return opt && opt->size >= sizeof(struct hexoid_scan_options);
+}
+
+void pk_stats_out(struct hexoid_scan_stats *dst, const struct hexoid_scan_stats *src)
+{
+	size_t size, keep;
+
+	if (!dst)
+		return;
+	keep = dst->size;
+	size = keep && keep < sizeof(*dst) ? keep : sizeof(*dst);
+	if (size > sizeof(dst->size))
+		memcpy((char *)dst + sizeof(dst->size), (const char *)src + sizeof(src->size),
+		       size - sizeof(dst->size));
+	dst->size = keep;
+}
+
+int pk_progress(const struct hexoid_scan_options *opt, uint64_t done, uint64_t total,
+		double *last, int force)
+{
+	struct timespec ts;
+	double t;
+
+	if (!opt->on_progress)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	if (!force && t - *last < 0.1)
+		return 0;
+	*last = t;
+	return opt->on_progress(opt->ctx, done, total) != 0;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <zlib.h>
+#include <libdeflate.h>
 
 #include "hexoid_pack.h"
 
@@ -35,12 +36,21 @@ int pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char
  * zlib takes its fast path only while 258 bytes of output room remain, so without the
  * slack every small commit would be decoded a symbol at a time (and the room past
  * outlen is also where a stream longer than its header shows itself). *used gets the
- * input bytes the stream took. Returns 0, or -1 with the reason in why. z is
- * initialised (inflateInit) by the caller, reused.
+ * input bytes the stream took. Returns 0, or -1 with the reason in why.
+ *
+ * d (libdeflate's whole-buffer decompressor, or NULL) goes first: two to three times
+ * zlib's speed on the small streams of commits. A stream it does not decode exactly
+ * goes again through zlib (z: initialised by the caller, reused), which says why; so a
+ * problem is described the same way whichever decoded it.
  */
 #define PK_INFLATE_SLACK 320
-int pk_inflate(z_stream *z, const unsigned char *in, size_t inlen, unsigned char *out,
-	       size_t outlen, size_t *used, char *why, size_t whylen);
+int pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsigned char *in,
+	       size_t inlen, unsigned char *out, size_t outlen, size_t *used, char *why,
+	       size_t whylen);
+
+/* CRC32 of data[0, len) (libdeflate's: folded with carry-less multiplication where the
+ * CPU has it). */
+uint32_t pk_crc32(const void *data, size_t len);
 
 /*
  * The most a zlib stream of `packed` bytes can inflate to (deflate's best ratio is a little
@@ -85,9 +95,28 @@ void pk_check_object(struct pk_list *out, uint64_t key, const char *path, uint64
 		     enum hexoid_object_type type, const unsigned char *text, size_t len,
 		     const unsigned char *oid, enum hexoid_algo algo, int verify_ids);
 
-/* Report every finding of the lists, merged in (key, seq) order; counts into stats.
- * Returns 1 if the callback asked to stop, else 0. */
+/* One finding to the callback, counted in stats by class. 1 if the callback asked to
+ * stop. */
+int pk_emit(const struct hexoid_finding *f, const struct hexoid_scan_options *opt,
+	    struct hexoid_scan_stats *stats);
+
+/* Report every finding of the lists, merged in (key, rank, seq) order, and empty them;
+ * counts into stats. Returns 1 if the callback asked to stop, else 0. */
 int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_options *opt,
 	      struct hexoid_scan_stats *stats);
+
+/* The options' size is one this library knows (HEXOID_SCAN_OPTIONS_INIT set it). */
+int pk_options_ok(const struct hexoid_scan_options *opt);
+/* Copy the statistics out as far as the caller's struct goes (its size field: 0 is the
+ * first version's), keeping that field. NULL is fine. */
+void pk_stats_out(struct hexoid_scan_stats *dst, const struct hexoid_scan_stats *src);
+
+/* Progress to opt's callback, at most ten times a second unless force; *last is the
+ * time of the last call (0 before the first). 1 if the callback asked to stop. */
+int pk_progress(const struct hexoid_scan_options *opt, uint64_t done, uint64_t total,
+		double *last, int force);
+
+/* The delta base cache of each thread when the options say 0. */
+#define PK_CACHE_DEFAULT ((size_t)32 << 20)
 
 #endif

@@ -84,6 +84,8 @@ static enum hexoid_object_type type_of(const char *s, size_t n)
 
 struct loose {
 	const struct hexoid_scan_options *opt;
+	int stopped;           /* a callback asked to stop */
+	double last;           /* the last progress call */
 	enum hexoid_algo algo;
 	size_t rawsz, hexsz;
 	z_stream z;
@@ -285,17 +287,31 @@ static int loose_start(struct loose *l, const struct hexoid_scan_options *opt)
 	return 0;
 }
 
-/* Report what was found, give everything back: as the scans return. */
+/* Report what was found so far (findings come in the order they were added: by name,
+ * and in order within each object), and let the paths go. 1 if a callback said stop. */
+static int loose_flush(struct loose *l)
+{
+	if (!l->stopped && !l->out.oom)
+		l->stopped = pk_report(&l->out, 1, l->opt, &l->st);
+	l->out.n = 0;
+	free_list(l->paths, l->npaths);
+	l->paths = NULL;
+	l->npaths = l->cappaths = 0;
+	return l->stopped;
+}
+
+/* Report the rest, give everything back: as the scans return. */
 static int loose_finish(struct loose *l, struct hexoid_scan_stats *stats)
 {
-	int rc;
+	int rc, oom = l->out.oom;
 
 	inflateEnd(&l->z);
-	rc = l->out.oom ? -1 : pk_report(&l->out, 1, l->opt, &l->st);
-	if (stats)
-		*stats = l->st;
+	loose_flush(l);
+	rc = oom ? -1 : l->stopped;
+	if (!rc && pk_progress(l->opt, l->st.objects, 0, &l->last, 1))
+		rc = 1;
+	pk_stats_out(stats, &l->st);
 	pk_list_free(&l->out);
-	free_list(l->paths, l->npaths);
 	return rc;
 }
 
@@ -305,12 +321,13 @@ int hexoid_loose_object_scan(const char *name, const void *data, size_t size,
 {
 	struct loose l;
 	struct pk_map m = { data, size };
+	static const struct hexoid_scan_stats zero;
 
-	if (stats)
-		memset(stats, 0, sizeof(*stats));
-	if (!opt || loose_start(&l, opt) || (!data && size)) {
-		if (opt && l.rawsz)
-			inflateEnd(&l.z);
+	pk_stats_out(stats, &zero);
+	if (!pk_options_ok(opt) || loose_start(&l, opt))
+		return -1;
+	if (!data && size) {
+		inflateEnd(&l.z);
 		return -1;
 	}
 	one_buffer(&l, name ? name : "(object)", m, oid);
@@ -326,14 +343,14 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 	int unreadable;
 	char *path;
 	char dummy[1];
+	static const struct hexoid_scan_stats zero;
 
 	if (!err || !errlen) {
 		err = dummy;
 		errlen = sizeof(dummy);
 	}
-	if (stats)
-		memset(stats, 0, sizeof(*stats));
-	if (!opt || !objects_dir) {
+	pk_stats_out(stats, &zero);
+	if (!pk_options_ok(opt) || !objects_dir) {
 		snprintf(err, errlen, "%s: bad arguments", objects_dir ? objects_dir : "(null)");
 		return -1;
 	}
@@ -384,8 +401,14 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 				       files[k][at]);
 			}
 			one_object(&l, path, oid);
+			if (loose_flush(&l))
+				break;
 		}
 		free_list(files, nfiles);
+		if (loose_flush(&l) || pk_progress(opt, l.st.objects, 0, &l.last, 0)) {
+			l.stopped = 1;
+			break;
+		}
 	}
 	free(path);
 	free_list(dirs, ndirs);

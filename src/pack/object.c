@@ -39,6 +39,41 @@ const char *hexoid_finding_name(enum hexoid_finding_code code)
 	return "unknown finding";
 }
 
+const char *hexoid_finding_code_name(enum hexoid_finding_code code)
+{
+	switch (code) {
+	case HEXOID_FIND_UPPERCASE: return "uppercase";
+	case HEXOID_FIND_BAD_ID: return "bad-id";
+	case HEXOID_FIND_ID_MISMATCH: return "id-mismatch";
+	case HEXOID_FIND_CRC: return "crc";
+	case HEXOID_FIND_CHECKSUM: return "checksum";
+	case HEXOID_FIND_LAYOUT: return "layout";
+	case HEXOID_FIND_HEADER: return "header";
+	case HEXOID_FIND_ZLIB: return "zlib";
+	case HEXOID_FIND_DELTA: return "delta";
+	case HEXOID_FIND_BASE: return "base";
+	case HEXOID_FIND_IO: return "io";
+	}
+	return NULL;
+}
+
+enum hexoid_finding_class hexoid_finding_class_of(enum hexoid_finding_code code)
+{
+	if (code == HEXOID_FIND_UPPERCASE)
+		return HEXOID_CLASS_GIT3;
+	return hexoid_finding_code_name(code) ? HEXOID_CLASS_ERROR : (enum hexoid_finding_class)0;
+}
+
+const char *hexoid_finding_class_name(enum hexoid_finding_class cls)
+{
+	switch (cls) {
+	case HEXOID_CLASS_GIT3: return "git3";
+	case HEXOID_CLASS_ERROR: return "error";
+	case HEXOID_CLASS_WARN: return "warn";
+	}
+	return NULL;
+}
+
 /*
  * One header's ID: `hex` is what follows "<header> " up to (not including) the line's
  * newline or the end of the text. Fills *p and returns 1 if the ID is not exactly hexsz

@@ -4,15 +4,20 @@
  *
  * SPDX-License-Identifier: MIT
  *
- * The scan runs in three steps:
- *   A. (parallel, split by bytes) parse each object's header — type, size, delta base —
- *      and check its CRC32 against the index;
- *   B. (serial) find each delta's base entry and each object's final type, catching
- *      missing bases and chains that loop;
- *   C. (parallel, split by work) inflate every commit and tag, applying delta chains
- *      with a per-thread LRU cache of bases, and check the text.
- * Findings of every step are kept per thread and reported at the end, sorted by pack
- * offset, so the report does not depend on the number of threads.
+ * The scan runs in two passes over the objects sorted by offset:
+ *   1. (parallel, split by bytes) parse each object's header — type, delta base — and
+ *      link each delta to its base's entry; then (serial) each object's final type,
+ *      catching chains that loop. Nothing is kept for a problem but a flag: its finding
+ *      is written again, from the pack, when its offset comes up in pass 2.
+ *   2. (parallel, a window at a time) for each object in offset order: its layout and
+ *      header problems, its CRC32, its base problems, and for commits and tags the
+ *      text, through the delta chain with a per-thread LRU cache of bases. Each window
+ *      (a few thousand commits and tags) is cut into one contiguous piece per thread;
+ *      the calling thread reports a window's findings, piece after piece, while the
+ *      threads go on with the next one.
+ * So findings reach the callback in offset order, a window after they are found, with
+ * memory bounded by the window rather than by the number of findings, and the report
+ * does not depend on the number of threads.
  *
  * Nothing is read outside the mapped pack: every object's bytes are bounded by the next
  * object's offset (or the trailer), and every size is checked before it is used.
@@ -30,18 +35,29 @@
 
 #define NONE UINT32_MAX
 
+/* Commits and tags in a window of pass 2: what the threads work on between two reports,
+ * and so what bounds the findings held. */
+#define WINDOW_WORK 4096
+/* ... and at most this many objects, or packed bytes (blobs cost only their CRC32). */
+#define WINDOW_OBJECTS 65536
+#define WINDOW_BYTES ((uint64_t)64 << 20)
+
+/* entry flags */
+#define F_IS_BASE 1  /* some commit or tag is a delta against it */
+#define F_NO_BASE 2  /* a delta whose base is not an object of this pack */
+#define F_LOOP 4     /* the walk to the final type came back to this object */
+#define F_TWO 8      /* the index puts the next object at the same offset */
+
 struct entry {
 	uint64_t off;    /* where the object's header starts */
-	uint64_t end;    /* where the next object (or the trailer) starts */
-	uint64_t size;   /* the header's size: the object's, or the delta data's */
 	uint32_t pos;    /* its entry in the index */
 	uint32_t base;   /* for deltas: the base's entry (sorted order), or NONE */
-	uint64_t base_off; /* OFS_DELTA: the base's offset, as the header says */
 	uint16_t hdrlen; /* header bytes, with the base offset or ID */
 	uint8_t type;    /* as packed */
 	uint8_t final;   /* the type after deltas; 0 unknown or broken */
-	uint8_t broken;  /* the header could not be parsed */
-	uint8_t is_base; /* some commit or tag is a delta against it */
+	uint8_t broken;  /* 1: the header cannot be parsed; 2: no bytes of its own (outside
+			    the pack's objects, or another object at the same offset) */
+	uint8_t flags;   /* F_* */
 };
 
 struct scan {
@@ -56,35 +72,99 @@ struct scan {
 	uint32_t *by_pos;              /* index entry -> sorted entry */
 	const struct hexoid_scan_options *opt;
 	size_t cache_bytes;
+	uint32_t outside, first_outside; /* objects the index puts outside the pack */
 	atomic_uint_fast64_t done;     /* commits and tags finished, for progress */
 	atomic_int stop;
 };
 
-/* --- step A: object headers and CRC32 ----------------------------------------------- */
-
-static void parse_header(struct scan *s, struct entry *x, struct pk_list *out)
+/* Where entry i's bytes end: at the next object, or the trailer. */
+static uint64_t entry_end(const struct scan *s, uint32_t i)
 {
-	const unsigned char *p = s->pack.data + x->off, *lim = s->pack.data + x->end;
+	uint64_t end = i + 1 < s->n ? s->e[i + 1].off : s->body_end;
+	return end > s->body_end ? s->body_end : end;
+}
+
+/* The size in a parsed header: the object's, or its delta data's. */
+static uint64_t entry_size(const struct scan *s, const struct entry *x)
+{
+	const unsigned char *q = s->pack.data + x->off;
+	uint64_t size = *q & 15;
+	unsigned shift = 4;
+
+	while (*q++ & 0x80) {
+		size |= (uint64_t)(*q & 0x7f) << shift;
+		shift += 7;
+	}
+	return size;
+}
+
+static void oid_finding(struct scan *s, struct hexoid_finding *f, const struct entry *x)
+{
+	f->has_oid = 1;
+	memcpy(f->oid, hexoid_idx_id(&s->idx, x->pos), s->rawsz);
+}
+
+/* The entry at `off`, which is before entry i: bases are mostly near their deltas, so
+ * gallop back from i, then search the last step. NONE if no entry starts there. */
+static uint32_t entry_before(const struct scan *s, uint32_t i, uint64_t off)
+{
+	uint32_t step = 1, hi = i, lo;
+
+	for (;;) {
+		lo = hi > step ? hi - step : 0;
+		if (s->e[lo].off <= off || lo == 0)
+			break;
+		hi = lo;
+		step *= 2;
+	}
+	/* the entry is in [lo, hi) if anywhere */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->e[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == i || s->e[lo].off != off)
+		return NONE;
+	while (lo && s->e[lo - 1].off == off) /* the first of objects at one offset */
+		lo--;
+	return lo;
+}
+
+static int is_delta(unsigned type)
+{
+	return type == HEXOID_OBJ_OFS_DELTA || type == HEXOID_OBJ_REF_DELTA;
+}
+
+/* --- pass 1: headers, bases, final types ------------------------------------------- */
+
+/*
+ * Parse entry i's header into *x (s->e[i] itself in pass 1): type, header length, the
+ * base's entry for a delta (F_NO_BASE when it is not in this pack). On a problem, sets
+ * broken and, when out is given, adds its finding (pass 2 parses a broken entry again,
+ * into a copy, for that).
+ */
+static void parse_header(const struct scan *s, uint32_t i, struct entry *x, struct pk_list *out)
+{
+	const unsigned char *p = s->pack.data + x->off, *lim = s->pack.data + entry_end(s, i);
 	const unsigned char *q = p;
-	uint64_t size;
 	unsigned shift = 4, c;
 	struct hexoid_finding *f;
 
 	x->broken = 1;
 	c = *q++;
 	x->type = (c >> 4) & 7;
-	size = c & 15;
 	while (c & 0x80) {
 		if (q == lim || shift > 60) {
-			if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+			if (out && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
 				pk_say(f, "object size varint %s", q == lim ? "runs past the object" : "is too long");
 			return;
 		}
 		c = *q++;
-		size |= (uint64_t)(c & 0x7f) << shift;
 		shift += 7;
 	}
-	x->size = size;
+	x->base = NONE;
 	switch (x->type) {
 	case HEXOID_OBJ_COMMIT: case HEXOID_OBJ_TREE: case HEXOID_OBJ_BLOB: case HEXOID_OBJ_TAG:
 		break;
@@ -99,7 +179,7 @@ static void parse_header(struct scan *s, struct entry *x, struct pk_list *out)
 			if (q == lim)
 				goto short_header;
 			if (rel >= (UINT64_MAX >> 7) - 1) {
-				if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+				if (out && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
 					pk_say(f, "delta base offset varint is too long");
 				return;
 			}
@@ -107,21 +187,30 @@ static void parse_header(struct scan *s, struct entry *x, struct pk_list *out)
 			rel = ((rel + 1) << 7) | (c & 0x7f);
 		}
 		if (rel == 0 || rel > x->off) {
-			if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off)))
+			if (out && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off)))
 				pk_say(f, "delta base offset %llu bytes back is outside the pack",
 				       (unsigned long long)rel);
 			return;
 		}
-		x->base_off = x->off - rel;
+		x->base = entry_before(s, i, x->off - rel);
+		if (x->base == NONE)
+			x->flags |= F_NO_BASE;
 		break;
 	}
-	case HEXOID_OBJ_REF_DELTA:
+	case HEXOID_OBJ_REF_DELTA: {
+		ptrdiff_t pos;
 		if ((size_t)(lim - q) < s->rawsz)
 			goto short_header;
+		pos = hexoid_idx_find(&s->idx, q);
 		q += s->rawsz;
+		if (pos >= 0)
+			x->base = s->by_pos[pos];
+		else
+			x->flags |= F_NO_BASE;
 		break;
+	}
 	default:
-		if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+		if (out && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
 			pk_say(f, "unknown object type %u", x->type);
 		return;
 	}
@@ -129,124 +218,71 @@ static void parse_header(struct scan *s, struct entry *x, struct pk_list *out)
 	x->broken = 0;
 	return;
 short_header:
-	if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+	if (out && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
 		pk_say(f, "object header runs past the object's %llu bytes",
-		       (unsigned long long)(x->end - x->off));
+		       (unsigned long long)(lim - p));
 }
 
-static void step_a(struct scan *s, uint32_t from, uint32_t to, struct pk_list *out)
+/* A delta's base problem, written from its flag (pass 2). */
+static void base_findings(struct scan *s, uint32_t i, struct pk_list *out)
 {
-	int crc = hexoid_idx_has_crc32(&s->idx);
-	uint32_t i;
+	const struct entry *x = &s->e[i];
+	struct hexoid_finding *f;
+	char hex[2 * HEXOID_MAX_RAWSZ + 1];
 
-	for (i = from; i < to && !atomic_load_explicit(&s->stop, memory_order_relaxed); i++) {
-		struct entry *x = &s->e[i];
-		if (x->broken) /* outside the pack: reported already */
-			continue;
-		parse_header(s, x, out);
-		if (crc) {
-			/* zlib's crc32() takes a uInt length: go in pieces. */
-			const unsigned char *p = s->pack.data + x->off;
-			uint64_t left = x->end - x->off;
-			uLong c = crc32(0L, Z_NULL, 0);
-			uint32_t want = hexoid_idx_crc32(&s->idx, x->pos);
-			while (left) {
-				uInt piece = left > (1u << 30) ? (1u << 30) : (uInt)left;
-				c = crc32(c, p, piece);
-				p += piece;
-				left -= piece;
-			}
-			if ((uint32_t)c != want) {
-				struct hexoid_finding *f = pk_add(out, x->off, s->algo, HEXOID_FIND_CRC, s->path, x->off);
-				if (f) {
-					f->has_oid = 1;
-					memcpy(f->oid, hexoid_idx_id(&s->idx, x->pos), s->rawsz);
-					pk_say(f, "crc32 mismatch: the index says %08x, the %llu packed bytes give %08x",
-					       want, (unsigned long long)(x->end - x->off), (unsigned)c);
-				}
-			}
+	if ((x->flags & F_NO_BASE) && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
+		oid_finding(s, f, x);
+		if (x->type == HEXOID_OBJ_OFS_DELTA) {
+			/* parse again for the offset it names */
+			const unsigned char *q = s->pack.data + x->off;
+			uint64_t rel;
+			while (*q++ & 0x80)
+				;
+			rel = *q & 0x7f;
+			while (*q++ & 0x80)
+				rel = ((rel + 1) << 7) | (*q & 0x7f);
+			pk_say(f, "delta base at offset %llu is not an object of this pack",
+			       (unsigned long long)(x->off - rel));
+		} else {
+			hexoid_encode(hex, 2 * s->rawsz, s->pack.data + x->off + x->hdrlen - s->rawsz, 1, s->algo);
+			hex[2 * s->rawsz] = 0;
+			pk_say(f, "delta base %s is not in this pack", hex);
 		}
 	}
-}
-
-/* --- step B: bases and final types ------------------------------------------------- */
-
-static uint32_t entry_at(const struct scan *s, uint64_t off)
-{
-	uint32_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (s->e[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if ((x->flags & F_LOOP) && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
+		oid_finding(s, f, x);
+		pk_say(f, "delta chain loops back to this object");
 	}
-	return lo < s->n && s->e[lo].off == off ? lo : NONE;
 }
 
-static int is_delta(unsigned type)
+static void parse_range(struct scan *s, uint32_t from, uint32_t to)
 {
-	return type == HEXOID_OBJ_OFS_DELTA || type == HEXOID_OBJ_REF_DELTA;
+	uint32_t i;
+
+	for (i = from; i < to; i++)
+		if (!s->e[i].broken)
+			parse_header(s, i, &s->e[i], NULL);
 }
 
-static void oid_finding(struct scan *s, struct hexoid_finding *f, const struct entry *x)
-{
-	f->has_oid = 1;
-	memcpy(f->oid, hexoid_idx_id(&s->idx, x->pos), s->rawsz);
-}
-
-static int step_b(struct scan *s, struct pk_list *out)
+/* Final types: walk each chain down to a known type, then mark the whole walk. */
+static int final_types(struct scan *s)
 {
 	uint8_t *state = calloc(s->n ? s->n : 1, 1); /* 1 on the walk, 2 done */
 	uint32_t *stack = malloc((s->n ? s->n : 1) * sizeof(*stack));
 	uint32_t i;
-	char hex[2 * HEXOID_MAX_RAWSZ + 1];
 
 	if (!state || !stack) {
 		free(state);
 		free(stack);
 		return -1;
 	}
-	/* Link each delta to its base entry. */
-	for (i = 0; i < s->n; i++) {
-		struct entry *x = &s->e[i];
-		struct hexoid_finding *f;
-		x->base = NONE;
-		if (x->broken || !is_delta(x->type))
-			continue;
-		if (x->type == HEXOID_OBJ_OFS_DELTA) {
-			x->base = entry_at(s, x->base_off);
-			if (x->base == NONE && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
-				oid_finding(s, f, x);
-				pk_say(f, "delta base at offset %llu is not an object of this pack",
-				       (unsigned long long)x->base_off);
-			}
-		} else {
-			const unsigned char *id = s->pack.data + x->off + x->hdrlen - s->rawsz;
-			ptrdiff_t pos = hexoid_idx_find(&s->idx, id);
-			if (pos >= 0) {
-				x->base = s->by_pos[pos];
-			} else if ((f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
-				oid_finding(s, f, x);
-				hexoid_encode(hex, 2 * s->rawsz, id, 1, s->algo);
-				hex[2 * s->rawsz] = 0;
-				pk_say(f, "delta base %s is not in this pack", hex);
-			}
-		}
-	}
-	/* Final types: walk each chain down to a known type, then mark the whole walk. */
 	for (i = 0; i < s->n; i++) {
 		uint32_t depth = 0, k = i;
 		uint8_t final = 0;
 		while (state[k] != 2) {
 			struct entry *x = &s->e[k];
 			if (state[k] == 1) {
-				struct hexoid_finding *f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off);
-				if (f) {
-					oid_finding(s, f, x);
-					pk_say(f, "delta chain loops back to this object");
-				}
+				x->flags |= F_LOOP;
 				break;
 			}
 			state[k] = 1;
@@ -273,14 +309,14 @@ static int step_b(struct scan *s, struct pk_list *out)
 		const struct entry *x = &s->e[i];
 		if ((x->final == HEXOID_OBJ_COMMIT || x->final == HEXOID_OBJ_TAG) && is_delta(x->type) &&
 		    x->base != NONE)
-			s->e[x->base].is_base = 1;
+			s->e[x->base].flags |= F_IS_BASE;
 	}
 	free(state);
 	free(stack);
 	return 0;
 }
 
-/* --- step C: inflate, resolve deltas, check ---------------------------------------- */
+/* --- pass 2: CRC32, inflate, resolve deltas, check ------------------------------------ */
 
 /* A per-thread LRU cache of inflated bases, keyed by entry, bounded in bytes. */
 struct cslot {
@@ -427,22 +463,25 @@ static void cache_put(struct cache *c, uint32_t entry, unsigned char *data, size
 	c->bytes += len;
 }
 
+
+struct pipe;
+
 struct worker {
 	struct scan *s;
-	uint32_t from, to;         /* entries, sorted order */
-	struct pk_list out;
+	unsigned index;            /* which piece of each window is its own */
+	unsigned jobs;
+	struct pk_list out[2];     /* findings of the windows in flight, by parity */
+	struct pk_list *cur;       /* the one being written */
 	struct cache cache;
 	z_stream z;
+	struct libdeflate_decompressor *dd;
 	uint32_t *chain;           /* the delta chain being resolved */
 	uint32_t chain_cap;
-	uint64_t commits, tags, deltas, inflated;
+	uint64_t commits, tags, resolved, deltas, inflated;
 	int failed;                /* out of memory */
-	void (*run)(struct worker *);
+	uint32_t from, to;         /* pass 1: the entries to parse */
+	struct pipe *pipe;
 	pthread_t thread;
-	/* Shared by all workers of a scan, for progress. */
-	pthread_mutex_t *lock;
-	pthread_cond_t *cond;
-	unsigned *finished;
 };
 
 /* Inflate entry k's data (the object, or its delta) into a new buffer. */
@@ -451,35 +490,36 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 	struct scan *s = w->s;
 	const struct entry *x = &s->e[k];
 	const unsigned char *in = s->pack.data + x->off + x->hdrlen;
-	size_t inlen = (size_t)(x->end - x->off - x->hdrlen), used;
+	size_t inlen = (size_t)(entry_end(s, k) - x->off - x->hdrlen), used;
+	uint64_t size = entry_size(s, x);
 	unsigned char *buf;
 	char why[160];
 	struct hexoid_finding *f;
 
-	if (x->size > pk_inflate_bound(inlen) || x->size > SIZE_MAX - PK_INFLATE_SLACK) {
-		if ((f = pk_add(&w->out, s->e[about].off, s->algo, HEXOID_FIND_HEADER, s->path, s->e[about].off))) {
+	if (size > pk_inflate_bound(inlen) || size > SIZE_MAX - PK_INFLATE_SLACK) {
+		if ((f = pk_add(w->cur, s->e[about].off, s->algo, HEXOID_FIND_HEADER, s->path, s->e[about].off))) {
 			oid_finding(s, f, &s->e[about]);
 			pk_say(f, "%s%llu bytes claimed for %zu packed bytes",
-			       k == about ? "" : "delta base: ", (unsigned long long)x->size, inlen);
+			       k == about ? "" : "delta base: ", (unsigned long long)size, inlen);
 		}
 		return NULL;
 	}
-	buf = malloc((size_t)x->size + PK_INFLATE_SLACK);
+	buf = malloc((size_t)size + PK_INFLATE_SLACK);
 	if (!buf) {
 		w->failed = 1;
 		return NULL;
 	}
-	if (pk_inflate(&w->z, in, inlen, buf, (size_t)x->size, &used, why, sizeof(why)) == 0) {
+	if (pk_inflate(w->dd, &w->z, in, inlen, buf, (size_t)size, &used, why, sizeof(why)) == 0) {
 		if (used == inlen) {
-			w->inflated += x->size;
-			*len = (size_t)x->size;
+			w->inflated += size;
+			*len = (size_t)size;
 			return buf;
 		}
 		snprintf(why, sizeof(why), "zlib stream ends %zu bytes before the next object",
 			 inlen - used);
 	}
 	free(buf);
-	if ((f = pk_add(&w->out, s->e[about].off, s->algo, HEXOID_FIND_ZLIB, s->path, s->e[about].off))) {
+	if ((f = pk_add(w->cur, s->e[about].off, s->algo, HEXOID_FIND_ZLIB, s->path, s->e[about].off))) {
 		oid_finding(s, f, &s->e[about]);
 		if (k == about)
 			pk_say(f, "%s", why);
@@ -651,7 +691,7 @@ static unsigned char *resolve(struct worker *w, uint32_t x, size_t *len, int *ca
 		k = s->e[k].base; /* step B made sure the chain ends */
 	}
 	/* buf is entry k's content. Keep a copy if others build on it. */
-	if (owned && k != x && s->e[k].is_base)
+	if (owned && k != x && (s->e[k].flags & F_IS_BASE))
 		keep(w, k, buf, blen);
 	while (depth) {
 		uint32_t d = w->chain[--depth];
@@ -673,7 +713,7 @@ static unsigned char *resolve(struct worker *w, uint32_t x, size_t *len, int *ca
 			struct hexoid_finding *f;
 			if (oom)
 				w->failed = 1;
-			else if ((f = pk_add(&w->out, s->e[x].off, s->algo, HEXOID_FIND_DELTA, s->path, s->e[x].off))) {
+			else if ((f = pk_add(w->cur, s->e[x].off, s->algo, HEXOID_FIND_DELTA, s->path, s->e[x].off))) {
 				oid_finding(s, f, &s->e[x]);
 				if (d == x)
 					pk_say(f, "%s", why);
@@ -686,159 +726,18 @@ static unsigned char *resolve(struct worker *w, uint32_t x, size_t *len, int *ca
 		buf = r;
 		blen = rlen;
 		owned = 1;
-		if (d != x && s->e[d].is_base)
+		if (d != x && (s->e[d].flags & F_IS_BASE))
 			keep(w, d, r, rlen);
 	}
 	if (!owned) {
 		*cached = 1;
-	} else if (s->e[x].is_base) {
+	} else if ((s->e[x].flags & F_IS_BASE)) {
 		keep(w, x, buf, blen);
 	}
 	*len = blen;
 	return buf;
 }
 
-static void step_c(struct worker *w)
-{
-	struct scan *s = w->s;
-	uint32_t i;
-
-	for (i = w->from; i < w->to; i++) {
-		const struct entry *x = &s->e[i];
-		unsigned char *text;
-		size_t len;
-		int cached;
-
-		if (x->final != HEXOID_OBJ_COMMIT && x->final != HEXOID_OBJ_TAG)
-			continue;
-		if (atomic_load_explicit(&s->stop, memory_order_relaxed) || w->failed)
-			break;
-		text = resolve(w, i, &len, &cached);
-		if (text) {
-			if (x->final == HEXOID_OBJ_COMMIT)
-				w->commits++;
-			else
-				w->tags++;
-			pk_check_object(&w->out, x->off, s->path, x->off, (enum hexoid_object_type)x->final,
-					text, len, hexoid_idx_id(&s->idx, x->pos), s->algo,
-					s->opt->verify_ids);
-			if (!cached)
-				free(text);
-		}
-		atomic_fetch_add_explicit(&s->done, 1, memory_order_relaxed);
-		if (w->out.oom)
-			w->failed = 1;
-	}
-}
-
-static void run_a(struct worker *w)
-{
-	step_a(w->s, w->from, w->to, &w->out);
-}
-
-static void *thread_main(void *p)
-{
-	struct worker *w = p;
-
-	w->run(w);
-	pthread_mutex_lock(w->lock);
-	++*w->finished;
-	pthread_cond_signal(w->cond);
-	pthread_mutex_unlock(w->lock);
-	return NULL;
-}
-
-/* Run each worker's job, in threads when there are several; report progress meanwhile. */
-static void run_all(struct scan *s, struct worker *w, unsigned jobs, int progress, uint64_t total)
-{
-	pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
-	unsigned finished = 0, started = 0, j;
-
-	if (jobs > 1) {
-		for (j = 0; j < jobs; j++) {
-			w[j].lock = &lock;
-			w[j].cond = &cond;
-			w[j].finished = &finished;
-			if (pthread_create(&w[j].thread, NULL, thread_main, &w[j]) != 0)
-				break;
-			started++;
-		}
-	}
-	/* Whatever could not get a thread runs here. */
-	for (j = started; j < jobs; j++)
-		w[j].run(&w[j]);
-	if (started) {
-		pthread_mutex_lock(&lock);
-		while (finished < started) {
-			struct timespec t;
-			clock_gettime(CLOCK_REALTIME, &t);
-			t.tv_nsec += 100 * 1000 * 1000;
-			if (t.tv_nsec >= 1000000000) {
-				t.tv_sec++;
-				t.tv_nsec -= 1000000000;
-			}
-			pthread_cond_timedwait(&cond, &lock, &t);
-			if (progress && finished < started && s->opt->on_progress)
-				s->opt->on_progress(s->opt->ctx, atomic_load(&s->done), total);
-		}
-		pthread_mutex_unlock(&lock);
-		for (j = 0; j < started; j++)
-			pthread_join(w[j].thread, NULL);
-	}
-	pthread_cond_destroy(&cond);
-	pthread_mutex_destroy(&lock);
-}
-
-/*
- * Sort the entries by offset: LSD radix sort of (offset, entry) pairs, 11 bits a pass,
- * only as many passes as the largest offset needs (two for a pack under 4 MiB... three
- * up to 8 GiB). Returns -1 when out of memory.
- */
-static int sort_by_offset(struct scan *s)
-{
-	struct pair { uint64_t off; uint32_t pos; } *a, *b, *t;
-	uint64_t max = 0;
-	uint32_t i, n = s->n;
-	unsigned shift;
-
-	a = malloc((n ? n : 1) * sizeof(*a));
-	b = malloc((n ? n : 1) * sizeof(*b));
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		a[i].off = hexoid_idx_offset(&s->idx, i);
-		a[i].pos = i;
-		if (a[i].off > max)
-			max = a[i].off;
-	}
-	for (shift = 0; shift < 64 && (max >> shift); shift += 11) {
-		uint32_t count[2048] = { 0 }, sum = 0, c;
-		for (i = 0; i < n; i++)
-			count[(a[i].off >> shift) & 2047]++;
-		for (c = 0; c < 2048; c++) {
-			uint32_t k = count[c];
-			count[c] = sum;
-			sum += k;
-		}
-		for (i = 0; i < n; i++)
-			b[count[(a[i].off >> shift) & 2047]++] = a[i];
-		t = a;
-		a = b;
-		b = t;
-	}
-	for (i = 0; i < n; i++) {
-		s->e[i].off = a[i].off;
-		s->e[i].pos = a[i].pos;
-		s->by_pos[a[i].pos] = i;
-	}
-	free(a);
-	free(b);
-	return 0;
-}
 
 /* The .pack and .idx paths for `path`, which names either. */
 static int pair_paths(const char *path, char **pack, char **idx)
@@ -893,16 +792,452 @@ static void pack_sum_start(struct pack_sum *ps, const struct scan *s, unsigned j
 		pack_sum_main(ps);
 }
 
-/* Pack-level checks: count against the index, checksums. */
-static void check_pack_level(struct scan *s, struct pack_sum *ps, struct pk_list *out)
+/* Entry i's CRC32 against the index's. */
+static void check_crc(struct scan *s, uint32_t i, struct pk_list *out)
+{
+	const struct entry *x = &s->e[i];
+	const unsigned char *p = s->pack.data + x->off;
+	uint64_t len = entry_end(s, i) - x->off;
+	uint32_t c;
+	uint32_t want = hexoid_idx_crc32(&s->idx, x->pos);
+	struct hexoid_finding *f;
+
+	c = pk_crc32(p, (size_t)len);
+	if ((uint32_t)c != want && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_CRC, s->path, x->off))) {
+		oid_finding(s, f, x);
+		pk_say(f, "crc32 mismatch: the index says %08x, the %llu packed bytes give %08x", want,
+		       (unsigned long long)len, (unsigned)c);
+	}
+}
+
+/* Everything about entries [from, to), in offset order, into w->cur. */
+static void work_range(struct worker *w, uint32_t from, uint32_t to)
+{
+	struct scan *s = w->s;
+	int crc = hexoid_idx_has_crc32(&s->idx);
+	uint32_t i;
+
+	for (i = from; i < to; i++) {
+		const struct entry *x = &s->e[i];
+		unsigned char *text;
+		size_t len;
+		int cached;
+
+		if (atomic_load_explicit(&s->stop, memory_order_relaxed) || w->failed)
+			break;
+		/* The index's CRCs are in ID order, the entries in offset order: ask for the
+		 * CRC of an entry a little ahead while this one is worked on. */
+		if (crc && i + 16 < to)
+			__builtin_prefetch(s->idx.crcs + 4 * (size_t)s->e[i + 16].pos);
+		if (x->broken == 2) {
+			struct hexoid_finding *f;
+			if ((x->flags & F_TWO) &&
+			    (f = pk_add(w->cur, x->off, s->algo, HEXOID_FIND_LAYOUT, s->path, x->off))) {
+				oid_finding(s, f, x);
+				pk_say(f, "the index puts two objects at offset %llu", (unsigned long long)x->off);
+			}
+			continue; /* no bytes of its own; objects outside: one finding, at the start */
+		}
+		if (x->broken) {
+			struct entry copy = *x;
+			parse_header(s, i, &copy, w->cur);
+		}
+		if (crc)
+			check_crc(s, i, w->cur);
+		if (x->flags & (F_NO_BASE | F_LOOP))
+			base_findings(s, i, w->cur);
+		if (x->final != HEXOID_OBJ_COMMIT && x->final != HEXOID_OBJ_TAG)
+			continue;
+		text = resolve(w, i, &len, &cached);
+		if (text) {
+			if (x->final == HEXOID_OBJ_COMMIT)
+				w->commits++;
+			else
+				w->tags++;
+			w->resolved += is_delta(x->type);
+			pk_check_object(w->cur, x->off, s->path, x->off, (enum hexoid_object_type)x->final,
+					text, len, hexoid_idx_id(&s->idx, x->pos), s->algo,
+					s->opt->verify_ids);
+			if (!cached)
+				free(text);
+		}
+		atomic_fetch_add_explicit(&s->done, 1, memory_order_relaxed);
+		if (w->cur->oom)
+			w->failed = 1;
+	}
+}
+
+/* What one entry costs in pass 2, roughly, to cut a window into even pieces: its CRC32
+ * over its bytes, and for a commit or tag the inflation and the check. */
+static uint64_t cost(const struct scan *s, uint32_t i)
+{
+	const struct entry *x = &s->e[i];
+	uint64_t bytes = x->broken == 2 ? 0 : entry_end(s, i) - x->off;
+
+	if (x->final == HEXOID_OBJ_COMMIT || x->final == HEXOID_OBJ_TAG)
+		return 64 + (bytes >> 2);
+	return 1 + (bytes >> 8);
+}
+
+/* Worker `index` of `jobs`'s piece of the window [from, to): contiguous, by cost. */
+static void piece(const struct scan *s, uint32_t from, uint32_t to, unsigned index, unsigned jobs,
+		  uint32_t *pf, uint32_t *pt)
+{
+	uint64_t total = 0, acc = 0, lo, hi;
+	uint32_t i;
+
+	if (jobs == 1) {
+		*pf = from;
+		*pt = to;
+		return;
+	}
+	for (i = from; i < to; i++)
+		total += cost(s, i);
+	lo = total * index / jobs;
+	hi = total * (index + 1) / jobs;
+	*pf = *pt = to;
+	for (i = from; i < to; i++) {
+		if (acc >= lo && *pf == to)
+			*pf = i;
+		if (acc >= hi && index + 1 < jobs) {
+			*pt = i;
+			break;
+		}
+		acc += cost(s, i);
+	}
+	if (*pf > *pt)
+		*pf = *pt;
+}
+
+/*
+ * The windows of pass 2 and their hand-over: a worker may work on window k only once
+ * window k - 2 has been reported (its list of that parity is free again); the calling
+ * thread reports window k once every worker is done with it.
+ */
+struct pipe {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	const uint32_t *win;           /* window k is entries [win[k], win[k + 1]) */
+	uint32_t nwin;
+	uint32_t reported;             /* windows reported */
+	unsigned finished[2];          /* workers done with the window of each parity */
+};
+
+static void *worker_main(void *p)
+{
+	struct worker *w = p;
+	struct pipe *pp = w->pipe;
+	struct scan *s = w->s;
+	uint32_t k;
+
+	for (k = 0; k < pp->nwin; k++) {
+		uint32_t from, to;
+		pthread_mutex_lock(&pp->lock);
+		while (k >= pp->reported + 2 && !atomic_load(&s->stop))
+			pthread_cond_wait(&pp->cond, &pp->lock);
+		pthread_mutex_unlock(&pp->lock);
+		if (atomic_load(&s->stop))
+			break;
+		piece(s, pp->win[k], pp->win[k + 1], w->index, w->jobs, &from, &to);
+		w->cur = &w->out[k & 1];
+		work_range(w, from, to);
+		pthread_mutex_lock(&pp->lock);
+		pp->finished[k & 1]++;
+		pthread_cond_broadcast(&pp->cond);
+		pthread_mutex_unlock(&pp->lock);
+	}
+	return NULL;
+}
+
+/* Findings that are not about one object's bytes (the count, objects outside the pack,
+ * checksums): few, kept sorted by offset, reported among the others in their place. */
+struct level {
+	struct pk_list l;
+	size_t next;                   /* the first not yet reported */
+};
+
+static void level_sort(struct level *lv)
+{
+	size_t i, j;
+
+	/* insertion sort by key, stable: a handful of findings */
+	for (i = lv->next + 1; i < lv->l.n; i++) {
+		struct pk_found t = lv->l.v[i];
+		for (j = i; j > lv->next && lv->l.v[j - 1].key > t.key; j--)
+			lv->l.v[j] = lv->l.v[j - 1];
+		lv->l.v[j] = t;
+	}
+}
+
+/* Report level findings up to key (all with UINT64_MAX and last set). 1 if stopped. */
+static int level_flush(struct level *lv, uint64_t key, int all, const struct hexoid_scan_options *opt,
+		       struct hexoid_scan_stats *st)
+{
+	while (lv->next < lv->l.n && (all || lv->l.v[lv->next].key < key))
+		if (pk_emit(&lv->l.v[lv->next++].f, opt, st))
+			return 1;
+	return 0;
+}
+
+/* Report a list (one piece of a window), the level findings in their place; empties it.
+ * 1 if the callback asked to stop. */
+static int report_list(struct pk_list *l, struct level *lv, const struct hexoid_scan_options *opt,
+		       struct hexoid_scan_stats *st)
+{
+	size_t i;
+	int stop = 0;
+
+	for (i = 0; i < l->n && !stop; i++)
+		stop = level_flush(lv, l->v[i].key + 1, 0, opt, st) || pk_emit(&l->v[i].f, opt, st);
+	l->n = 0;
+	return stop;
+}
+
+/* Progress from the calling thread. 1 if it asked to stop. */
+static int progress(struct scan *s, uint64_t total, double *last, int force)
+{
+	return pk_progress(s->opt, atomic_load(&s->done), total, last, force);
+}
+
+/* Cut pass 2 into windows. Returns the boundaries (n + 1 of them at most), or NULL. */
+static uint32_t *windows(const struct scan *s, uint32_t *nwin)
+{
+	uint32_t *win = malloc(((size_t)s->n + 2) * sizeof(*win)), i, k = 0;
+	uint64_t work = 0, objects = 0, bytes = 0;
+
+	if (!win)
+		return NULL;
+	win[k++] = 0;
+	for (i = 0; i < s->n; i++) {
+		const struct entry *x = &s->e[i];
+		if (work >= WINDOW_WORK || objects >= WINDOW_OBJECTS || bytes >= WINDOW_BYTES) {
+			win[k++] = i;
+			work = objects = bytes = 0;
+		}
+		work += x->final == HEXOID_OBJ_COMMIT || x->final == HEXOID_OBJ_TAG;
+		objects++;
+		bytes += x->broken == 2 ? 0 : entry_end(s, i) - x->off;
+	}
+	if (s->n)
+		win[k++] = s->n;
+	*nwin = k - 1;
+	return win;
+}
+
+/*
+ * Pass 2 with `jobs` workers (threads when more than one; this thread reports). Returns
+ * 0 when every window was reported, 1 when a callback stopped it, -1 when out of memory.
+ */
+static int pass2(struct scan *s, struct worker *w, unsigned jobs, struct level *lv, uint64_t total,
+		 struct hexoid_scan_stats *st)
+{
+	struct pipe pp;
+	uint32_t nwin = 0, k;
+	uint32_t *win = windows(s, &nwin);
+	unsigned started = 0, j;
+	double last = 0;
+	int rc = 0;
+
+	if (!win)
+		return -1;
+	if (jobs == 1) {
+		for (k = 0; k < nwin && !rc; k++) {
+			w[0].cur = &w[0].out[0];
+			work_range(&w[0], win[k], win[k + 1]);
+			if (w[0].failed || w[0].cur->oom)
+				rc = -1;
+			else if (report_list(w[0].cur, lv, s->opt, st) ||
+				 (k + 1 < nwin && level_flush(lv, s->e[win[k + 1]].off, 0, s->opt, st)) ||
+				 progress(s, total, &last, 0))
+				rc = 1;
+		}
+		free(win);
+		return rc;
+	}
+	pthread_mutex_init(&pp.lock, NULL);
+	pthread_cond_init(&pp.cond, NULL);
+	pp.win = win;
+	pp.nwin = nwin;
+	pp.reported = 0;
+	pp.finished[0] = pp.finished[1] = 0;
+	for (j = 0; j < jobs; j++) {
+		w[j].pipe = &pp;
+		w[j].index = j;
+		w[j].jobs = jobs;
+		if (pthread_create(&w[j].thread, NULL, worker_main, &w[j]) != 0)
+			break;
+		started++;
+	}
+	if (started < jobs) {
+		/* Not as many threads as pieces: stop those started, and do it all here. */
+		atomic_store(&s->stop, 1);
+		pthread_mutex_lock(&pp.lock);
+		pthread_cond_broadcast(&pp.cond);
+		pthread_mutex_unlock(&pp.lock);
+		for (j = 0; j < started; j++)
+			pthread_join(w[j].thread, NULL);
+		pthread_cond_destroy(&pp.cond);
+		pthread_mutex_destroy(&pp.lock);
+		free(win);
+		/* What the threads did before they stopped is done again here: forget it. */
+		for (j = 0; j < jobs; j++) {
+			w[j].out[0].n = w[j].out[1].n = 0;
+			w[j].commits = w[j].tags = w[j].resolved = w[j].deltas = w[j].inflated = 0;
+		}
+		atomic_store(&s->done, 0);
+		atomic_store(&s->stop, 0);
+		return pass2(s, w, 1, lv, total, st);
+	}
+	for (k = 0; k < nwin && !rc; k++) {
+		pthread_mutex_lock(&pp.lock);
+		while (pp.finished[k & 1] < jobs) {
+			struct timespec t;
+			clock_gettime(CLOCK_REALTIME, &t);
+			t.tv_nsec += 100 * 1000 * 1000;
+			if (t.tv_nsec >= 1000000000) {
+				t.tv_sec++;
+				t.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&pp.cond, &pp.lock, &t);
+			if (pp.finished[k & 1] < jobs) {
+				pthread_mutex_unlock(&pp.lock);
+				rc = progress(s, total, &last, 0);
+				pthread_mutex_lock(&pp.lock);
+				if (rc)
+					break;
+			}
+		}
+		pthread_mutex_unlock(&pp.lock);
+		if (rc)
+			break;
+		for (j = 0; j < jobs && !rc; j++) {
+			if (w[j].failed || w[j].out[k & 1].oom)
+				rc = -1;
+			else if (report_list(&w[j].out[k & 1], lv, s->opt, st))
+				rc = 1;
+		}
+		if (!rc && k + 1 < nwin && level_flush(lv, s->e[win[k + 1]].off, 0, s->opt, st))
+			rc = 1;
+		if (!rc && progress(s, total, &last, 0))
+			rc = 1;
+		pthread_mutex_lock(&pp.lock);
+		pp.finished[k & 1] = 0;
+		pp.reported = k + 1;
+		pthread_cond_broadcast(&pp.cond);
+		pthread_mutex_unlock(&pp.lock);
+	}
+	if (rc) {
+		atomic_store(&s->stop, 1);
+		pthread_mutex_lock(&pp.lock);
+		pthread_cond_broadcast(&pp.cond);
+		pthread_mutex_unlock(&pp.lock);
+	}
+	for (j = 0; j < jobs; j++)
+		pthread_join(w[j].thread, NULL);
+	pthread_cond_destroy(&pp.cond);
+	pthread_mutex_destroy(&pp.lock);
+	free(win);
+	return rc;
+}
+
+/* Pass 1, split by packed bytes over `jobs` threads (or this one). */
+static void *parse_main(void *p)
+{
+	struct worker *w = p;
+	parse_range(w->s, w->from, w->to);
+	return NULL;
+}
+
+static void pass1(struct scan *s, struct worker *w, unsigned jobs)
+{
+	uint64_t per = (s->body_end + jobs - 1) / jobs;
+	unsigned j, started = 0;
+	uint32_t i = 0;
+
+	for (j = 0; j < jobs; j++) {
+		uint64_t limit = (j + 1) * per;
+		w[j].from = i;
+		while (i < s->n && (j + 1 == jobs || s->e[i].off < limit))
+			i++;
+		w[j].to = i;
+	}
+	for (j = 1; j < jobs; j++) {
+		if (pthread_create(&w[j].thread, NULL, parse_main, &w[j]) != 0)
+			break;
+		started = j;
+	}
+	parse_main(&w[0]);
+	for (j = started + 1; j < jobs; j++) /* those without a thread */
+		parse_main(&w[j]);
+	for (j = 1; j <= started; j++)
+		pthread_join(w[j].thread, NULL);
+}
+
+/*
+ * Sort the entries by offset: LSD radix sort of (offset, entry) pairs, 11 bits a pass,
+ * only as many passes as the largest offset needs (two for a pack under 4 MiB... three
+ * up to 8 GiB). The entries are allocated after, so that the pairs and the entries are
+ * not all held at once. Returns -1 when out of memory.
+ */
+static int sort_by_offset(struct scan *s)
+{
+	struct pair { uint64_t off; uint32_t pos; } *a, *b, *t;
+	uint64_t max = 0;
+	uint32_t i, n = s->n;
+	unsigned shift;
+
+	a = malloc((n ? n : 1) * sizeof(*a));
+	b = malloc((n ? n : 1) * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		a[i].off = hexoid_idx_offset(&s->idx, i);
+		a[i].pos = i;
+		if (a[i].off > max)
+			max = a[i].off;
+	}
+	for (shift = 0; shift < 64 && (max >> shift); shift += 11) {
+		uint32_t count[2048] = { 0 }, sum = 0, c;
+		for (i = 0; i < n; i++)
+			count[(a[i].off >> shift) & 2047]++;
+		for (c = 0; c < 2048; c++) {
+			uint32_t k = count[c];
+			count[c] = sum;
+			sum += k;
+		}
+		for (i = 0; i < n; i++)
+			b[count[(a[i].off >> shift) & 2047]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	free(b);
+	s->e = calloc(n ? n : 1, sizeof(*s->e));
+	if (!s->e) {
+		free(a);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		s->e[i].off = a[i].off;
+		s->e[i].pos = a[i].pos;
+		s->e[i].base = NONE;
+		s->by_pos[a[i].pos] = i;
+	}
+	free(a);
+	return 0;
+}
+
+/* Pack-level checks: the pack's checksum against its trailer and the index's record of
+ * it, the index's own checksum. */
+static void check_sums(struct scan *s, struct pack_sum *ps, struct pk_list *out)
 {
 	const unsigned char *pack_sum, *idx_sum;
 	unsigned char got[HEXOID_MAX_RAWSZ];
 	struct hexoid_finding *f;
-	uint32_t count = be32(s->pack.data + 8);
 
-	if (count != s->n && (f = pk_add(out, 8, s->algo, HEXOID_FIND_LAYOUT, s->path, 8)))
-		pk_say(f, "the pack header counts %u objects, its index %u", count, s->n);
 	hexoid_idx_checksums(&s->idx, &pack_sum, &idx_sum);
 	if (memcmp(pack_sum, s->pack.data + s->body_end, s->rawsz) &&
 	    (f = pk_add(out, s->body_end, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
@@ -921,12 +1256,6 @@ static void check_pack_level(struct scan *s, struct pack_sum *ps, struct pk_list
 	}
 }
 
-static void scan_free(struct scan *s)
-{
-	free(s->e);
-	free(s->by_pos);
-}
-
 static int scan_mem(const char *pack_path, const char *idx_path, const void *pack,
 		    size_t pack_size, const void *idx, size_t idx_size,
 		    const struct hexoid_scan_options *opt, struct hexoid_scan_stats *stats,
@@ -934,21 +1263,21 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 {
 	struct scan s;
 	struct hexoid_idx_error ie;
-	struct pk_list level = { 0 }, bl = { 0 };
+	struct level lv = { { 0 }, 0 };
 	struct worker *w = NULL;
 	struct pack_sum psum = { 0 };
+	struct hexoid_scan_stats st;
 	unsigned jobs = opt->jobs > 1 ? opt->jobs : 1, j;
-	uint32_t i, version;
-	uint64_t work = 0, per, acc;
+	uint32_t i, version, count;
+	uint64_t work = 0;
 	int rc = -1;
 
 	if (jobs > 256)
 		jobs = 256;
 	memset(&s, 0, sizeof(s));
+	memset(&st, 0, sizeof(st));
 	s.opt = opt;
-	s.cache_bytes = opt->cache_bytes ? opt->cache_bytes : (size_t)64 << 20;
-	if (stats)
-		memset(stats, 0, sizeof(*stats));
+	s.cache_bytes = opt->cache_bytes ? opt->cache_bytes : (size_t)PK_CACHE_DEFAULT;
 	s.path = pack_path;
 	s.pack.data = pack;
 	s.pack.size = pack_size;
@@ -973,164 +1302,118 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 		goto out;
 	}
 	s.body_end = s.pack.size - s.rawsz;
-	if (stats)
-		stats->objects = s.n;
+	st.objects = s.n;
 
 	/* Entries sorted by offset; each ends where the next begins. */
-	s.e = calloc(s.n ? s.n : 1, sizeof(*s.e));
 	s.by_pos = malloc((s.n ? s.n : 1) * sizeof(*s.by_pos));
-	if (!s.e || !s.by_pos) {
-		snprintf(err, errlen, "%s: out of memory for %u objects", pack_path, s.n);
-		goto out;
-	}
-	if (sort_by_offset(&s)) {
+	if (!s.by_pos || sort_by_offset(&s)) {
 		snprintf(err, errlen, "%s: out of memory for %u objects", pack_path, s.n);
 		goto out;
 	}
 	pack_sum_start(&psum, &s, jobs);
-	{
-		/* Objects the index puts outside the body (a truncated pack, say) are one
-		 * finding, not one each; two objects at one offset are one each. */
-		uint32_t outside = 0, first = NONE;
-		for (i = 0; i < s.n; i++) {
-			struct entry *x = &s.e[i];
-			struct hexoid_finding *f;
-			x->end = i + 1 < s.n ? s.e[i + 1].off : s.body_end;
-			if (x->off < 12 || x->off >= s.body_end) {
-				x->broken = 2;
-				x->end = x->off;
-				if (!outside++)
-					first = i;
-			} else if (x->end <= x->off || x->end > s.body_end) {
-				x->broken = 2;
-				if (x->end > s.body_end)
-					x->end = s.body_end; /* the next one is outside */
-				if (x->end == x->off &&
-				    (f = pk_add(&level, x->off, s.algo, HEXOID_FIND_LAYOUT, pack_path, x->off))) {
-					oid_finding(&s, f, x);
-					pk_say(f, "the index puts two objects at offset %llu",
-					       (unsigned long long)x->off);
-				}
-				if (x->end > x->off)
-					x->broken = 0;
-			}
-		}
-		if (outside) {
-			struct entry *x = &s.e[first];
-			struct hexoid_finding *f = pk_add(&level, x->off, s.algo, HEXOID_FIND_LAYOUT,
-							  pack_path, x->off);
-			if (f) {
-				oid_finding(&s, f, x);
-				pk_say(f, "truncated? the index puts %u object%s outside the pack's objects (12..%llu), the first at offset %llu",
-				       outside, outside == 1 ? "" : "s", (unsigned long long)s.body_end,
-				       (unsigned long long)x->off);
-			}
+	/* Objects the index puts outside the body (a truncated pack, say) are one finding,
+	 * not one each; two objects at one offset are one each. */
+	for (i = 0; i < s.n; i++) {
+		struct entry *x = &s.e[i];
+		if (x->off < 12 || x->off >= s.body_end) {
+			x->broken = 2;
+			if (!s.outside++)
+				s.first_outside = i;
+		} else if (entry_end(&s, i) == x->off) {
+			x->broken = 2;
+			x->flags |= F_TWO;
 		}
 	}
+	if (s.outside) {
+		struct entry *x = &s.e[s.first_outside];
+		struct hexoid_finding *f = pk_add(&lv.l, x->off, s.algo, HEXOID_FIND_LAYOUT, pack_path, x->off);
+		if (f) {
+			oid_finding(&s, f, x);
+			pk_say(f, "truncated? the index puts %u object%s outside the pack's objects (12..%llu), the first at offset %llu",
+			       s.outside, s.outside == 1 ? "" : "s", (unsigned long long)s.body_end,
+			       (unsigned long long)x->off);
+		}
+	}
+	count = be32(s.pack.data + 8);
+	if (count != s.n) {
+		struct hexoid_finding *f = pk_add(&lv.l, 8, s.algo, HEXOID_FIND_LAYOUT, s.path, 8);
+		if (f)
+			pk_say(f, "the pack header counts %u objects, its index %u", count, s.n);
+	}
+	level_sort(&lv);
 
 	w = calloc(jobs, sizeof(*w));
 	if (!w) {
 		snprintf(err, errlen, "%s: out of memory", pack_path);
 		goto out;
 	}
-	/* Step A, split by packed bytes. */
-	per = (s.body_end + jobs - 1) / jobs;
-	for (j = 0, i = 0; j < jobs; j++) {
-		uint32_t from = i;
-		uint64_t limit = (j + 1) * per;
-		while (i < s.n && (j + 1 == jobs || s.e[i].off < limit))
-			i++;
+	for (j = 0; j < jobs; j++)
 		w[j].s = &s;
-		w[j].from = from;
-		w[j].to = i;
-		w[j].run = run_a;
-		w[j].out.rank = 1;
-	}
-	run_all(&s, w, jobs, 0, 0);
-	bl.rank = 2;
-	if (step_b(&s, &bl)) {
+	pass1(&s, w, jobs);
+	if (final_types(&s)) {
 		snprintf(err, errlen, "%s: out of memory", pack_path);
 		goto out;
 	}
-	/* Step C, split so each thread gets as many commits and tags. */
 	for (i = 0; i < s.n; i++)
 		work += s.e[i].final == HEXOID_OBJ_COMMIT || s.e[i].final == HEXOID_OBJ_TAG;
-	per = (work + jobs - 1) / jobs;
-	for (j = 0, i = 0, acc = 0; j < jobs; j++) {
-		uint32_t from = i;
-		while (i < s.n && (j + 1 == jobs || acc < (j + 1) * per)) {
-			acc += s.e[i].final == HEXOID_OBJ_COMMIT || s.e[i].final == HEXOID_OBJ_TAG;
-			i++;
-		}
-		w[j].from = from;
-		w[j].to = i;
-		w[j].run = step_c;
-		w[j].out.rank = 3;
-		if (cache_init(&w[j].cache, s.cache_bytes) || inflateInit(&w[j].z) != Z_OK) {
-			snprintf(err, errlen, "%s: out of memory", pack_path);
-			w[j].run = NULL;
-		}
-	}
-	for (j = 0; j < jobs; j++)
-		if (!w[j].run)
-			goto out;
-	if (jobs == 1 && opt->on_progress) {
-		/* One thread: this one, reporting as it goes. */
-		uint32_t to = w[0].to, step = 4096;
-		for (i = w[0].from; i < to && !w[0].failed; i += step) {
-			w[0].from = i;
-			w[0].to = to - i > step ? i + step : to;
-			step_c(&w[0]);
-			opt->on_progress(opt->ctx, atomic_load(&s.done), work);
-		}
-	} else {
-		run_all(&s, w, jobs, 1, work);
-	}
 	for (j = 0; j < jobs; j++) {
-		if (w[j].failed || w[j].out.oom) {
-			snprintf(err, errlen, "%s: out of memory while scanning", pack_path);
-			goto out;
-		}
-		if (stats) {
-			stats->commits += w[j].commits;
-			stats->tags += w[j].tags;
-			stats->deltas += w[j].deltas;
-			stats->inflated += w[j].inflated;
-		}
-	}
-	check_pack_level(&s, &psum, &level);
-	{
-		struct pk_list *all = malloc((jobs + 2) * sizeof(*all));
-		if (!all) {
+		if (cache_init(&w[j].cache, s.cache_bytes) || inflateInit(&w[j].z) != Z_OK ||
+		    !(w[j].dd = libdeflate_alloc_decompressor())) {
 			snprintf(err, errlen, "%s: out of memory", pack_path);
 			goto out;
 		}
-		all[0] = level;
-		all[1] = bl;
-		for (j = 0; j < jobs; j++)
-			all[2 + j] = w[j].out;
-		rc = pk_report(all, jobs + 2, opt, stats);
-		free(all);
+	}
+	rc = pass2(&s, w, jobs, &lv, work, &st);
+	for (j = 0; j < jobs; j++) {
+		st.commits += w[j].commits;
+		st.tags += w[j].tags;
+		st.deltas += w[j].resolved;
+		st.applied += w[j].deltas;
+		st.inflated += w[j].inflated;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "%s: out of memory while scanning", pack_path);
+		goto out;
+	}
+	if (rc == 0) {
+		check_sums(&s, &psum, &lv.l);
+		if (lv.l.oom) {
+			snprintf(err, errlen, "%s: out of memory", pack_path);
+			rc = -1;
+			goto out;
+		}
+		level_sort(&lv);
+		rc = level_flush(&lv, UINT64_MAX, 1, opt, &st);
+	}
+	if (rc == 0) {
+		double last = 0;
+		rc = progress(&s, work, &last, 1);
 	}
 out:
 	if (psum.threaded)
 		pthread_join(psum.thread, NULL);
 	if (w) {
 		for (j = 0; j < jobs; j++) {
-			pk_list_free(&w[j].out);
+			pk_list_free(&w[j].out[0]);
+			pk_list_free(&w[j].out[1]);
 			if (w[j].cache.bucket)
 				cache_free(&w[j].cache);
 			if (w[j].z.state)
 				inflateEnd(&w[j].z);
+			if (w[j].dd)
+				libdeflate_free_decompressor(w[j].dd);
 			free(w[j].chain);
 		}
 		free(w);
 	}
-	pk_list_free(&level);
-	pk_list_free(&bl);
-	scan_free(&s);
+	pk_list_free(&lv.l);
+	pk_stats_out(stats, &st);
+	free(s.e);
+	free(s.by_pos);
 	return rc;
 }
+
+static const struct hexoid_scan_stats zero_stats;
 
 int hexoid_pack_scan_buffers(const char *name, const void *pack, size_t pack_size,
 			     const void *idx, size_t idx_size,
@@ -1143,8 +1426,9 @@ int hexoid_pack_scan_buffers(const char *name, const void *pack, size_t pack_siz
 		err = dummy;
 		errlen = sizeof(dummy);
 	}
-	if ((!pack && pack_size) || (!idx && idx_size) || !options) {
+	if ((!pack && pack_size) || (!idx && idx_size) || !pk_options_ok(options)) {
 		snprintf(err, errlen, "%s: bad arguments", name ? name : "(pack)");
+		pk_stats_out(stats, &zero_stats);
 		return -1;
 	}
 	return scan_mem(name ? name : "(pack)", name ? name : "(index)", pack, pack_size, idx,
@@ -1163,10 +1447,10 @@ int hexoid_pack_scan(const char *path, const struct hexoid_scan_options *opt,
 		err = dummy;
 		errlen = sizeof(dummy);
 	}
-	if (stats)
-		memset(stats, 0, sizeof(*stats));
-	if (!path || !opt || pair_paths(path, &pack_path, &idx_path)) {
-		snprintf(err, errlen, "%s: %s", path ? path : "(null)", path && opt ? "out of memory" : "bad arguments");
+	pk_stats_out(stats, &zero_stats);
+	if (!path || !pk_options_ok(opt) || pair_paths(path, &pack_path, &idx_path)) {
+		snprintf(err, errlen, "%s: %s", path ? path : "(null)",
+			 path && pk_options_ok(opt) ? "out of memory" : "bad arguments");
 		return -1;
 	}
 	if (pk_map_file(&idx, idx_path, err, errlen) == 0 &&

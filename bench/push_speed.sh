@@ -1,0 +1,73 @@
+#!/bin/sh
+# usage: HEXOID=build/hexoid sh bench/push_speed.sh [OBJECTS] [RUNS]
+#
+# What `hexoid pre-receive` adds to a push: git push of a history of OBJECTS objects
+# (default 100000) from a packed SHA-1 repository into a new bare repository, without a
+# hook and with `exec hexoid pre-receive` as the pre-receive hook, the two taking turns,
+# RUNS times each (default 5). Prints both medians and the ratio.
+#
+# The history is one branch where each commit changes one file in one of 16 folders:
+# a commit, a blob and two trees each, so a quarter of the objects are commits (git's
+# own history has about one in eleven), with an annotated tag every 100 commits. The
+# client is packed first, as a repository pushed from usually is, so git reuses its
+# deltas and the push is as cheap as git makes it: the hook's share is the largest.
+set -u
+H=${HEXOID:?HEXOID must name the hexoid command}
+objects=${1:-100000}
+runs=${2:-5}
+case $objects$runs in *[!0-9]*) echo "usage: HEXOID=build/hexoid sh bench/push_speed.sh [OBJECTS] [RUNS]" >&2 && exit 2 ;; esac
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 130' INT TERM
+cl=$dir/client
+git -c init.defaultBranch=main init -q "$cl" || exit 1
+commits=$((objects / 4))
+echo "making $commits commits in $cl ..." >&2
+awk -v commits=$commits 'BEGIN {
+	for (i = 1; i <= commits; i++) {
+		when = 1700000000 + i * 60
+		msg = "commit " i "\n\nA body of a few words, as most commit messages have.\n"
+		s = "line " i " of a file that changes\n"
+		printf "commit refs/heads/main\n"
+		printf "author A U Thor <author@example.com> %d +0000\ncommitter C O Mitter <committer@example.com> %d +0000\n", when, when
+		printf "data %d\n%s", length(msg), msg
+		printf "M 100644 inline dir%d/file%d.txt\ndata %d\n%s\n", i % 16, i % 7, length(s), s
+		if (i % 100 == 0)
+			printf "tag v%d\nfrom refs/heads/main\ntagger T A Gger <tagger@example.com> %d +0000\ndata 8\nrelease\n\n", i / 100, when
+	}
+}' | git -C "$cl" fast-import --quiet || exit 1
+git -C "$cl" repack -adq || exit 1
+git -C "$cl" count-objects -v | awk '$1 == "in-pack:" { printf "%d objects packed\n", $2 }' >&2
+
+# one_push HOOK: seconds for one git push --mirror into a new bare repository.
+one_push() {
+	srv=$dir/srv.git
+	rm -rf "$srv"
+	git init -q --bare "$srv" || exit 1
+	if [ "$1" = hook ]; then
+		printf '#!/bin/sh\nexec %s pre-receive\n' "$H" >"$srv/hooks/pre-receive"
+		chmod +x "$srv/hooks/pre-receive"
+	fi
+	start=$(date +%s%N)
+	git -C "$cl" push -q --mirror "$srv" 2>"$dir/err" || { cat "$dir/err" >&2; echo fail; return; }
+	end=$(date +%s%N)
+	echo $((end - start))
+}
+# A check first: the push must land through the hook.
+[ "$(one_push hook)" != fail ] || { echo "the push through the hook failed" >&2; exit 1; }
+git -C "$dir/srv.git" rev-parse -q --verify refs/heads/main >/dev/null || exit 1
+
+i=0
+: >"$dir/plain"
+: >"$dir/hook"
+while [ $i -lt "$runs" ]; do
+	one_push plain >>"$dir/plain"
+	one_push hook >>"$dir/hook"
+	i=$((i + 1))
+done
+grep -q fail "$dir/plain" "$dir/hook" && { echo "a push failed" >&2; exit 1; }
+median() { sort -n "$1" | awk '{ t[NR] = $1 } END { printf "%.3f", t[int((NR + 1) / 2)] / 1e9 }'; }
+plain=$(median "$dir/plain") hook=$(median "$dir/hook")
+echo "git push, $objects objects, median of $runs: no hook ${plain}s, with hexoid pre-receive ${hook}s"
+awk -v p="$plain" -v h="$hook" 'BEGIN { printf "ratio: %.3f (%+.1f%%)\n", h / p, (h / p - 1) * 100 }'

@@ -1,0 +1,3 @@
+module hexoid.dev/go/hexoid
+
+go 1.19

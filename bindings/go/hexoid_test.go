@@ -1,0 +1,360 @@
+package hexoid
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"hexoid.dev/go/hexoid/internal/oid"
+)
+
+var algos = []Algo{SHA1, SHA256}
+
+// lines makes n random IDs as records of stride bytes (hex, then '\n' and padding),
+// and their raw bytes.
+func lines(rng *rand.Rand, n, stride int, algo Algo) (text, raw []byte) {
+	rawsz, hexsz := algo.RawSize(), algo.HexSize()
+	raw = make([]byte, n*rawsz)
+	rng.Read(raw)
+	text = bytes.Repeat([]byte{' '}, n*stride)
+	for i := 0; i < n; i++ {
+		hex.Encode(text[i*stride:], raw[i*rawsz:(i+1)*rawsz])
+		if stride > hexsz {
+			text[i*stride+stride-1] = '\n'
+		}
+	}
+	return text, raw
+}
+
+func TestDecodeRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for _, algo := range algos {
+		for _, stride := range []int{algo.HexSize(), algo.HexSize() + 1, algo.HexSize() + 7} {
+			for _, n := range []int{0, 1, 2, 3, 31, 64, 1000} {
+				text, raw := lines(rng, n, stride, algo)
+				got := make([]byte, len(raw))
+				k, err := Decode(got, text, stride, algo, Lower)
+				if err != nil || k != n || !bytes.Equal(got, raw) {
+					t.Fatalf("%v stride %d n %d: decoded %d, %v", algo, stride, n, k, err)
+				}
+				if k, err := Validate(text, stride, algo, Lower); err != nil || k != n {
+					t.Fatalf("%v stride %d n %d: Validate %d, %v", algo, stride, n, k, err)
+				}
+				// The last line without its newline is still a record.
+				if n > 0 && stride > algo.HexSize() {
+					cut := text[:len(text)-(stride-algo.HexSize())]
+					if Records(cut, stride, algo) != n {
+						t.Fatalf("a last record without its newline is not counted")
+					}
+				}
+				back := bytes.Repeat([]byte{'.'}, len(text))
+				if k, err := Encode(back, stride, raw, algo); err != nil || k != n {
+					t.Fatalf("Encode %d, %v", k, err)
+				}
+				for i := 0; i < n; i++ {
+					if string(back[i*stride:i*stride+algo.HexSize()]) != string(text[i*stride:i*stride+algo.HexSize()]) {
+						t.Fatalf("Encode record %d differs", i)
+					}
+					if stride > algo.HexSize() && back[i*stride+algo.HexSize()] != '.' {
+						t.Fatalf("Encode wrote between records")
+					}
+				}
+			}
+		}
+	}
+}
+
+// A bad byte at every position of a record in the middle: the error names it, the
+// records before are decoded, the bad one and those after are zeroed, and dst past the
+// call's records is untouched.
+func TestDecodeErrors(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for _, algo := range algos {
+		const n, bad = 9, 4
+		stride := algo.HexSize() + 1
+		rawsz := algo.RawSize()
+		for col := 0; col < algo.HexSize(); col++ {
+			for _, c := range []struct {
+				b     byte
+				kind  Kind
+				class Class
+			}{{'G', Lower, ClassHex}, {'g', Mixed, ClassHex}, {'B', Lower, ClassUpper}, {0, Mixed, ClassHex}} {
+				text, raw := lines(rng, n, stride, algo)
+				text[bad*stride+col] = c.b
+				dst := bytes.Repeat([]byte{0xAA}, (n+2)*rawsz)
+				k, err := Decode(dst, text, stride, algo, c.kind)
+				var e *Error
+				if !errors.As(err, &e) || k != bad || *e != (Error{Record: bad, Column: col, Class: c.class}) {
+					t.Fatalf("%v col %d %q: got %d, %v", algo, col, c.b, k, err)
+				}
+				if !bytes.Equal(dst[:bad*rawsz], raw[:bad*rawsz]) {
+					t.Fatalf("records before the bad one are not decoded")
+				}
+				if !bytes.Equal(dst[bad*rawsz:n*rawsz], make([]byte, (n-bad)*rawsz)) {
+					t.Fatalf("dst holds garbage after the error")
+				}
+				if !bytes.Equal(dst[n*rawsz:], bytes.Repeat([]byte{0xAA}, 2*rawsz)) {
+					t.Fatalf("dst past the records was written")
+				}
+				if k, err := Validate(text, stride, algo, c.kind); k != bad || !errors.As(err, &e) || e.Column != col {
+					t.Fatalf("Validate: %d, %v", k, err)
+				}
+			}
+		}
+		// Mixed accepts what Lower calls uppercase.
+		text, _ := lines(rng, n, stride, algo)
+		copy(text[bad*stride:], strings.ToUpper(string(text[bad*stride:bad*stride+algo.HexSize()])))
+		if _, err := Validate(text, stride, algo, Mixed); err != nil {
+			t.Fatalf("Mixed rejects uppercase: %v", err)
+		}
+	}
+}
+
+func TestArguments(t *testing.T) {
+	if _, err := Decode(make([]byte, 20), make([]byte, 40), 39, SHA1, Lower); err != ErrStride {
+		t.Fatalf("stride 39: %v", err)
+	}
+	if _, err := Decode(make([]byte, 20), make([]byte, 40), 40, Algo(7), Lower); err != ErrAlgo {
+		t.Fatalf("algo 7: %v", err)
+	}
+	// dst with room for 2 of 3 records: 2 decoded, nothing written past dst.
+	text, raw := lines(rand.New(rand.NewSource(3)), 3, 41, SHA1)
+	dst := make([]byte, 40)
+	if k, err := Decode(dst, text, 41, SHA1, Lower); k != 2 || err != nil || !bytes.Equal(dst, raw[:40]) {
+		t.Fatalf("short dst: %d, %v", k, err)
+	}
+	if k, err := Decode(nil, nil, 41, SHA1, Lower); k != 0 || err != nil {
+		t.Fatalf("empty: %d, %v", k, err)
+	}
+}
+
+// No allocation on a call that succeeds: the error struct is returned by value from C.
+func TestNoAllocations(t *testing.T) {
+	text, raw := lines(rand.New(rand.NewSource(4)), 64, 41, SHA1)
+	dst := make([]byte, len(raw))
+	if a := testing.AllocsPerRun(100, func() { Decode(dst, text, 41, SHA1, Lower) }); a != 0 {
+		t.Fatalf("Decode allocates %v times a call", a)
+	}
+	if a := testing.AllocsPerRun(100, func() { Validate(text, 41, SHA1, Lower) }); a != 0 {
+		t.Fatalf("Validate allocates %v times a call", a)
+	}
+	id := string(text[:40])
+	if a := testing.AllocsPerRun(100, func() { DecodeIDString(dst, id, Lower) }); a != 0 {
+		t.Fatalf("DecodeIDString allocates %v times a call", a)
+	}
+	if a := testing.AllocsPerRun(100, func() { DecodeID(dst, text[:40], Lower) }); a != 0 {
+		t.Fatalf("DecodeID allocates %v times a call", a)
+	}
+}
+
+// Single IDs against encoding/hex and the rules: every byte value at every position.
+func TestDecodeID(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for _, algo := range algos {
+		text, raw := lines(rng, 1, algo.HexSize(), algo)
+		dst := make([]byte, 32)
+		if k, err := DecodeID(dst, text, Lower); err != nil || k != algo.RawSize() || !bytes.Equal(dst[:k], raw) {
+			t.Fatalf("%v: %d, %v", algo, k, err)
+		}
+		for pos := 0; pos < algo.HexSize(); pos++ {
+			for b := 0; b < 256; b++ {
+				s := append([]byte(nil), text...)
+				s[pos] = byte(b)
+				isLower := (b >= '0' && b <= '9') || (b >= 'a' && b <= 'f')
+				isUpper := b >= 'A' && b <= 'F'
+				for _, kind := range []Kind{Lower, Mixed} {
+					for i := range dst {
+						dst[i] = 0xAA
+					}
+					_, err := DecodeIDString(dst, string(s), kind)
+					ok := isLower || (isUpper && kind == Mixed)
+					if ok {
+						want, _ := hex.DecodeString(string(s))
+						if err != nil || !bytes.Equal(dst[:len(want)], want) {
+							t.Fatalf("%v pos %d byte %#x kind %d: %v", algo, pos, b, kind, err)
+						}
+						continue
+					}
+					var e *Error
+					class := ClassHex
+					if isUpper {
+						class = ClassUpper
+					}
+					if !errors.As(err, &e) || *e != (Error{0, pos, class}) {
+						t.Fatalf("%v pos %d byte %#x kind %d: %v", algo, pos, b, kind, err)
+					}
+					if !bytes.Equal(dst[:algo.RawSize()], make([]byte, algo.RawSize())) {
+						t.Fatalf("dst holds garbage after the error")
+					}
+				}
+			}
+		}
+		out := make([]byte, 64)
+		if k, err := EncodeID(out, raw); err != nil || string(out[:k]) != hex.EncodeToString(raw) {
+			t.Fatalf("EncodeID: %v", err)
+		}
+	}
+	for _, n := range []int{0, 39, 41, 63, 65} {
+		if _, err := DecodeID(make([]byte, 32), make([]byte, n), Mixed); err != ErrLength {
+			t.Fatalf("length %d: %v", n, err)
+		}
+	}
+	if _, err := DecodeID(make([]byte, 19), make([]byte, 40), Mixed); err != ErrLength {
+		t.Fatalf("short dst: %v", err)
+	}
+}
+
+// The portable decoder (what other architectures use) against the rules, here too.
+func TestSWAR(t *testing.T) {
+	rng := rand.New(rand.NewSource(10))
+	for _, algo := range algos {
+		text, raw := lines(rng, 1, algo.HexSize(), algo)
+		for pos := 0; pos < algo.HexSize(); pos++ {
+			for b := 0; b < 256; b++ {
+				s := append([]byte(nil), text...)
+				s[pos] = byte(b)
+				isLower := (b >= '0' && b <= '9') || (b >= 'a' && b <= 'f')
+				isUpper := b >= 'A' && b <= 'F'
+				for _, kind := range []Kind{Lower, Mixed} {
+					ok := isLower || (isUpper && kind == Mixed)
+					dst := make([]byte, 32)
+					if oid.SWARBytes(dst, s, mixMask(kind)) != ok || oid.SWARString(dst, string(s), mixMask(kind)) != ok {
+						t.Fatalf("%v pos %d byte %#x kind %d", algo, pos, b, kind)
+					}
+					if ok {
+						want, _ := hex.DecodeString(string(s))
+						if !bytes.Equal(dst[:len(want)], want) {
+							t.Fatalf("%v pos %d byte %#x: wrong bytes", algo, pos, b)
+						}
+					}
+				}
+			}
+		}
+		dst := make([]byte, 32)
+		if !oid.SWARBytes(dst, text, 0) || !bytes.Equal(dst[:len(raw)], raw) {
+			t.Fatalf("%v: swar", algo)
+		}
+	}
+}
+
+func TestListing(t *testing.T) {
+	text, _ := lines(rand.New(rand.NewSource(6)), 5000, 41, SHA1)
+	text[41*1234+7] = 'C'   // line 1235, column 8: uppercase
+	text[41*4000+39] = '\r' // line 4001, column 40: not hex
+	var got []Problem
+	collect := func(p Problem) error { got = append(got, p); return nil }
+	for name, r := range map[string]func() io.Reader{
+		"whole":    func() io.Reader { return bytes.NewReader(text) },
+		"one byte": func() io.Reader { return iotest.OneByteReader(bytes.NewReader(text)) },
+	} {
+		got = nil
+		st, err := VerifyListing(r(), FormatOIDs, AutoAlgo, Lower, collect)
+		if err != nil || st.Lines != 5000 || st.OIDs != 4998 || st.Problems != 2 || st.Algo != SHA1 {
+			t.Fatalf("%s: %+v, %v", name, st, err)
+		}
+		if len(got) != 2 || got[0].Line != 1235 || got[0].Column != 8 || got[0].Class != ClassUpper ||
+			got[1].Line != 4001 || got[1].Column != 40 || got[1].Class != ClassHex || got[1].Message == "" {
+			t.Fatalf("%s: problems %v", name, got)
+		}
+	}
+	// Mixed: the uppercase line is fine.
+	if st, _ := VerifyListing(bytes.NewReader(text), FormatOIDs, SHA1, Mixed, nil); st.Problems != 1 {
+		t.Fatalf("mixed: %+v", st)
+	}
+	// The callback stops it with its error.
+	stop := errors.New("enough")
+	if _, err := VerifyListing(bytes.NewReader(text), FormatOIDs, SHA1, Lower, func(Problem) error { return stop }); err != stop {
+		t.Fatalf("stop: %v", err)
+	}
+	// A reader's error comes back.
+	if _, err := VerifyListing(iotest.TimeoutReader(bytes.NewReader(text)), FormatOIDs, SHA1, Lower, nil); err != iotest.ErrTimeout {
+		t.Fatalf("reader error: %v", err)
+	}
+	// A panic in the callback comes out of VerifyListing, not through C.
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Fatalf("recovered %v", r)
+			}
+		}()
+		VerifyListing(bytes.NewReader(text), FormatOIDs, SHA1, Lower, func(Problem) error { panic("boom") })
+	}()
+	if _, err := VerifyListing(bytes.NewReader(text), Format(99), SHA1, Lower, nil); err != ErrBadListingOptions {
+		t.Fatalf("format 99: %v", err)
+	}
+	if f, err := ParseFormat("batch-check"); err != nil || f != FormatBatchCheck || f.String() != "batch-check" {
+		t.Fatalf("ParseFormat: %v %v", f, err)
+	}
+}
+
+// What the installed git prints, for this repository's own history, in SHA-1 and in a
+// fresh SHA-256 repository: rev-list --objects and cat-file --batch-check are clean.
+func TestListingFromGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	for _, algo := range algos {
+		repo := filepath.Join(dir, algo.String())
+		run := func(stdin io.Reader, args ...string) []byte {
+			cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+			cmd.Stdin = stdin
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("git %v: %v", args, err)
+			}
+			return out
+		}
+		if err := exec.Command("git", "init", "-q", "--object-format="+algo.String(), repo).Run(); err != nil {
+			t.Fatalf("git init: %v", err)
+		}
+		for i := 0; i < 20; i++ {
+			run(nil, "commit", "-q", "--allow-empty", "-m", fmt.Sprint("commit ", i))
+		}
+		revs := run(nil, "rev-list", "--objects", "--all")
+		st, err := VerifyListing(bytes.NewReader(revs), FormatAuto, AutoAlgo, Lower, func(p Problem) error {
+			return fmt.Errorf("problem %v", p)
+		})
+		if err != nil || st.Lines != 21 || st.OIDs != 21 || st.Algo != algo || st.Format != FormatRevList {
+			t.Fatalf("%v rev-list: %+v %v", algo, st, err)
+		}
+		// cat-file takes the whole line as the name: give it the IDs alone.
+		var names bytes.Buffer
+		for _, l := range strings.Split(strings.TrimSpace(string(revs)), "\n") {
+			names.WriteString(strings.Fields(l)[0] + "\n")
+		}
+		checks := run(&names, "cat-file", "--batch-check")
+		if st, err := VerifyListing(bytes.NewReader(checks), FormatBatchCheck, algo, Lower, nil); err != nil || st.Problems != 0 || st.OIDs != 21 {
+			t.Fatalf("%v batch-check: %+v %v", algo, st, err)
+		}
+		// The same listing in uppercase: one problem a line, each uppercase.
+		var n uint64
+		up := bytes.ToUpper(revs)
+		VerifyListing(bytes.NewReader(up), FormatRevList, algo, Lower, func(p Problem) error {
+			if p.Class == ClassUpper {
+				n++
+			}
+			return nil
+		})
+		if n != 21 {
+			t.Fatalf("%v: %d uppercase problems in 21 uppercase lines", algo, n)
+		}
+		// And decoded in bulk from the batch-check lines' IDs, against git's own.
+		ids := run(nil, "rev-list", "--all")
+		raw := make([]byte, 20*algo.RawSize())
+		if k, err := Decode(raw, ids, algo.HexSize()+1, algo, Lower); err != nil || k != 20 {
+			t.Fatalf("%v: decode git's IDs: %d %v", algo, k, err)
+		}
+		if want, _ := hex.DecodeString(string(ids[:algo.HexSize()])); !bytes.Equal(raw[:algo.RawSize()], want) {
+			t.Fatalf("%v: decoded ID differs", algo)
+		}
+	}
+}

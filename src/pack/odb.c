@@ -1,0 +1,1011 @@
+/*
+ * Reading objects by ID: an objects directory's loose objects and packs (and, when asked,
+ * its alternates), one object at a time, through OFS_DELTA and REF_DELTA chains.
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Each pack is mapped with its index when the directory is opened. A read looks the ID up
+ * in each pack's index, then in the loose objects, and returns the first copy that reads
+ * cleanly (a damaged copy in one pack does not hide a good one elsewhere, as in git).
+ * Bases met on the way down a delta chain are kept in a small cache of the handle, so
+ * reading the commits of one history in order inflates each base once.
+ *
+ * Nothing is read outside a mapping: an object's bytes run at most to the pack's trailer,
+ * every varint and size is bounded before use, and a chain deeper than HEXOID_ODB_MAX_DEPTH
+ * (or a REF_DELTA chain that comes back on itself) is damage, not a loop.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common.h"
+#include "hexoid_idx.h"
+
+/* Alternates are followed this deep, as git does (objects/info/alternates of an
+ * alternate, ...). */
+#define ALT_DEPTH 5
+#define CACHE_SLOTS 1024
+
+struct opack {
+	char *path;                /* the .pack */
+	struct pk_map pack, idxmap;
+	struct hexoid_idx idx;
+	uint64_t body_end;
+};
+
+struct oslot {
+	uint32_t pack;             /* the pack's number + 1; 0 for an empty slot */
+	uint64_t off;
+	unsigned char *data;
+	size_t len;
+	uint8_t type;
+};
+
+struct hexoid_odb {
+	enum hexoid_algo algo;
+	size_t rawsz, hexsz;
+	unsigned flags;
+	char **dirs;               /* objects directories, the first one given first */
+	size_t ndirs, capdirs;
+	struct opack *packs;
+	size_t npacks, cappacks;
+	size_t cache_limit, cache_bytes;
+	struct oslot *cache;
+	z_stream z;
+	int z_ready;
+	struct libdeflate_decompressor *dd;
+	uint64_t *chain;           /* offsets down the chain being resolved */
+	size_t chain_cap;
+	char *loose_path;          /* objects/xx/yyyy, rebuilt for each read */
+	size_t loose_cap;
+	pthread_mutex_t lock;
+};
+
+static void say(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* --- opening ---------------------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Map DIR/pack/NAME.idx and its .pack. A .idx without its .pack is left alone (git
+ * does the same); one that fails its check is an error. 0, 1 skipped, -1 error. */
+static int add_pack(struct hexoid_odb *o, const char *packdir, const char *name, char *err,
+		    size_t errlen)
+{
+	size_t plen = strlen(packdir), nlen = strlen(name) - 4;
+	char *idx_path = malloc(plen + nlen + 6), *pack_path = malloc(plen + nlen + 7);
+	struct opack p;
+	struct hexoid_idx_error ie;
+	struct stat st;
+
+	memset(&p, 0, sizeof(p));
+	if (!idx_path || !pack_path) {
+		say(err, errlen, "%s: out of memory", packdir);
+		goto fail;
+	}
+	sprintf(idx_path, "%s/%.*s.idx", packdir, (int)nlen, name);
+	sprintf(pack_path, "%s/%.*s.pack", packdir, (int)nlen, name);
+	if (stat(pack_path, &st) != 0 && errno == ENOENT) {
+		free(idx_path);
+		free(pack_path);
+		return 1;
+	}
+	if (pk_map_file(&p.idxmap, idx_path, err, errlen) || pk_map_file(&p.pack, pack_path, err, errlen))
+		goto fail;
+	if (hexoid_idx_open(&p.idx, p.idxmap.data, p.idxmap.size, o->algo, &ie) != HEXOID_IDX_OK) {
+		say(err, errlen, "%s: %s", idx_path, ie.message);
+		goto fail;
+	}
+	if (p.pack.size < 12 + o->rawsz || memcmp(p.pack.data, "PACK", 4) ||
+	    (be32(p.pack.data + 4) != 2 && be32(p.pack.data + 4) != 3)) {
+		say(err, errlen, "%s: not a pack of version 2 or 3", pack_path);
+		goto fail;
+	}
+	if (o->npacks == o->cappacks) {
+		size_t cap = o->cappacks ? 2 * o->cappacks : 8;
+		struct opack *v = realloc(o->packs, cap * sizeof(*v));
+		if (!v) {
+			say(err, errlen, "%s: out of memory", pack_path);
+			goto fail;
+		}
+		o->packs = v;
+		o->cappacks = cap;
+	}
+	p.path = pack_path;
+	p.body_end = p.pack.size - o->rawsz;
+	o->packs[o->npacks++] = p;
+	free(idx_path);
+	return 0;
+fail:
+	pk_unmap(&p.idxmap);
+	pk_unmap(&p.pack);
+	free(idx_path);
+	free(pack_path);
+	return -1;
+}
+
+static int add_packs(struct hexoid_odb *o, const char *dir, char *err, size_t errlen)
+{
+	size_t dlen = strlen(dir), n = 0, cap = 0, i;
+	char *packdir = malloc(dlen + 6), **names = NULL;
+	DIR *d;
+	struct dirent *de;
+	int rc = 0;
+
+	if (!packdir) {
+		say(err, errlen, "%s: out of memory", dir);
+		return -1;
+	}
+	sprintf(packdir, "%s/pack", dir);
+	if (!(d = opendir(packdir))) {
+		int e = errno;
+		free(packdir);
+		if (e == ENOENT)
+			return 0; /* no packs yet */
+		say(err, errlen, "%s/pack: %s", dir, strerror(e));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (len < 5 || strcmp(de->d_name + len - 4, ".idx"))
+			continue;
+		if (n == cap) {
+			char **v = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*v));
+			if (!v) {
+				rc = -1;
+				break;
+			}
+			names = v;
+		}
+		if (!(names[n] = strdup(de->d_name))) {
+			rc = -1;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (rc)
+		say(err, errlen, "%s: out of memory", packdir);
+	/* A fixed order: which copy of a duplicated object is read does not depend on
+	 * the order readdir() happens to give. */
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n && !rc; i++)
+		if (add_pack(o, packdir, names[i], err, errlen) < 0)
+			rc = -1;
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(packdir);
+	return rc;
+}
+
+static int add_dir(struct hexoid_odb *o, const char *dir, int depth, char *err, size_t errlen);
+
+/* objects/info/alternates: one directory a line, relative ones to `dir`; '#' comments
+ * and empty lines skipped. A line in double quotes is taken as written inside them,
+ * with \\ and \" (enough for git's quoting of ordinary paths). */
+static int add_alternates(struct hexoid_odb *o, const char *dir, int depth, char *err,
+			  size_t errlen)
+{
+	size_t dlen = strlen(dir);
+	char *path = malloc(dlen + 24);
+	struct pk_map m;
+	size_t at = 0;
+	int rc = 0;
+	char dummy[8];
+
+	if (!path) {
+		say(err, errlen, "%s: out of memory", dir);
+		return -1;
+	}
+	sprintf(path, "%s/info/alternates", dir);
+	if (pk_map_file(&m, path, dummy, sizeof(dummy))) {
+		free(path);
+		return 0; /* no alternates */
+	}
+	while (at < m.size && !rc) {
+		const char *line = (const char *)m.data + at;
+		const char *nl = memchr(line, '\n', m.size - at);
+		size_t len = nl ? (size_t)(nl - line) : m.size - at, k, w = 0;
+		char *alt;
+
+		at += len + (nl != NULL);
+		if (len && line[len - 1] == '\r')
+			len--;
+		if (!len || line[0] == '#')
+			continue;
+		alt = malloc(dlen + len + 2);
+		if (!alt) {
+			say(err, errlen, "%s: out of memory", path);
+			rc = -1;
+			break;
+		}
+		if (line[0] != '/') {
+			memcpy(alt, dir, dlen);
+			alt[dlen] = '/';
+			w = dlen + 1;
+		}
+		if (len >= 2 && line[0] == '"' && line[len - 1] == '"') {
+			for (k = 1; k + 1 < len; k++) {
+				if (line[k] == '\\' && k + 2 < len)
+					k++;
+				alt[w++] = line[k];
+			}
+		} else {
+			memcpy(alt + w, line, len);
+			w += len;
+		}
+		alt[w] = 0;
+		rc = add_dir(o, alt, depth + 1, err, errlen);
+		free(alt);
+	}
+	pk_unmap(&m);
+	free(path);
+	return rc;
+}
+
+static int add_dir(struct hexoid_odb *o, const char *dir, int depth, char *err, size_t errlen)
+{
+	char *real = realpath(dir, NULL);
+	size_t i;
+	struct stat st;
+
+	if (!real || stat(real, &st) || !S_ISDIR(st.st_mode)) {
+		say(err, errlen, "%s: %s", dir, real ? strerror(ENOTDIR) : strerror(errno));
+		free(real);
+		return -1;
+	}
+	for (i = 0; i < o->ndirs; i++)
+		if (!strcmp(o->dirs[i], real)) { /* met already (alternates may repeat) */
+			free(real);
+			return 0;
+		}
+	if (o->ndirs == o->capdirs) {
+		size_t cap = o->capdirs ? 2 * o->capdirs : 4;
+		char **v = realloc(o->dirs, cap * sizeof(*v));
+		if (!v) {
+			free(real);
+			say(err, errlen, "%s: out of memory", dir);
+			return -1;
+		}
+		o->dirs = v;
+		o->capdirs = cap;
+	}
+	o->dirs[o->ndirs++] = real;
+	if (add_packs(o, real, err, errlen))
+		return -1;
+	if ((o->flags & HEXOID_ODB_ALTERNATES) && depth < ALT_DEPTH)
+		return add_alternates(o, real, depth, err, errlen);
+	return 0;
+}
+
+static void cache_clear(struct hexoid_odb *o)
+{
+	size_t i;
+
+	for (i = 0; o->cache && i < CACHE_SLOTS; i++) {
+		free(o->cache[i].data);
+		o->cache[i].data = NULL;
+		o->cache[i].pack = 0;
+	}
+	o->cache_bytes = 0;
+}
+
+void hexoid_odb_close(struct hexoid_odb *o)
+{
+	size_t i;
+
+	if (!o)
+		return;
+	cache_clear(o);
+	free(o->cache);
+	for (i = 0; i < o->npacks; i++) {
+		pk_unmap(&o->packs[i].pack);
+		pk_unmap(&o->packs[i].idxmap);
+		free(o->packs[i].path);
+	}
+	free(o->packs);
+	for (i = 0; i < o->ndirs; i++)
+		free(o->dirs[i]);
+	free(o->dirs);
+	if (o->z_ready)
+		inflateEnd(&o->z);
+	if (o->dd)
+		libdeflate_free_decompressor(o->dd);
+	free(o->chain);
+	free(o->loose_path);
+	pthread_mutex_destroy(&o->lock);
+	free(o);
+}
+
+struct hexoid_odb *hexoid_odb_open(const char *objects_dir, const struct hexoid_odb_options *opt,
+				   char *err, size_t errlen)
+{
+	struct hexoid_odb *o;
+	struct hexoid_odb_options def = HEXOID_ODB_OPTIONS_INIT;
+
+	if (!opt)
+		opt = &def;
+	/* Fields are read only as far as the caller's struct goes; this version needs them
+	 * all but the reserved ones. */
+	if (!objects_dir || opt->size < offsetof(struct hexoid_odb_options, reserved)) {
+		say(err, errlen, "%s: bad arguments", objects_dir ? objects_dir : "(null)");
+		return NULL;
+	}
+	if (!hexoid_rawsz(opt->algo)) {
+		say(err, errlen, "%s: the repository's hash must be given", objects_dir);
+		return NULL;
+	}
+	if (!(o = calloc(1, sizeof(*o)))) {
+		say(err, errlen, "%s: out of memory", objects_dir);
+		return NULL;
+	}
+	pthread_mutex_init(&o->lock, NULL);
+	o->algo = opt->algo;
+	o->rawsz = hexoid_rawsz(opt->algo);
+	o->hexsz = hexoid_hexsz(opt->algo);
+	o->flags = opt->flags;
+	o->cache_limit = opt->cache_bytes ? opt->cache_bytes : (size_t)16 << 20;
+	o->cache = calloc(CACHE_SLOTS, sizeof(*o->cache));
+	if (!o->cache || !(o->dd = libdeflate_alloc_decompressor()) || inflateInit(&o->z) != Z_OK) {
+		say(err, errlen, "%s: out of memory", objects_dir);
+		hexoid_odb_close(o);
+		return NULL;
+	}
+	o->z_ready = 1;
+	if (add_dir(o, objects_dir, 0, err, errlen)) {
+		hexoid_odb_close(o);
+		return NULL;
+	}
+	return o;
+}
+
+int hexoid_odb_add(struct hexoid_odb *o, const char *objects_dir, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!o || !objects_dir) {
+		say(err, errlen, "%s: bad arguments", objects_dir ? objects_dir : "(null)");
+		return -1;
+	}
+	pthread_mutex_lock(&o->lock);
+	rc = add_dir(o, objects_dir, 0, err, errlen);
+	pthread_mutex_unlock(&o->lock);
+	return rc;
+}
+
+size_t hexoid_odb_count_packs(const struct hexoid_odb *o)
+{
+	return o ? o->npacks : 0;
+}
+
+/* --- packed objects ----------------------------------------------------------------- */
+
+struct phdr {
+	unsigned type;
+	uint64_t size;             /* the object's, or the delta data's */
+	uint64_t data;             /* where its zlib stream starts */
+	uint64_t base_off;         /* OFS_DELTA, and REF_DELTA once found */
+	const unsigned char *base_id; /* REF_DELTA */
+};
+
+static enum hexoid_odb_status damaged(char *err, size_t errlen, const struct opack *p,
+				      uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static enum hexoid_odb_status damaged(char *err, size_t errlen, const struct opack *p,
+				      uint64_t off, const char *fmt, ...)
+{
+	char why[192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	say(err, errlen, "%s: offset %llu: %s", p->path, (unsigned long long)off, why);
+	return HEXOID_ODB_DAMAGED;
+}
+
+static enum hexoid_odb_status pack_header(const struct hexoid_odb *o, const struct opack *p,
+					  uint64_t off, struct phdr *h, char *err, size_t errlen)
+{
+	const unsigned char *q, *lim = p->pack.data + p->body_end;
+	unsigned shift = 4, c;
+
+	if (off < 12 || off >= p->body_end)
+		return damaged(err, errlen, p, off, "outside the pack's objects (12..%llu)",
+			       (unsigned long long)p->body_end);
+	q = p->pack.data + off;
+	c = *q++;
+	h->type = (c >> 4) & 7;
+	h->size = c & 15;
+	while (c & 0x80) {
+		if (q == lim || shift > 60)
+			return damaged(err, errlen, p, off, "object size varint %s",
+				       q == lim ? "runs past the pack" : "is too long");
+		c = *q++;
+		h->size |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	}
+	h->base_id = NULL;
+	switch (h->type) {
+	case HEXOID_OBJ_COMMIT: case HEXOID_OBJ_TREE: case HEXOID_OBJ_BLOB: case HEXOID_OBJ_TAG:
+		break;
+	case HEXOID_OBJ_OFS_DELTA: {
+		uint64_t rel;
+		if (q == lim)
+			return damaged(err, errlen, p, off, "delta base offset runs past the pack");
+		c = *q++;
+		rel = c & 0x7f;
+		while (c & 0x80) {
+			if (q == lim || rel >= (UINT64_MAX >> 7) - 1)
+				return damaged(err, errlen, p, off, "delta base offset varint is %s",
+					       q == lim ? "cut short" : "too long");
+			c = *q++;
+			rel = ((rel + 1) << 7) | (c & 0x7f);
+		}
+		if (rel == 0 || rel > off - 12)
+			return damaged(err, errlen, p, off, "delta base offset %llu bytes back is outside the pack",
+				       (unsigned long long)rel);
+		h->base_off = off - rel;
+		break;
+	}
+	case HEXOID_OBJ_REF_DELTA:
+		if ((size_t)(lim - q) < o->rawsz)
+			return damaged(err, errlen, p, off, "delta base ID runs past the pack");
+		h->base_id = q;
+		q += o->rawsz;
+		break;
+	default:
+		return damaged(err, errlen, p, off, "unknown object type %u", h->type);
+	}
+	h->data = (uint64_t)(q - p->pack.data);
+	return HEXOID_ODB_OK;
+}
+
+/* Inflate an entry's zlib stream (the object, or its delta) into a new buffer with
+ * PK_INFLATE_SLACK bytes of room and a NUL after the size. */
+static enum hexoid_odb_status pack_inflate(struct hexoid_odb *o, const struct opack *p,
+					   uint64_t off, const struct phdr *h, unsigned char **out,
+					   char *err, size_t errlen)
+{
+	size_t inlen = (size_t)(p->body_end - h->data), used;
+	unsigned char *buf;
+	char why[160];
+
+	*out = NULL;
+	if (h->size > pk_inflate_bound(inlen) || h->size > SIZE_MAX - PK_INFLATE_SLACK)
+		return damaged(err, errlen, p, off, "%llu bytes claimed for at most %zu packed bytes",
+			       (unsigned long long)h->size, inlen);
+	if (!(buf = malloc((size_t)h->size + PK_INFLATE_SLACK))) {
+		say(err, errlen, "%s: out of memory for %llu bytes", p->path, (unsigned long long)h->size);
+		return HEXOID_ODB_NOMEM;
+	}
+	if (pk_inflate(o->dd, &o->z, p->pack.data + h->data, inlen, buf, (size_t)h->size, &used, why,
+		       sizeof(why))) {
+		free(buf);
+		return damaged(err, errlen, p, off, "%s", why);
+	}
+	buf[h->size] = 0;
+	*out = buf;
+	return HEXOID_ODB_OK;
+}
+
+static int delta_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	unsigned shift = 0, c;
+	uint64_t r = 0;
+
+	do {
+		if (*p == end || shift > 63)
+			return -1;
+		c = *(*p)++;
+		r |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	*v = r;
+	return 0;
+}
+
+/* base + delta -> a new buffer of *out_len bytes and a NUL; NULL with why filled, *oom
+ * set when that is the reason. */
+static unsigned char *patch(const unsigned char *base, size_t base_len, const unsigned char *d,
+			    size_t dlen, size_t *out_len, char *why, size_t whylen, int *oom)
+{
+	const unsigned char *p = d, *end = d + dlen;
+	uint64_t src, dst, at = 0;
+	unsigned char *out;
+
+	if (delta_varint(&p, end, &src) || delta_varint(&p, end, &dst)) {
+		snprintf(why, whylen, "delta sizes are cut short");
+		return NULL;
+	}
+	if (src != base_len) {
+		snprintf(why, whylen, "delta expects a base of %llu bytes, the base has %zu",
+			 (unsigned long long)src, base_len);
+		return NULL;
+	}
+	if (dst > (uint64_t)dlen * 0xffffff || dst > SIZE_MAX - 1) {
+		snprintf(why, whylen, "delta result of %llu bytes is impossible for %zu bytes of delta",
+			 (unsigned long long)dst, dlen);
+		return NULL;
+	}
+	if (!(out = malloc((size_t)dst + 1))) {
+		*oom = 1;
+		snprintf(why, whylen, "out of memory for a %llu-byte delta result", (unsigned long long)dst);
+		return NULL;
+	}
+	while (p < end) {
+		unsigned op = *p++;
+		if (op & 0x80) {
+			uint64_t off = 0, size = 0;
+			unsigned b;
+			for (b = 0; b < 4; b++)
+				if (op & (1u << b)) {
+					if (p == end)
+						goto cut;
+					off |= (uint64_t)*p++ << (8 * b);
+				}
+			for (b = 0; b < 3; b++)
+				if (op & (0x10u << b)) {
+					if (p == end)
+						goto cut;
+					size |= (uint64_t)*p++ << (8 * b);
+				}
+			if (size == 0)
+				size = 0x10000;
+			if (off + size > base_len || size > dst - at) {
+				snprintf(why, whylen, "delta copies %llu bytes from offset %llu of a %zu-byte base",
+					 (unsigned long long)size, (unsigned long long)off, base_len);
+				goto bad;
+			}
+			memcpy(out + at, base + off, (size_t)size);
+			at += size;
+		} else if (op) {
+			if (op > (size_t)(end - p) || op > dst - at) {
+				snprintf(why, whylen, "delta inserts %u bytes past the end of the %s", op,
+					 op > (size_t)(end - p) ? "delta" : "result");
+				goto bad;
+			}
+			memcpy(out + at, p, op);
+			p += op;
+			at += op;
+		} else {
+			snprintf(why, whylen, "delta holds the reserved instruction 0 at byte %zu",
+				 (size_t)(p - 1 - d));
+			goto bad;
+		}
+	}
+	if (at != dst) {
+		snprintf(why, whylen, "delta makes %llu bytes where it says %llu",
+			 (unsigned long long)at, (unsigned long long)dst);
+		goto bad;
+	}
+	out[dst] = 0;
+	*out_len = (size_t)dst;
+	return out;
+cut:
+	snprintf(why, whylen, "delta instruction cut short at its end");
+bad:
+	free(out);
+	return NULL;
+}
+
+static struct oslot *slot_of(struct hexoid_odb *o, size_t pack, uint64_t off)
+{
+	uint64_t h = (off ^ ((uint64_t)pack << 40)) * 0x9e3779b97f4a7c15ull;
+	return &o->cache[h >> (64 - 10)];
+}
+
+static const struct oslot *cache_find(struct hexoid_odb *o, size_t pack, uint64_t off)
+{
+	struct oslot *s = slot_of(o, pack, off);
+	return s->data && s->pack == pack + 1 && s->off == off ? s : NULL;
+}
+
+/* Keep a copy of a base. The cache is small and direct-mapped: a slot's old base goes,
+ * and past the byte limit everything does. */
+static void cache_keep(struct hexoid_odb *o, size_t pack, uint64_t off, unsigned type,
+		       const unsigned char *data, size_t len)
+{
+	struct oslot *s = slot_of(o, pack, off);
+	unsigned char *copy;
+
+	if (len > o->cache_limit / 8 || (s->data && s->pack == pack + 1 && s->off == off))
+		return;
+	if (s->data) {
+		o->cache_bytes -= s->len;
+		free(s->data);
+		s->data = NULL;
+	}
+	if (o->cache_bytes + len > o->cache_limit)
+		cache_clear(o);
+	if (!(copy = malloc(len + 1)))
+		return;
+	memcpy(copy, data, len);
+	copy[len] = 0;
+	s->pack = (uint32_t)pack + 1;
+	s->off = off;
+	s->data = copy;
+	s->len = len;
+	s->type = (uint8_t)type;
+	o->cache_bytes += len;
+}
+
+/* The object at `off` of pack `pi`, through its delta chain. */
+static enum hexoid_odb_status pack_read(struct hexoid_odb *o, size_t pi, uint64_t off,
+					struct hexoid_object *obj, char *err, size_t errlen)
+{
+	const struct opack *p = &o->packs[pi];
+	struct phdr h;
+	enum hexoid_odb_status st;
+	size_t depth = 0, blen = 0;
+	unsigned char *buf = NULL;
+	unsigned type = 0;
+	uint64_t at = off;
+
+	/* Down the chain to a whole object or a cached base. */
+	for (;;) {
+		const struct oslot *hit = at != off ? cache_find(o, pi, at) : NULL;
+		if (hit) {
+			if (!(buf = malloc(hit->len + 1))) {
+				say(err, errlen, "%s: out of memory", p->path);
+				return HEXOID_ODB_NOMEM;
+			}
+			memcpy(buf, hit->data, hit->len + 1);
+			blen = hit->len;
+			type = hit->type;
+			break;
+		}
+		if ((st = pack_header(o, p, at, &h, err, errlen)) != HEXOID_ODB_OK)
+			return st;
+		if (h.type != HEXOID_OBJ_OFS_DELTA && h.type != HEXOID_OBJ_REF_DELTA) {
+			if ((st = pack_inflate(o, p, at, &h, &buf, err, errlen)) != HEXOID_ODB_OK)
+				return st;
+			blen = (size_t)h.size;
+			type = h.type;
+			if (at != off)
+				cache_keep(o, pi, at, type, buf, blen);
+			break;
+		}
+		if (depth == HEXOID_ODB_MAX_DEPTH)
+			return damaged(err, errlen, p, off, "delta chain deeper than %d (or looping)",
+				       HEXOID_ODB_MAX_DEPTH);
+		if (depth == o->chain_cap) {
+			size_t cap = o->chain_cap ? 2 * o->chain_cap : 64;
+			uint64_t *v = realloc(o->chain, cap * sizeof(*v));
+			if (!v) {
+				say(err, errlen, "%s: out of memory", p->path);
+				return HEXOID_ODB_NOMEM;
+			}
+			o->chain = v;
+			o->chain_cap = cap;
+		}
+		o->chain[depth++] = at;
+		if (h.type == HEXOID_OBJ_REF_DELTA) {
+			ptrdiff_t k = hexoid_idx_find(&p->idx, h.base_id);
+			if (k < 0) {
+				char hex[HEXOID_MAX_HEXSZ + 1];
+				hexoid_encode(hex, o->hexsz, h.base_id, 1, o->algo);
+				hex[o->hexsz] = 0;
+				return damaged(err, errlen, p, at, "delta base %s is not in this pack", hex);
+			}
+			at = hexoid_idx_offset(&p->idx, (size_t)k);
+		} else {
+			at = h.base_off;
+		}
+	}
+	/* Back up, applying each delta. */
+	while (depth) {
+		uint64_t d = o->chain[--depth];
+		unsigned char *delta, *r;
+		size_t rlen = 0;
+		char why[192];
+		int oom = 0;
+
+		if ((st = pack_header(o, p, d, &h, err, errlen)) != HEXOID_ODB_OK ||
+		    (st = pack_inflate(o, p, d, &h, &delta, err, errlen)) != HEXOID_ODB_OK) {
+			free(buf);
+			return st;
+		}
+		r = patch(buf, blen, delta, (size_t)h.size, &rlen, why, sizeof(why), &oom);
+		free(delta);
+		free(buf);
+		if (!r) {
+			if (oom) {
+				say(err, errlen, "%s: %s", p->path, why);
+				return HEXOID_ODB_NOMEM;
+			}
+			return damaged(err, errlen, p, d, "%s", why);
+		}
+		buf = r;
+		blen = rlen;
+		if (depth)
+			cache_keep(o, pi, d, type, buf, blen);
+	}
+	obj->type = (enum hexoid_object_type)type;
+	obj->size = blen;
+	obj->data = buf;
+	obj->path = p->path;
+	obj->offset = off;
+	return HEXOID_ODB_OK;
+}
+
+/* --- loose objects ------------------------------------------------------------------ */
+
+static enum hexoid_object_type type_of(const unsigned char *s, size_t n)
+{
+	static const char *const names[] = { NULL, "commit", "tree", "blob", "tag" };
+	int t;
+
+	for (t = 1; t <= 4; t++)
+		if (strlen(names[t]) == n && !memcmp(s, names[t], n))
+			return (enum hexoid_object_type)t;
+	return HEXOID_OBJ_NONE;
+}
+
+/* Inflate a whole loose object: "<type> <size>\0" and exactly size bytes, nothing after. */
+static enum hexoid_odb_status loose_inflate(struct hexoid_odb *o, const char *path,
+					    const struct pk_map *m, struct hexoid_object *obj,
+					    char *err, size_t errlen)
+{
+	unsigned char head[64], *buf = NULL, *sp;
+	size_t hlen, nul, got, i;
+	uint64_t size = 0;
+	enum hexoid_object_type type;
+	int rc;
+
+	inflateReset(&o->z);
+	o->z.next_in = (unsigned char *)m->data;
+	o->z.avail_in = m->size > (1u << 30) ? (1u << 30) : (uInt)m->size;
+	o->z.next_out = head;
+	o->z.avail_out = sizeof(head);
+	rc = inflate(&o->z, Z_NO_FLUSH);
+	hlen = sizeof(head) - o->z.avail_out;
+	if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+		goto zerr;
+	for (nul = 0; nul < hlen && head[nul]; nul++)
+		;
+	sp = memchr(head, ' ', nul);
+	type = sp ? type_of(head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
+	if (nul == hlen || type == HEXOID_OBJ_NONE || (size_t)(sp - head) + 1 == nul ||
+	    (sp[1] == '0' && (size_t)(sp - head) + 2 != nul)) {
+		say(err, errlen, "%s: no valid '<type> <size>' header", path);
+		return HEXOID_ODB_DAMAGED;
+	}
+	for (i = (size_t)(sp - head) + 1; i < nul; i++) {
+		if (head[i] < '0' || head[i] > '9' || size > (UINT64_MAX - 9) / 10) {
+			say(err, errlen, "%s: bad size in the object's header", path);
+			return HEXOID_ODB_DAMAGED;
+		}
+		size = size * 10 + (head[i] - '0');
+	}
+	if (size > pk_inflate_bound(m->size) || size > SIZE_MAX - 1) {
+		say(err, errlen, "%s: %llu bytes claimed for a %zu-byte file", path,
+		    (unsigned long long)size, m->size);
+		return HEXOID_ODB_DAMAGED;
+	}
+	if (!(buf = malloc((size_t)size + 1))) {
+		say(err, errlen, "%s: out of memory for %llu bytes", path, (unsigned long long)size);
+		return HEXOID_ODB_NOMEM;
+	}
+	got = hlen - nul - 1;
+	if (got > size)
+		goto toolong;
+	memcpy(buf, head + nul + 1, got);
+	if (rc != Z_STREAM_END) {
+		size_t in_done = (size_t)o->z.total_in;
+		unsigned char spare;
+		for (;;) {
+			size_t in_left = m->size - in_done;
+			uInt in_before, out_before;
+			o->z.next_in = (unsigned char *)m->data + in_done;
+			o->z.avail_in = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
+			o->z.next_out = got < size ? buf + got : &spare;
+			o->z.avail_out = got < size ? (size - got > (1u << 30) ? (1u << 30) : (uInt)(size - got)) : 1;
+			in_before = o->z.avail_in;
+			out_before = o->z.avail_out;
+			rc = inflate(&o->z, Z_NO_FLUSH);
+			in_done += in_before - o->z.avail_in;
+			if (got == size && o->z.avail_out == 0)
+				goto toolong;
+			if (got < size)
+				got += out_before - o->z.avail_out;
+			if (rc == Z_STREAM_END)
+				break;
+			if (rc == Z_BUF_ERROR && in_done == m->size) {
+				say(err, errlen, "%s: zlib stream truncated (%zu of %llu bytes inflated)",
+				    path, got, (unsigned long long)size);
+				free(buf);
+				return HEXOID_ODB_DAMAGED;
+			}
+			if (rc != Z_OK && rc != Z_BUF_ERROR)
+				goto zerr;
+		}
+	}
+	if (got != size) {
+		say(err, errlen, "%s: object inflates to %zu bytes where its header says %llu", path,
+		    got, (unsigned long long)size);
+		free(buf);
+		return HEXOID_ODB_DAMAGED;
+	}
+	if ((uint64_t)o->z.total_in != (uint64_t)m->size) {
+		say(err, errlen, "%s: %llu bytes of garbage after the zlib stream", path,
+		    (unsigned long long)(m->size - o->z.total_in));
+		free(buf);
+		return HEXOID_ODB_DAMAGED;
+	}
+	buf[size] = 0;
+	obj->type = type;
+	obj->size = (size_t)size;
+	obj->data = buf;
+	obj->path = NULL;
+	obj->offset = HEXOID_NO_OFFSET;
+	return HEXOID_ODB_OK;
+toolong:
+	say(err, errlen, "%s: object holds more than the %llu bytes its header says", path,
+	    (unsigned long long)size);
+	free(buf);
+	return HEXOID_ODB_DAMAGED;
+zerr:
+	say(err, errlen, "%s: zlib: %s", path, o->z.msg ? o->z.msg : "corrupt stream");
+	free(buf);
+	return HEXOID_ODB_DAMAGED;
+}
+
+static enum hexoid_odb_status loose_read(struct hexoid_odb *o, size_t di, const unsigned char *oid,
+					 struct hexoid_object *obj, char *err, size_t errlen)
+{
+	size_t dlen = strlen(o->dirs[di]), need = dlen + o->hexsz + 3;
+	struct pk_map m;
+	enum hexoid_odb_status st;
+	char why[8];
+
+	if (need > o->loose_cap) {
+		char *v = realloc(o->loose_path, need);
+		if (!v) {
+			say(err, errlen, "%s: out of memory", o->dirs[di]);
+			return HEXOID_ODB_NOMEM;
+		}
+		o->loose_path = v;
+		o->loose_cap = need;
+	}
+	memcpy(o->loose_path, o->dirs[di], dlen);
+	o->loose_path[dlen] = '/';
+	{
+		static const char digits[] = "0123456789abcdef";
+		char *q = o->loose_path + dlen + 1;
+		size_t i;
+		for (i = 0; i < o->rawsz; i++) {
+			*q++ = digits[oid[i] >> 4];
+			*q++ = digits[oid[i] & 15];
+			if (i == 0)
+				*q++ = '/';
+		}
+		*q = 0;
+	}
+	if (pk_map_file(&m, o->loose_path, why, sizeof(why))) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return HEXOID_ODB_MISSING;
+		say(err, errlen, "%s: %s", o->loose_path, strerror(errno));
+		return HEXOID_ODB_DAMAGED;
+	}
+	st = loose_inflate(o, o->loose_path, &m, obj, err, errlen);
+	pk_unmap(&m);
+	if (st == HEXOID_ODB_OK)
+		obj->path = o->dirs[di];
+	return st;
+}
+
+/* --- reading ------------------------------------------------------------------------ */
+
+enum hexoid_odb_status hexoid_odb_read(struct hexoid_odb *o, const unsigned char *oid,
+				       struct hexoid_object *obj, char *err, size_t errlen)
+{
+	enum hexoid_odb_status st = HEXOID_ODB_MISSING, got;
+	char first[256];
+	size_t i;
+
+	if (obj)
+		memset(obj, 0, sizeof(*obj));
+	if (!o || !oid || !obj) {
+		say(err, errlen, "hexoid_odb_read: bad arguments");
+		return HEXOID_ODB_EARG;
+	}
+	first[0] = 0;
+	pthread_mutex_lock(&o->lock);
+	for (i = 0; i < o->npacks + o->ndirs; i++) {
+		char why[256];
+		if (i < o->npacks) {
+			ptrdiff_t k = hexoid_idx_find(&o->packs[i].idx, oid);
+			if (k < 0)
+				continue;
+			got = pack_read(o, i, hexoid_idx_offset(&o->packs[i].idx, (size_t)k), obj, why,
+					sizeof(why));
+		} else {
+			got = loose_read(o, i - o->npacks, oid, obj, why, sizeof(why));
+		}
+		if (got == HEXOID_ODB_OK && (o->flags & HEXOID_ODB_VERIFY)) {
+			unsigned char h[HEXOID_MAX_RAWSZ];
+			if (pk_object_id(o->algo, obj->type, obj->data, obj->size, h) || memcmp(h, oid, o->rawsz)) {
+				if (i < o->npacks)
+					snprintf(why, sizeof(why), "%s: offset %llu: the content does not hash to the object's ID",
+						 obj->path, (unsigned long long)obj->offset);
+				else
+					snprintf(why, sizeof(why), "%s: the content does not hash to the object's ID",
+						 o->loose_path);
+				hexoid_object_free(obj);
+				got = HEXOID_ODB_DAMAGED;
+			}
+		}
+		if (got == HEXOID_ODB_OK) {
+			st = got;
+			break;
+		}
+		if (got == HEXOID_ODB_MISSING)
+			continue;
+		/* Damaged or out of memory: remember the first reason, try the other copies. */
+		if (st == HEXOID_ODB_MISSING) {
+			st = got;
+			snprintf(first, sizeof(first), "%s", why);
+		}
+	}
+	pthread_mutex_unlock(&o->lock);
+	if (st != HEXOID_ODB_OK) {
+		if (st == HEXOID_ODB_MISSING) {
+			char hex[HEXOID_MAX_HEXSZ + 1];
+			hexoid_encode(hex, o->hexsz, oid, 1, o->algo);
+			hex[o->hexsz] = 0;
+			say(err, errlen, "%s: object %s not found", o->dirs[0], hex);
+		} else {
+			say(err, errlen, "%s", first);
+		}
+	}
+	return st;
+}
+
+void hexoid_object_free(struct hexoid_object *obj)
+{
+	if (!obj)
+		return;
+	free(obj->data);
+	obj->data = NULL;
+	obj->size = 0;
+}
+
+const char *hexoid_odb_strerror(enum hexoid_odb_status status)
+{
+	switch (status) {
+	case HEXOID_ODB_OK: return "ok";
+	case HEXOID_ODB_MISSING: return "object not found";
+	case HEXOID_ODB_DAMAGED: return "object damaged";
+	case HEXOID_ODB_NOMEM: return "out of memory";
+	case HEXOID_ODB_EARG: return "bad arguments";
+	}
+	return "unknown status";
+}

@@ -1,0 +1,225 @@
+/*
+ * The audit library (hexoid_audit.h) on repositories made by the installed git: codes,
+ * classes and areas of its findings; a callback stopping it; the options' size; every
+ * callback in the calling thread; several threads auditing at once.
+ * SPDX-License-Identifier: MIT
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hexoid_audit.h"
+#include "test.h"
+
+/* A repository with three uppercase refs, an uppercase ORIG_HEAD and one ref that is
+ * not hex; objects partly packed. 0, or -1 when git could not make it. */
+static int audit_repo(const char *dir, enum hexoid_algo algo)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.com "
+		 "GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@example.com; "
+		 "git -c init.defaultBranch=main init -q --object-format=%s r; cd r; "
+		 "for i in 1 2 3 4 5 6; do echo $i >f; git add f; git commit -q -m $i; done; "
+		 "git repack -adq; echo 7 >f; git commit -q -am 7; "
+		 "h=$(git rev-parse HEAD); U=$(echo $h | tr a-f A-F); "
+		 "for b in a b c; do echo $U >.git/refs/heads/up-$b; done; echo $U >.git/ORIG_HEAD; "
+		 "echo $h | sed 's/^./z/' >.git/refs/heads/zz",
+		 dir, algo == HEXOID_SHA1 ? "sha1" : "sha256");
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+struct seen {
+	pthread_t thread;
+	int wrong_thread;
+	unsigned findings, stop_after, progress;
+	unsigned by_class[4];
+	unsigned refs, pseudo, bad;
+	char first_path[256];
+};
+
+static int on_finding(void *ctx, const struct hexoid_audit_finding *f)
+{
+	struct seen *s = ctx;
+
+	if (!pthread_equal(pthread_self(), s->thread))
+		s->wrong_thread = 1;
+	if (!s->findings)
+		snprintf(s->first_path, sizeof(s->first_path), "%s", f->path);
+	s->findings++;
+	if ((unsigned)f->cls < 4)
+		s->by_class[f->cls]++;
+	if (f->cls != hexoid_audit_code_class(f->code))
+		s->wrong_thread = 2;
+	if (f->area == HEXOID_AREA_REFS)
+		s->refs++;
+	if (f->area == HEXOID_AREA_PSEUDO_REFS)
+		s->pseudo++;
+	if (f->code == HEXOID_AUDIT_BAD_ID)
+		s->bad++;
+	return s->stop_after && s->findings >= s->stop_after;
+}
+
+static int on_progress(void *ctx, const char *what, uint64_t done, uint64_t total)
+{
+	struct seen *s = ctx;
+
+	(void)what;
+	(void)done;
+	(void)total;
+	if (!pthread_equal(pthread_self(), s->thread))
+		s->wrong_thread = 1;
+	s->progress++;
+	return 0;
+}
+
+static int run(const char *repo, unsigned jobs, struct seen *s, size_t size)
+{
+	struct hexoid_audit_options o = HEXOID_AUDIT_OPTIONS_INIT;
+	struct hexoid_audit *a;
+	char err[256];
+	int rc;
+
+	o.size = size ? size : o.size;
+	o.jobs = jobs;
+	o.on_finding = on_finding;
+	o.on_progress = on_progress;
+	o.ctx = s;
+	s->thread = pthread_self();
+	a = hexoid_audit_open(repo, err, sizeof(err));
+	if (!a)
+		return -2;
+	rc = hexoid_audit_run(a, &o, err, sizeof(err));
+	hexoid_audit_close(a);
+	return rc;
+}
+
+static char scratch[64];
+static int made = -1;
+
+static const char *repo_dir(void)
+{
+	static char path[128];
+
+	if (made < 0) {
+		strcpy(scratch, "/tmp/hexoid-audit-api-XXXXXX");
+		made = mkdtemp(scratch) && audit_repo(scratch, HEXOID_SHA1) == 0;
+	}
+	snprintf(path, sizeof(path), "%s/r", scratch);
+	return made ? path : NULL;
+}
+
+static void cleanup(void)
+{
+	char cmd[128];
+
+	if (made > 0) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", scratch);
+	}
+}
+
+TEST(audit_api_names)
+{
+	int i;
+
+	CHECK(!strcmp(hexoid_audit_area_name(HEXOID_AREA_REFS), "refs"), "refs");
+	CHECK(!strcmp(hexoid_audit_area_name(HEXOID_AREA_ALTERNATES), "alternates"), "alternates");
+	CHECK(hexoid_audit_area_name(HEXOID_AREA_COUNT) == NULL, "past the last area");
+	CHECK(!strcmp(hexoid_finding_class_name(HEXOID_CLASS_WARN), "warn"), "warn");
+	for (i = 1; i < HEXOID_AUDIT_CODE_COUNT; i++) {
+		CHECK(hexoid_audit_code_name((enum hexoid_audit_code)i) != NULL, "code %d has a name", i);
+		CHECK(hexoid_audit_code_class((enum hexoid_audit_code)i) != 0, "code %d has a class", i);
+	}
+	CHECK(hexoid_audit_code_name(0) == NULL && hexoid_audit_code_class(HEXOID_AUDIT_CODE_COUNT) == 0,
+	      "unknown codes");
+	CHECK(hexoid_audit_code_class(HEXOID_AUDIT_UPPERCASE) == HEXOID_CLASS_GIT3, "uppercase is git3");
+}
+
+TEST(audit_api_findings)
+{
+	const char *repo = repo_dir();
+	struct seen s;
+	unsigned jobs;
+
+	CHECK(repo != NULL, "git could not make the repository");
+	if (!repo)
+		return;
+	for (jobs = 1; jobs <= 3; jobs++) {
+		memset(&s, 0, sizeof(s));
+		CHECK(run(repo, jobs, &s, 0) == 0, "jobs %u: run", jobs);
+		CHECK(s.findings == 5 && s.refs == 4 && s.pseudo == 1 && s.bad == 1 &&
+			      s.by_class[HEXOID_CLASS_GIT3] == 4 && s.by_class[HEXOID_CLASS_ERROR] == 1,
+		      "jobs %u: %u findings, %u refs, %u pseudo-refs, %u bad", jobs, s.findings, s.refs,
+		      s.pseudo, s.bad);
+		CHECK(!s.wrong_thread, "jobs %u: a callback from another thread, or a class not its code's", jobs);
+		CHECK(!strcmp(s.first_path, "refs/heads/up-a"), "jobs %u: first finding %s", jobs, s.first_path);
+	}
+}
+
+TEST(audit_api_stop)
+{
+	const char *repo = repo_dir();
+	struct seen s;
+	unsigned jobs;
+
+	if (!repo)
+		return;
+	for (jobs = 1; jobs <= 2; jobs++) {
+		memset(&s, 0, sizeof(s));
+		s.stop_after = 2;
+		CHECK(run(repo, jobs, &s, 0) == 1, "jobs %u: stopped: returns 1", jobs);
+		CHECK(s.findings == 2, "jobs %u: %u callbacks after asking to stop at 2", jobs, s.findings);
+	}
+}
+
+TEST(audit_api_options_size)
+{
+	const char *repo = repo_dir();
+	struct seen s;
+
+	if (!repo)
+		return;
+	memset(&s, 0, sizeof(s));
+	CHECK(run(repo, 1, &s, 1) == -1, "a size too small for the options is refused");
+	memset(&s, 0, sizeof(s));
+	CHECK(run(repo, 1, &s, sizeof(struct hexoid_audit_options)) == 0 && s.findings == 5,
+	      "this header's size");
+	CHECK(hexoid_audit_open("/nonexistent/hexoid", (char[64]){ 0 }, 64) == NULL,
+	      "no repository: NULL");
+}
+
+static const char *thread_repo; /* set before the threads start */
+
+static void *audit_thread(void *p)
+{
+	struct seen *s = p;
+
+	if (run(thread_repo, 2, s, 0) != 0)
+		s->findings = 0;
+	return NULL;
+}
+
+TEST(audit_api_threads)
+{
+	pthread_t t[4];
+	struct seen s[4];
+	int i, started[4];
+
+	if (!(thread_repo = repo_dir()))
+		return;
+	memset(s, 0, sizeof(s));
+	for (i = 0; i < 4; i++)
+		started[i] = pthread_create(&t[i], NULL, audit_thread, &s[i]) == 0;
+	for (i = 0; i < 4; i++) {
+		if (started[i])
+			pthread_join(t[i], NULL);
+		CHECK(started[i] && s[i].findings == 5 && !s[i].wrong_thread,
+		      "thread %d: %u findings", i, s[i].findings);
+	}
+	cleanup();
+	made = -1;
+}

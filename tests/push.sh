@@ -1,0 +1,350 @@
+#!/bin/sh
+# hexoid pre-receive and hexoid update as git's hooks, through real pushes with the
+# installed git into bare SHA-1 and SHA-256 repositories. Clean pushes land (new ref,
+# fast-forward, forced, deletion); each bad case is rejected with the ref and the object
+# named and the server left as it was: a new commit with an uppercase tree or parent
+# header, a new annotated tag with an uppercase object header, a mergetag, a ref moved
+# onto a bad commit the server already has (so nothing is sent), a bad commit in an
+# alternate object store. Pushes big enough that git keeps the pack and small enough
+# that it unpacks loose objects both go through. Then the hook as a symbolic link, the
+# update hook (the good ref lands, the bad one does not), git config hexoid.* and flags
+# (report-only, mixed), 20 pushes at once, and failing closed: a crash, a git that
+# fails, the time limit (both ways), a damaged pushed pack, input git never sends.
+# Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID; RUN from make.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+up() { echo "$1" | tr a-f A-F; }
+# col HEX OFFSET: the column of the first letter of HEX, in uppercase, written after
+# OFFSET characters of a header line.
+col() { echo "$1" | awk -v o="$2" '{ print o + match($0, /[a-f]/) }'; }
+ident="hexoid <hexoid@example.com> 1700000000 +0000"
+export GIT_AUTHOR_DATE="1700000000 +0000" GIT_COMMITTER_DATE="1700000000 +0000"
+
+# The hook runs $H (an emulator prefix included) from a script git execs.
+install_hook() { # install_hook REPO NAME ARGS...
+	h_repo=$1 h_name=$2
+	shift 2
+	printf '#!/bin/sh\nexec %s %s\n' "$H" "$*" >"$h_repo/hooks/$h_name"
+	chmod +x "$h_repo/hooks/$h_name"
+}
+
+# The server's state: every ref and every file under it (hooks and config aside).
+snapshot() {
+	(cd "$1" && git for-each-ref --format='%(objectname) %(refname)' &&
+		find . -path ./hooks -prune -o -type f ! -name config -print | LC_ALL=C sort |
+		xargs cksum) 2>/dev/null
+}
+
+# push NAME WANT PATTERN REFSPEC...: push from $cl to $srv; stderr in $tmp/err; the exit
+# status must be WANT (0 lands, 1 rejected), and a rejection must leave the server as it
+# was and name what PATTERN says (pattern may be empty).
+push() {
+	p_name=$1 p_want=$2 p_pat=$3
+	shift 3
+	snapshot "$srv" >"$tmp/before"
+	git -C "$cl" push -q --porcelain "$srv" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	p_rc=$?
+	[ "$p_rc" = 0 ] || p_rc=1
+	judge "$p_name" "$p_want" "$p_pat" "$p_rc"
+	if [ "$p_want" = 1 ]; then
+		snapshot "$srv" >"$tmp/after"
+		if cmp -s "$tmp/before" "$tmp/after"; then
+			pass "$p_name: the server's refs and files are unchanged"
+		else
+			fail "$p_name: the server changed"
+			diff "$tmp/before" "$tmp/after" | sed 's/^/#   /' | head -5
+		fi
+	fi
+}
+
+# A commit's text with the given tree and parents (IDs as they should be written).
+commit_text() { # commit_text TREE [PARENT...]
+	ct_tree=$1
+	shift
+	echo "tree $ct_tree"
+	for p in "$@"; do echo "parent $p"; done
+	printf 'author %s\ncommitter %s\n\nplanted\n' "$ident" "$ident"
+}
+hash_commit() { git -C "$1" hash-object -t commit --literally -w --stdin; }
+hash_tag() { git -C "$1" hash-object -t tag --literally -w --stdin; }
+
+suite() { # suite FORMAT
+	fmt=$1
+	d=$tmp/$fmt
+	srv=$d/srv.git cl=$d/cl
+	mkdir -p "$d"
+	git_ init -q --bare --object-format="$fmt" "$srv" &&
+		git_ init -q --object-format="$fmt" "$cl" || { fail "$fmt: git init"; return; }
+	install_hook "$srv" pre-receive pre-receive
+	(
+		cd "$cl" || exit 1
+		for i in 1 2 3; do
+			echo "file $i" >f && git_ add f && git_ commit -q -m "commit $i" || exit 1
+		done
+		git_ tag -a -m "a release" v1 HEAD~1
+	) || { fail "$fmt: client history"; return; }
+
+	push "$fmt: a clean push of a new branch lands" 0 "" main:refs/heads/main
+	push "$fmt: a clean annotated tag lands" 0 "" v1:refs/tags/v1
+	(cd "$cl" && echo more >>f && git_ commit -q -am "commit 4")
+	push "$fmt: a fast-forward lands" 0 "" main:refs/heads/main
+	push "$fmt: a new branch at an existing commit lands" 0 "" main~2:refs/heads/old
+	push "$fmt: a forced push lands" 0 "" +main~1:refs/heads/old
+	push "$fmt: a deletion lands" 0 "" :refs/heads/old
+	# Enough objects that receive-pack keeps the pack rather than unpacking it.
+	(
+		cd "$cl" && for i in $(seq 1 60); do
+			echo "$i" >"g$i" && git_ add "g$i" && git_ commit -q -m "many $i" || exit 1
+		done
+	)
+	push "$fmt: a push kept as a pack lands" 0 "" main:refs/heads/main
+	if [ "$(find "$srv/objects/pack" -name '*.pack' | wc -l)" -gt 0 ]; then
+		pass "$fmt: receive-pack kept that push as a pack"
+	else
+		fail "$fmt: no pack on the server: the pack scan went untested"
+	fi
+
+	tree=$(git -C "$cl" rev-parse main^{tree}) head=$(git -C "$cl" rev-parse main)
+	bad_tree=$(commit_text "$(up "$tree")" "$head" | hash_commit "$cl")
+	bad_parent=$(commit_text "$tree" "$(up "$head")" | hash_commit "$cl")
+	push "$fmt: a new commit with an uppercase tree header is rejected" 1 \
+		"remote: hexoid: refs/heads/t: commit $bad_tree: tree header, line 1, column $(col "$tree" 5): git3:" \
+		"$bad_tree:refs/heads/t"
+	push "$fmt: a new commit with an uppercase parent header is rejected" 1 \
+		"hexoid: refs/heads/main: commit $bad_parent: parent header, line 2, column $(col "$head" 7): git3:" \
+		"$bad_parent:refs/heads/main"
+	# A good commit on top of a bad one: the bad one is reached and named.
+	on_top=$(commit_text "$tree" "$bad_tree" | hash_commit "$cl")
+	push "$fmt: a bad commit under a good one is rejected" 1 \
+		"hexoid: refs/heads/main: commit $bad_tree: tree header" "$on_top:refs/heads/main"
+	# New refs are walked together: the finding still names the ref that reaches it.
+	push "$fmt: two new refs at once, one bad: the bad one is named" 1 \
+		"hexoid: refs/heads/b2: commit $bad_tree: tree header" \
+		main:refs/heads/g2 "$bad_tree:refs/heads/b2"
+
+	bad_tag=$(printf 'object %s\ntype commit\ntag v2\ntagger %s\n\nplanted\n' "$(up "$head")" \
+		"$ident" | hash_tag "$cl")
+	push "$fmt: a new tag with an uppercase object header is rejected" 1 \
+		"hexoid: refs/tags/v2: tag $bad_tag: object header, line 1, column $(col "$head" 7): git3:" \
+		"$bad_tag:refs/tags/v2"
+	# The tag itself is fine; it points at a bad commit.
+	tag_on_bad=$(printf 'object %s\ntype commit\ntag v3\ntagger %s\n\nplanted\n' "$bad_parent" \
+		"$ident" | hash_tag "$cl")
+	push "$fmt: a good tag of a bad commit is rejected" 1 \
+		"hexoid: refs/tags/v3: commit $bad_parent: parent header" "$tag_on_bad:refs/tags/v3"
+
+	side=$(git -C "$cl" rev-parse main~1)
+	v1=$(git -C "$cl" rev-parse v1) v1c=$(git -C "$cl" rev-parse v1^{commit})
+	mergetag=$( (
+		printf 'tree %s\nparent %s\nparent %s\n' "$tree" "$head" "$v1c"
+		printf 'author %s\ncommitter %s\n' "$ident" "$ident"
+		printf 'mergetag object %s\n type commit\n tag v1\n tagger %s\n \n a release\n' \
+			"$(up "$v1c")" "$ident"
+		printf '\nmerge v1\n'
+	) | hash_commit "$cl")
+	push "$fmt: a merge with an uppercase mergetag object is rejected" 1 \
+		"hexoid: refs/heads/main: commit $mergetag: mergetag object header, line 6, column $(col "$v1c" 16): git3:" \
+		"$mergetag:refs/heads/main"
+
+	# The server already has a bad commit (refs/legacy, from before the hook): a push that
+	# only moves a ref onto it sends no object at all.
+	git -C "$srv" fetch -q "$cl" "$bad_tree:refs/legacy/t" 2>"$tmp/err" ||
+		{ fail "$fmt: planting a bad commit in the server"; sed 's/^/#   /' "$tmp/err"; }
+	push "$fmt: a ref moved onto a bad commit the server has is rejected" 1 \
+		"hexoid: refs/heads/main: commit $bad_tree: tree header, line 1, column $(col "$tree" 5)" \
+		"$bad_tree:refs/heads/main"
+	push "$fmt: two new refs at once, one onto a bad commit the server has: that one is named" 1 \
+		"hexoid: refs/heads/b3: commit $bad_tree: tree header" \
+		main:refs/heads/g3 "$bad_tree:refs/heads/b3"
+
+	# An alternate object store (a shared pool) holds another bad commit.
+	pool=$d/pool.git
+	git_ init -q --bare --object-format="$fmt" "$pool"
+	git -C "$pool" fetch -q "$cl" "$bad_parent:refs/heads/pooled" 2>/dev/null
+	echo "$pool/objects" >"$srv/objects/info/alternates"
+	if git -C "$srv" cat-file -e "$bad_parent" 2>/dev/null; then
+		push "$fmt: a ref moved onto a bad commit in an alternate is rejected" 1 \
+			"hexoid: refs/heads/p: commit $bad_parent: parent header, line 2, column $(col "$head" 7)" \
+			"$bad_parent:refs/heads/p"
+	else
+		fail "$fmt: the alternate does not serve the pooled commit"
+	fi
+	rm -f "$srv/objects/info/alternates"
+
+	# The same bad commit with report-only on: accepted, warned.
+	git -C "$srv" config hexoid.reportOnly true
+	push "$fmt: hexoid.reportOnly accepts and warns" 0 \
+		"hexoid: warning: refs/heads/r: commit $bad_tree: tree header" "$bad_tree:refs/heads/r"
+	git -C "$srv" config --unset hexoid.reportOnly
+	git -C "$srv" config hexoid.mixed true
+	push "$fmt: hexoid.mixed accepts uppercase and warns" 0 \
+		"hexoid: warning: refs/heads/m: commit $bad_parent: parent header" "$bad_parent:refs/heads/m"
+	git -C "$srv" config --unset hexoid.mixed
+	git -C "$srv" update-ref -d refs/heads/r
+	git -C "$srv" update-ref -d refs/heads/m
+
+	# Installed as a symbolic link named pre-receive.
+	if [ -z "${RUN:-}" ]; then
+		rm "$srv/hooks/pre-receive"
+		# $H may start with the empty emulator prefix and a space.
+		ln -s "$(echo $H)" "$srv/hooks/pre-receive"
+		push "$fmt: the hook as a link named pre-receive rejects" 1 \
+			"hexoid: refs/heads/l: commit $bad_tree" "$bad_tree:refs/heads/l"
+		(cd "$cl" && echo link >>f && git_ commit -q -am "through the link")
+		push "$fmt: the hook as a link named pre-receive accepts" 0 "" main:refs/heads/main
+		rm "$srv/hooks/pre-receive"
+		install_hook "$srv" pre-receive pre-receive
+	else
+		skip "$fmt: the hook as a link" "emulated: a link cannot carry the emulator"
+		skip "$fmt: the hook as a link accepts" "emulated"
+	fi
+
+	# The update hook decides ref by ref.
+	mv "$srv/hooks/pre-receive" "$d/pre-receive.off"
+	install_hook "$srv" update update '"$@"'
+	(cd "$cl" && echo upd >>f && git_ commit -q -am "for the update hook")
+	snapshot "$srv" >/dev/null
+	git -C "$cl" push -q --porcelain "$srv" main:refs/heads/main "$bad_tree:refs/heads/u" \
+		>"$tmp/out" 2>"$tmp/err" </dev/null
+	if [ "$(git -C "$srv" rev-parse refs/heads/main)" = "$(git -C "$cl" rev-parse main)" ] &&
+		! git -C "$srv" rev-parse -q --verify refs/heads/u >/dev/null &&
+		grep -qF "hexoid: refs/heads/u: commit $bad_tree: tree header" "$tmp/err"; then
+		pass "$fmt: update hook: the good ref lands, the bad one is rejected and named"
+	else
+		fail "$fmt: update hook"
+		sed 's/^/#   /' "$tmp/err" | head -5
+	fi
+	rm "$srv/hooks/update"
+	mv "$d/pre-receive.off" "$srv/hooks/pre-receive"
+
+	# 20 pushes at once from 20 clients, half bad, each into a ref of its own.
+	if [ -n "${RUN:-}" ]; then
+		skip "$fmt: 20 pushes at once" "emulated: left to the native run"
+		return
+	fi
+	i=0
+	while [ $i -lt 20 ]; do
+		c=$d/c$i
+		git clone -q --no-local "$cl" "$c" 2>/dev/null
+		(
+			cd "$c" && echo "client $i" >h && git_ add h && git_ commit -q -m "client $i" &&
+				if [ $((i % 2)) = 1 ]; then
+					t=$(git rev-parse HEAD^{tree}) p=$(git rev-parse HEAD~1)
+					commit_text "$(up "$t")" "$p" | git hash-object -t commit --literally -w --stdin >want
+				else
+					git rev-parse HEAD >want
+				fi
+		)
+		i=$((i + 1))
+	done
+	i=0
+	while [ $i -lt 20 ]; do
+		c=$d/c$i
+		git -C "$c" push -q "$srv" "$(cat "$c/want"):refs/heads/c$i" >"$c/out" 2>"$c/err" </dev/null &
+		i=$((i + 1))
+	done
+	wait
+	i=0 wrong=""
+	while [ $i -lt 20 ]; do
+		c=$d/c$i
+		got=$(git -C "$srv" rev-parse -q --verify "refs/heads/c$i")
+		if [ $((i % 2)) = 1 ]; then
+			[ -z "$got" ] && grep -qF "hexoid: refs/heads/c$i: commit $(cat "$c/want"): tree header" \
+				"$c/err" || wrong="$wrong c$i"
+		else
+			[ "$got" = "$(cat "$c/want")" ] || wrong="$wrong c$i"
+		fi
+		i=$((i + 1))
+	done
+	if [ -z "$wrong" ]; then
+		pass "$fmt: 20 pushes at once: the 10 good ones land, the 10 bad ones are rejected"
+	else
+		fail "$fmt: 20 pushes at once: wrong answer for$wrong"
+		sed 's/^/#   /' "$d/c1/err" | head -5
+	fi
+}
+
+suite sha1
+suite sha256
+
+# --- failing closed: the hook run by hand, as git runs it, with a git that misbehaves ---
+srv=$tmp/sha1/srv.git
+main=$(git -C "$srv" rev-parse refs/heads/main)
+zero=0000000000000000000000000000000000000000
+real_git=$(command -v git)
+mkdir -p "$tmp/fake"
+# fake_git WHAT: a git on PATH that does WHAT for rev-list and is git otherwise.
+fake_git() {
+	printf '#!/bin/sh\nif [ "$1" = rev-list ]; then %s; fi\nexec %s "$@"\n' "$1" "$real_git" >"$tmp/fake/git"
+	chmod +x "$tmp/fake/git"
+}
+hook() { # hook ARGS... with stdin from $tmp/in: stderr in $tmp/err, returns the status
+	(cd "$srv" && PATH="$tmp/fake:$PATH" GIT_DIR=. $H pre-receive "$@" <"$tmp/in" >/dev/null 2>"$tmp/err")
+}
+echo "$zero $main refs/heads/x" >"$tmp/in"
+
+rm -f "$tmp/fake/git"
+hook
+judge "by hand: a clean update is accepted" 0 "" $?
+fake_git 'kill -SEGV $PPID; sleep 5'
+hook
+judge "a crash of the check rejects the push" 2 "push rejected: the check could not be completed" $?
+# The signal, or (a sanitizer build catches it) the exit without a verdict.
+grep -qF "internal error: the check" "$tmp/err" && pass "the crash is named" || fail "the crash is not named"
+hook --report-only
+judge "a crash with --report-only accepts, warning" 0 "warning: push accepted unchecked" $?
+fake_git 'exit 128'
+hook
+judge "a git rev-list that fails rejects the push" 2 "push rejected" $?
+fake_git 'sleep 30'
+hook --timeout=1
+judge "--timeout rejects when the time is up" 2 "the check took longer than 1 seconds" $?
+hook --timeout=1 --on-timeout=accept
+judge "--on-timeout=accept accepts when the time is up" 0 "warning: push accepted unchecked" $?
+git -C "$srv" config hexoid.timeout 1
+hook
+judge "hexoid.timeout from git config" 2 "longer than 1 seconds" $?
+git -C "$srv" config hexoid.onTimeout accept
+hook
+judge "hexoid.onTimeout from git config" 0 "push accepted unchecked" $?
+git -C "$srv" config --unset hexoid.timeout
+git -C "$srv" config --unset hexoid.onTimeout
+git -C "$srv" config hexoid.mixed maybe
+hook
+judge "a bad hexoid.* value rejects" 2 "bad value 'maybe' for git config hexoid.mixed" $?
+git -C "$srv" config --unset hexoid.mixed
+rm -f "$tmp/fake/git"
+
+# A pushed pack that cannot be read: a quarantine holding a damaged one.
+q=$srv/objects/incoming-test
+mkdir -p "$q/pack"
+pack=$(find "$srv/objects/pack" -name '*.pack' | head -n 1)
+cp "$pack" "$q/pack/pack-damaged.pack"
+cp "${pack%.pack}.idx" "$q/pack/pack-damaged.idx"
+printf 'XXXX' | dd of="$q/pack/pack-damaged.pack" bs=1 seek=0 conv=notrunc 2>/dev/null
+(cd "$srv" && GIT_DIR=. GIT_QUARANTINE_PATH="$q" $H pre-receive <"$tmp/in" >/dev/null 2>"$tmp/err")
+judge "an unusable pushed pack rejects the push" 2 "pack-damaged.pack" $?
+cp "$pack" "$q/pack/pack-damaged.pack"
+size=$(wc -c <"$q/pack/pack-damaged.pack")
+printf 'X' | dd of="$q/pack/pack-damaged.pack" bs=1 seek=$((size - 30)) conv=notrunc 2>/dev/null
+(cd "$srv" && GIT_DIR=. GIT_QUARANTINE_PATH="$q" $H pre-receive <"$tmp/in" >/dev/null 2>"$tmp/err")
+judge "a damaged object in a pushed pack rejects the push" 1 "hexoid: pushed pack-damaged.pack: " $?
+rm -rf "$q"
+
+printf '%s %s\n' "$zero" "$main" >"$tmp/in"
+hook
+judge "a line without a ref rejects" 2 "<stdin>:1: error: expected '<old> <new> <ref>'" $?
+printf '%s %s refs/heads/x\n' "$zero" "$(up "$main")" >"$tmp/in"
+hook
+judge "uppercase in git's own lines rejects" 2 "<stdin>:1:" $?
+: >"$tmp/in"
+hook
+judge "no ref updates: nothing to check" 0 "" $?
+$H pre-receive extra >/dev/null 2>"$tmp/err" </dev/null
+judge "pre-receive takes no arguments" 2 "pre-receive takes no arguments" $?
+$H update refs/heads/x >/dev/null 2>"$tmp/err" </dev/null
+judge "update takes three arguments" 2 "update takes REF OLD NEW" $?
+$H pre-receive --help >"$tmp/err" 2>&1
+judge "pre-receive --help" 0 "hexoid.onTimeout" $?
+exit 0
