@@ -152,6 +152,7 @@ SHELL_TESTS := \
 	tests/show_index.sh \
 	tests/check_listing.sh \
 	tests/audit.sh \
+	tests/audit_places.sh \
 	tests/verify_pack.sh \
 	tests/limits.sh \
 	tests/push.sh \
