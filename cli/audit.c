@@ -63,7 +63,8 @@ static const char usage_audit[] =
 	"by both, damaged, or unreadable) or warn (uppercase that the Git 3.0 build still\n"
 	"accepts: a pack's name, a note's own name). A summary table follows (with a warn\n"
 	"column when there is one).\n"
-	"Exit status: 0 nothing found, 1 findings, 2 usage error or unusable repository.\n";
+	"Exit status: 0 nothing found (or only warn findings), 1 git3 or error findings,\n"
+	"2 usage error or unusable repository.\n";
 
 static const char usage_verify_pack[] =
 	"usage: hexoid verify-pack [--verify-ids] [--jobs=N] [--object-format=sha1|sha256] [-q]\n"
@@ -380,7 +381,8 @@ int cmd_audit(int argc, char **argv)
 		fprintf(stderr, "hexoid: writing the report: %s\n", strerror(errno));
 		return EXIT_TROUBLE;
 	}
-	return rp.nfindings ? EXIT_INVALID : EXIT_VALID;
+	/* Warnings alone are things Git 3.0 still reads: not a reason to fail a script. */
+	return rp.nfindings > rp.nwarn ? EXIT_INVALID : EXIT_VALID;
 }
 
 /* --- verify-pack ------------------------------------------------------------------- */
