@@ -48,6 +48,15 @@ int pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsigned ch
 	       size_t inlen, unsigned char *out, size_t outlen, size_t *used, char *why,
 	       size_t whylen);
 
+/*
+ * Apply a git delta (two size varints, then copy and insert instructions) to base.
+ * Returns the result, malloc'ed, *out_len bytes and a NUL after them; or NULL with the
+ * reason in why, and *oom set when that reason is memory. Every copy and insert is
+ * checked against the base, the delta and the declared result size.
+ */
+unsigned char *pk_apply_delta(const unsigned char *base, size_t base_len, const unsigned char *d,
+			      size_t dlen, size_t *out_len, char *why, size_t whylen, int *oom);
+
 /* CRC32 of data[0, len) (libdeflate's: folded with carry-less multiplication where the
  * CPU has it). */
 uint32_t pk_crc32(const void *data, size_t len);

@@ -516,106 +516,6 @@ static enum hexoid_odb_status pack_inflate(struct hexoid_odb *o, const struct op
 	return HEXOID_ODB_OK;
 }
 
-static int delta_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-	unsigned shift = 0, c;
-	uint64_t r = 0;
-
-	do {
-		if (*p == end || shift > 63)
-			return -1;
-		c = *(*p)++;
-		r |= (uint64_t)(c & 0x7f) << shift;
-		shift += 7;
-	} while (c & 0x80);
-	*v = r;
-	return 0;
-}
-
-/* base + delta -> a new buffer of *out_len bytes and a NUL; NULL with why filled, *oom
- * set when that is the reason. */
-static unsigned char *patch(const unsigned char *base, size_t base_len, const unsigned char *d,
-			    size_t dlen, size_t *out_len, char *why, size_t whylen, int *oom)
-{
-	const unsigned char *p = d, *end = d + dlen;
-	uint64_t src, dst, at = 0;
-	unsigned char *out;
-
-	if (delta_varint(&p, end, &src) || delta_varint(&p, end, &dst)) {
-		snprintf(why, whylen, "delta sizes are cut short");
-		return NULL;
-	}
-	if (src != base_len) {
-		snprintf(why, whylen, "delta expects a base of %llu bytes, the base has %zu",
-			 (unsigned long long)src, base_len);
-		return NULL;
-	}
-	if (dst > (uint64_t)dlen * 0xffffff || dst > SIZE_MAX - 1) {
-		snprintf(why, whylen, "delta result of %llu bytes is impossible for %zu bytes of delta",
-			 (unsigned long long)dst, dlen);
-		return NULL;
-	}
-	if (!(out = malloc((size_t)dst + 1))) {
-		*oom = 1;
-		snprintf(why, whylen, "out of memory for a %llu-byte delta result", (unsigned long long)dst);
-		return NULL;
-	}
-	while (p < end) {
-		unsigned op = *p++;
-		if (op & 0x80) {
-			uint64_t off = 0, size = 0;
-			unsigned b;
-			for (b = 0; b < 4; b++)
-				if (op & (1u << b)) {
-					if (p == end)
-						goto cut;
-					off |= (uint64_t)*p++ << (8 * b);
-				}
-			for (b = 0; b < 3; b++)
-				if (op & (0x10u << b)) {
-					if (p == end)
-						goto cut;
-					size |= (uint64_t)*p++ << (8 * b);
-				}
-			if (size == 0)
-				size = 0x10000;
-			if (off + size > base_len || size > dst - at) {
-				snprintf(why, whylen, "delta copies %llu bytes from offset %llu of a %zu-byte base",
-					 (unsigned long long)size, (unsigned long long)off, base_len);
-				goto bad;
-			}
-			memcpy(out + at, base + off, (size_t)size);
-			at += size;
-		} else if (op) {
-			if (op > (size_t)(end - p) || op > dst - at) {
-				snprintf(why, whylen, "delta inserts %u bytes past the end of the %s", op,
-					 op > (size_t)(end - p) ? "delta" : "result");
-				goto bad;
-			}
-			memcpy(out + at, p, op);
-			p += op;
-			at += op;
-		} else {
-			snprintf(why, whylen, "delta holds the reserved instruction 0 at byte %zu",
-				 (size_t)(p - 1 - d));
-			goto bad;
-		}
-	}
-	if (at != dst) {
-		snprintf(why, whylen, "delta makes %llu bytes where it says %llu",
-			 (unsigned long long)at, (unsigned long long)dst);
-		goto bad;
-	}
-	out[dst] = 0;
-	*out_len = (size_t)dst;
-	return out;
-cut:
-	snprintf(why, whylen, "delta instruction cut short at its end");
-bad:
-	free(out);
-	return NULL;
-}
-
 static struct oslot *slot_of(struct hexoid_odb *o, size_t pack, uint64_t off)
 {
 	uint64_t h = (off ^ ((uint64_t)pack << 40)) * 0x9e3779b97f4a7c15ull;
@@ -733,7 +633,7 @@ static enum hexoid_odb_status pack_read(struct hexoid_odb *o, size_t pi, uint64_
 			free(buf);
 			return st;
 		}
-		r = patch(buf, blen, delta, (size_t)h.size, &rlen, why, sizeof(why), &oom);
+		r = pk_apply_delta(buf, blen, delta, (size_t)h.size, &rlen, why, sizeof(why), &oom);
 		free(delta);
 		free(buf);
 		if (!r) {
