@@ -24,6 +24,7 @@ for group in "$@"; do
 		need libdeflate-dev hdr libdeflate.h # packs: inflate, crc32
 		need libssl-dev hdr openssl/evp.h # packs: SHA-1 and SHA-256 (libcrypto)
 		need golang-go has go             # the Go package's tests (bindings/go)
+		need xz-utils has xz              # unpacks the Git 3.0 build the tests take as their oracle
 		;;
 	demo)
 		need git has git
