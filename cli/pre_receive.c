@@ -640,6 +640,27 @@ static void *feed(void *p)
 	return NULL;
 }
 
+/* Run git (argv) with a thread feeding its stdin from f; *out reads its stdout. Returns
+ * the child, or -1 (said, and the gate in trouble) when git cannot be run. */
+static pid_t start_fed(struct gate *g, char **argv, struct feeder *f, pthread_t *thread, FILE **out)
+{
+	int to, from;
+	pid_t pid = spawn(argv, &to, &from);
+
+	if (pid < 0) {
+		fprintf(stderr, SAY "cannot run git %s: %s\n", argv[1], strerror(errno));
+		g->trouble = 1;
+		return -1;
+	}
+	if (!(f->to = fdopen(to, "w")) || !(*out = fdopen(from, "r")))
+		oom();
+	if (pthread_create(thread, NULL, feed, f)) {
+		fputs(SAY "cannot start a thread\n", stderr);
+		exit(EXIT_TROUBLE);
+	}
+	return pid;
+}
+
 /* Check the commits of `ids`, none of them pushed: each read through cat-file --batch
  * (fed from a thread, so the questions never wait for the answers). */
 static void check_stored(struct gate *g, int who, const struct oids *ids)
@@ -647,23 +668,13 @@ static void check_stored(struct gate *g, int who, const struct oids *ids)
 	char *argv[] = { "git", "cat-file", "--batch", NULL };
 	struct feeder f = { g, NULL, ids, NULL, 0, 0 };
 	pthread_t thread;
-	int to, from;
 	FILE *out;
 	pid_t pid;
 
 	if (!ids->n)
 		return;
-	if ((pid = spawn(argv, &to, &from)) < 0) {
-		fprintf(stderr, SAY "cannot run git cat-file: %s\n", strerror(errno));
-		g->trouble = 1;
+	if ((pid = start_fed(g, argv, &f, &thread, &out)) < 0)
 		return;
-	}
-	if (!(f.to = fdopen(to, "w")) || !(out = fdopen(from, "r")))
-		oom();
-	if (pthread_create(&thread, NULL, feed, &f)) {
-		fputs(SAY "cannot start a thread\n", stderr);
-		exit(EXIT_TROUBLE);
-	}
 	for (size_t i = 0; i < ids->n; i++) {
 		enum hexoid_object_type type;
 		unsigned char oid[HEXOID_MAX_RAWSZ];
@@ -708,21 +719,11 @@ static void walk(struct gate *g, const int *refs, size_t nrefs, struct oids *wal
 	struct oids stored = { NULL, 0, 0 };
 	char line[HEXOID_MAX_HEXSZ + 8];
 	pthread_t thread;
-	int to, from;
 	FILE *out;
 	pid_t pid;
 
-	if ((pid = spawn(argv, &to, &from)) < 0) {
-		fprintf(stderr, SAY "cannot run git rev-list: %s\n", strerror(errno));
-		g->trouble = 1;
+	if ((pid = start_fed(g, argv, &f, &thread, &out)) < 0)
 		return;
-	}
-	if (!(f.to = fdopen(to, "w")) || !(out = fdopen(from, "r")))
-		oom();
-	if (pthread_create(&thread, NULL, feed, &f)) {
-		fputs(SAY "cannot start a thread\n", stderr);
-		exit(EXIT_TROUBLE);
-	}
 	while (fgets(line, sizeof(line), out)) {
 		unsigned char oid[HEXOID_MAX_RAWSZ];
 		if (strlen(line) != g->hexsz + 1 || line[g->hexsz] != '\n' ||

@@ -480,3 +480,14 @@ cut:
 	free(out);
 	return NULL;
 }
+
+enum hexoid_object_type pk_object_type(const void *name, size_t n)
+{
+	static const char *const names[] = { NULL, "commit", "tree", "blob", "tag" };
+	int t;
+
+	for (t = 1; t <= 4; t++)
+		if (strlen(names[t]) == n && !memcmp(name, names[t], n))
+			return (enum hexoid_object_type)t;
+	return HEXOID_OBJ_NONE;
+}

@@ -57,6 +57,10 @@ int pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsigned ch
 unsigned char *pk_apply_delta(const unsigned char *base, size_t base_len, const unsigned char *d,
 			      size_t dlen, size_t *out_len, char *why, size_t whylen, int *oom);
 
+/* The type a loose object's header names in name[0, n) ("commit", "tree", "blob",
+ * "tag"), or HEXOID_OBJ_NONE. */
+enum hexoid_object_type pk_object_type(const void *name, size_t n);
+
 /* CRC32 of data[0, len) (libdeflate's: folded with carry-less multiplication where the
  * CPU has it). */
 uint32_t pk_crc32(const void *data, size_t len);

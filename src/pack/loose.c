@@ -71,17 +71,6 @@ static void free_list(char **v, size_t n)
 	free(v);
 }
 
-static enum hexoid_object_type type_of(const char *s, size_t n)
-{
-	static const char *const names[] = { NULL, "commit", "tree", "blob", "tag" };
-	int t;
-
-	for (t = 1; t <= 4; t++)
-		if (strlen(names[t]) == n && !memcmp(s, names[t], n))
-			return (enum hexoid_object_type)t;
-	return HEXOID_OBJ_NONE;
-}
-
 struct loose {
 	const struct hexoid_scan_options *opt;
 	int stopped;           /* a callback asked to stop */
@@ -157,7 +146,7 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 	{
 		const unsigned char *sp = memchr(head, ' ', nul);
 		size_t i;
-		type = sp ? type_of((const char *)head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
+		type = sp ? pk_object_type(head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
 		if (nul == hlen || !sp || type == HEXOID_OBJ_NONE || (size_t)(sp - head) + 1 == nul ||
 		    (sp[1] == '0' && (size_t)(sp - head) + 2 != nul)) {
 			if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))

@@ -658,17 +658,6 @@ static enum hexoid_odb_status pack_read(struct hexoid_odb *o, size_t pi, uint64_
 
 /* --- loose objects ------------------------------------------------------------------ */
 
-static enum hexoid_object_type type_of(const unsigned char *s, size_t n)
-{
-	static const char *const names[] = { NULL, "commit", "tree", "blob", "tag" };
-	int t;
-
-	for (t = 1; t <= 4; t++)
-		if (strlen(names[t]) == n && !memcmp(s, names[t], n))
-			return (enum hexoid_object_type)t;
-	return HEXOID_OBJ_NONE;
-}
-
 /* Inflate a whole loose object: "<type> <size>\0" and exactly size bytes, nothing after. */
 static enum hexoid_odb_status loose_inflate(struct hexoid_odb *o, const char *path,
 					    const struct pk_map *m, struct hexoid_object *obj,
@@ -692,7 +681,7 @@ static enum hexoid_odb_status loose_inflate(struct hexoid_odb *o, const char *pa
 	for (nul = 0; nul < hlen && head[nul]; nul++)
 		;
 	sp = memchr(head, ' ', nul);
-	type = sp ? type_of(head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
+	type = sp ? pk_object_type(head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
 	if (nul == hlen || type == HEXOID_OBJ_NONE || (size_t)(sp - head) + 1 == nul ||
 	    (sp[1] == '0' && (size_t)(sp - head) + 2 != nul)) {
 		say(err, errlen, "%s: no valid '<type> <size>' header", path);
