@@ -206,13 +206,15 @@ fuzz-targets: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 $(BUILD)/fuzz/%: fuzz/%.c $(STATIC) $(EMU_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(BASEFLAGS) $(EMU_DEFS) $(CFLAGS) -fsanitize=fuzzer $(filter %.c %.a %.o,$^) -o $@ $(LIBS)
-# Each target for FUZZ_SECONDS from seeds made by the installed git.
+# Each target for FUZZ_SECONDS from seeds made by the installed git, and the inputs that
+# once failed (fuzz/regress/TARGET), run again first.
 fuzz-smoke: fuzz
 	rm -rf build-fuzz/seeds && sh fuzz/seeds.sh build-fuzz/seeds
 	for t in $(FUZZ_TARGETS); do \
 		mkdir -p build-fuzz/corpus/$$t && \
 		build-fuzz/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
-			build-fuzz/corpus/$$t build-fuzz/seeds/$$t > build-fuzz/$$t.log 2>&1; \
+			build-fuzz/corpus/$$t build-fuzz/seeds/$$t $$(ls -d fuzz/regress/$$t 2>/dev/null) \
+			> build-fuzz/$$t.log 2>&1; \
 		status=$$?; \
 		grep -E 'stat::(number_of_executed_units|average_exec_per_sec)|ERROR|SUMMARY|differs' build-fuzz/$$t.log | sed "s/^/$$t: /"; \
 		if [ $$status != 0 ]; then tail -n 30 build-fuzz/$$t.log; exit 1; fi; \

@@ -503,9 +503,10 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 				 int paths)
 {
 	switch (format) {
-	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>], but not an edge (-<oid>) */
+	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>] */
 	case HEXOID_FORMAT_REV_LIST:     /* <oid>, <oid> SP, or <oid> <path> */
-		if (n < hexsz || s[0] == '-')
+		/* Not an edge (-<oid>), nor rev-list's missing objects (?<oid>). */
+		if (n < hexsz || s[0] == '-' || s[0] == '?')
 			return 0;
 		return s[hexsz] == '\n' ? REC_FAST_BARE
 		     : s[hexsz] == ' ' && (paths || n == hexsz + 1) ? REC_FAST
