@@ -4,7 +4,8 @@
 # clone, a bundle): each listing is valid with its format's name and with auto; then an
 # uppercase digit, and in another copy a 'G', planted in its first, middle and last
 # records (tests/plant.awk) are reported at their exact LINE:COL, and nothing else, with
-# the format given and with auto. Prints "ok N - ..." / "not ok N - ...". Needs: HEXOID.
+# the format given and with auto; so is a '-' in one (a byte that is no letter, where an
+# ID may be told from a path by its shape). Prints "ok N - ..." / "not ok N - ...". Needs: HEXOID.
 set -u
 . "$(dirname "$0")/lib.sh"
 plant_awk=$(dirname "$0")/plant.awk
@@ -22,6 +23,14 @@ make_repo() { # make_repo HASH DIR
 		mkdir -p "d $i" && echo "$i" >"d $i/f $i" && echo "$i" >top
 		git_ add -A && git_ commit -q -m "c $i"
 	done
+	# Named like IDs: a file (also the first entry of a tree of its own) of hexsz-1
+	# hex digits and a 'g', and a tag of hexsz letters. They are paths, not IDs.
+	if [ $1 = sha1 ]; then k=40; else k=64; fi
+	idish=$(printf '%s' 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef |
+		cut -c1-$((k - 1)))g
+	mkdir h && echo h >"h/$idish" && echo t >"$idish" && git_ add -A && git_ commit -q -m idish
+	git_ tag -a -m t "$(printf '%s' abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl |
+		cut -c1-$k)"
 	for b in x y z; do
 		git_ checkout -q -b $b main~2 && echo $b >$b && git_ add $b && git_ commit -q -m $b
 	done
@@ -53,6 +62,7 @@ listings() { # listings HASH DIR L
 	g oids oids rev-list --all
 	g rev-list rev-list rev-list --all
 	g rev-list-objects rev-list rev-list --objects --all
+	g rev-list-objects-tree rev-list rev-list --objects "$(git_ rev-parse main:h)"
 	g rev-list-boundary rev-list rev-list --objects --boundary main~1 ^x --
 	g rev-list-edge rev-list rev-list --objects-edge main ^main~2
 	g rev-list-parents rev-list rev-list --parents --all
@@ -88,6 +98,8 @@ listings() { # listings HASH DIR L
 	{ git_ rev-parse HEAD HEAD~1 v1 HEAD:top; echo nosuch; } |
 		g batch-check batch-check cat-file --batch-check
 	g batch-all batch-check cat-file --batch-all-objects --batch-check
+	git_ rev-list --objects --all |
+		g batch-rest batch-check cat-file --batch-check='%(objectname) %(objecttype) %(rest)'
 	g fsck fsck fsck --unreachable --dangling --root --tags --no-progress
 	git_ -C "$r.missing" fsck --no-progress --no-dangling >"$L/fsck-missing" 2>/dev/null
 	echo "fsck fsck-missing"
@@ -116,7 +128,7 @@ bundle_header() { sed -n '1,/^$/p' "$1"; }
 # names its blobs by the IDs of the commits they annotate): only first IDs are planted.
 plant() {
 	case $1 in
-	*-objects | *-boundary | *-edge | *-missing | */pack-objects) first=1 ;;
+	*-objects | *-objects-tree | *-boundary | *-edge | *-missing | */pack-objects | *-rest) first=1 ;;
 	*) first=0 ;;
 	esac
 	case $2 in
@@ -148,6 +160,8 @@ found() {
 		fail "$what: not every report says uppercase"
 	elif [ "$mode" = nonhex ] && [ "$(grep -c "invalid hex digit 'G'" "$tmp/err")" != "$(wc -l <"$tmp/want")" ]; then
 		fail "$what: not every report names the 'G'"
+	elif [ "$mode" = punct ] && [ "$(grep -c "invalid hex digit '-'" "$tmp/err")" != "$(wc -l <"$tmp/want")" ]; then
+		fail "$what: not every report names the '-'"
 	else
 		pass "$what"
 	fi
@@ -163,7 +177,7 @@ for fmt in sha1 sha256; do
 		continue
 	fi
 	(listings $fmt "$r" "$L") >"$tmp/list" 2>"$tmp/git.log" || true
-	[ "$(wc -l <"$tmp/list")" -ge 45 ] && pass "$fmt: git printed $(wc -l <"$tmp/list") listings" ||
+	[ "$(wc -l <"$tmp/list")" -ge 47 ] && pass "$fmt: git printed $(wc -l <"$tmp/list") listings" ||
 		{ fail "$fmt: git printed only $(wc -l <"$tmp/list") listings"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }
 	while read -r f name; do
 		file=$L/$name
@@ -175,7 +189,7 @@ for fmt in sha1 sha256; do
 		judge "$fmt $name: valid as --format=$f" 0 "" $?
 		$H verify --format=auto "$file" >/dev/null 2>"$tmp/err"
 		judge "$fmt $name: valid with auto" 0 "" $?
-		for mode in upper nonhex; do
+		for mode in upper nonhex punct; do
 			plant "$file" $f $mode "$file.$mode"
 			if ! [ -s "$tmp/want" ]; then
 				fail "$fmt $name: nothing to plant ($mode)"

@@ -192,6 +192,7 @@ TEST(listing_every_format_whatever_the_pieces)
 #define A "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 #define B "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
 #define U "4b825dc642cb6eb9a060E54bf8d69288fbee4904"
+#define I "0123456789abcdef0123456789abcdef0123456g"
 #define Z16 "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 #define C(format, text, want) { format, text, sizeof(text) - 1, want, 0 }
 #define C_GIVEN(format, text, want) { format, text, sizeof(text) - 1, want, 1 }
@@ -206,6 +207,15 @@ TEST(listing_every_format_whatever_the_pieces)
 		/* A missing object's line one digit short: the grammar's report, not a fast
 		 * line's read of '?' as a digit. */
 		C(HEXOID_FORMAT_REV_LIST, A "\n?4b825dc642cb6eb9a060e54bf8d69288fbee490 \n" B "\n", "P2:41:"),
+		/* Named like IDs, paths all the same: after the commits (a line that was an ID
+		 * alone makes "<oid> " a tree), and after a tree as the first line. */
+		C(HEXOID_FORMAT_REV_LIST, A "\n" B " \n" A " " I "\n" B " " U "\n", "O4:1:e691:20"),
+		C(HEXOID_FORMAT_REV_LIST, B " \n" A " " I "\n" A " " U "\n" U "\n", "P4:21:2:"),
+		/* Parents: a '-' in one is reported; a root commit's line among them. */
+		C(HEXOID_FORMAT_REV_LIST, A " " B "\n" B " \n" A " " B " 4b825dc642-b6eb9a060e54bf8d69288fbee4904\n", "P3:93:1:invalid hex digit '-'"),
+		C(HEXOID_FORMAT_REV_LIST, B " \n" A " " B "\n" A " " B " 4b825dc642cb6eb9a060e54bf8d69288fbee490\n", "P3:122:1:object ID too short"),
+		/* %(rest): any text after the type, or none. */
+		C(HEXOID_FORMAT_BATCH_CHECK, A " commit some rest\n" B " tree \n" A " blob 12 " I "\n" U " blob x y\n", "P4:21:2:"),
 		C(HEXOID_FORMAT_LS_TREE, "100644 blob " A "      12\tf\n040000 tree " U "       -\td\n160000 commit " B "\tsm\n", "P2:33:2:"),
 		C(HEXOID_FORMAT_LS_FILES, "100644 " A " 0\tf\n160000 " U " 0\tsm\n100644 " B " 4\tx\n", "P3:49:1:expected the stage"),
 		C(HEXOID_FORMAT_LS_REMOTE, A "\tHEAD\n" U "\trefs/tags/v1^{}\n", "P2:21:2:"),
@@ -249,6 +259,7 @@ TEST(listing_every_format_whatever_the_pieces)
 #undef A
 #undef B
 #undef U
+#undef I
 }
 
 /* AUTO on shapes whose first lines look like another format's: rev-list --parents of a

@@ -1,8 +1,8 @@
-# tests/plant.awk -v hexsz=40 -v mode=upper|nonhex -v want=FILE: copies a listing,
+# tests/plant.awk -v hexsz=40 -v mode=upper|nonhex|punct -v want=FILE: copies a listing,
 # changing one object ID in each of its first, middle and last records that hold one
 # (the middle among those with several IDs, when there are): the ID's first letter digit
 # made uppercase (mode=upper; another ID of the line when it has none), or its sixth
-# digit made 'G' (mode=nonhex). The first record's first ID, the others' last one.
+# digit made 'G' (mode=nonhex) or '-' (mode=punct). The first record's first ID, the others' last one.
 # Writes "LINE:COL" of each change to `want`, in line order. With -v first=1, only the
 # first ID of each line counts (what follows it is a path); lines that match -v skip=RE
 # are no records (verify-pack's "<pack>: ok", whose name is a checksum, not an ID).
@@ -36,12 +36,12 @@ END {
 			n = ids(s, st)
 			at = pick[i] == "first" ? st[1] : st[n]
 			col = 0
-			if (mode == "nonhex") col = at + 5
+			if (mode == "nonhex" || mode == "punct") col = at + 5
 			else for (j = at; j < at + hexsz; j++) if (index("abcdef", substr(s, j, 1))) { col = j; break }
 			if (col == 0) for (m = 1; m <= n && !col; m++) for (j = st[m]; j < st[m] + hexsz; j++) if (index("abcdef", substr(s, j, 1))) { col = j; break }
 			if (col) {
 				ch = substr(s, col, 1)
-				s = substr(s, 1, col - 1) (mode == "nonhex" ? "G" : toupper(ch)) substr(s, col + 1)
+				s = substr(s, 1, col - 1) (mode == "nonhex" ? "G" : mode == "punct" ? "-" : toupper(ch)) substr(s, col + 1)
 				print i ":" col >want
 			}
 		}

@@ -403,10 +403,10 @@ static void widen(struct hexoid_listing *l, const char *s, size_t len, int cut, 
 	enum hexoid_format from = l->format, to = listing_formats[from].wider;
 	if (to == HEXOID_FORMAT_AUTO)
 		return;
-	unsigned state = l->state;
+	unsigned state = l->state, wider_state = listing_formats[from].wider_state;
 	struct cursor t = { .l = l, .s = s, .len = len, .cut = cut, .dry = 1 };
 	l->format = to;
-	l->state = 0;
+	l->state = wider_state;
 	parse_line(&t);
 	if (t.dry_problems) {
 		l->format = from;
@@ -416,7 +416,7 @@ static void widen(struct hexoid_listing *l, const char *s, size_t len, int cut, 
 	l->ngrammar = before;
 	l->nitems = nitems;
 	l->nslots = nslots;
-	l->state = 0;
+	l->state = wider_state;
 	l->stats.format = to;
 	*c = (struct cursor){ .l = l, .s = s, .len = len, .cut = cut };
 	parse_line(c);
@@ -497,10 +497,11 @@ HEXOID_INLINE uint64_t nondigits(uint64_t w)
  * the grammar must look. Never wrong the other way: a line it takes is such a line
  * (whether the ID's digits are good is the engine's to say). Reads only s[0, n].
  * `paths`: what follows "<oid> " is a path, not more IDs (pack-objects input, and
- * rev-list once its objects have begun).
+ * rev-list once its objects have begun); `bare`: a line that is an ID alone changes
+ * nothing (rev-list once such a line was seen: the grammar takes the first).
  */
 HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hexoid_format format,
-				 int paths)
+				 int paths, int bare)
 {
 	switch (format) {
 	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>] */
@@ -508,9 +509,9 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		/* Not an edge (-<oid>), nor rev-list's missing objects (?<oid>). */
 		if (n < hexsz || s[0] == '-' || s[0] == '?')
 			return 0;
-		return s[hexsz] == '\n' ? REC_FAST_BARE
-		     : s[hexsz] == ' ' && (paths || n == hexsz + 1) ? REC_FAST
-								     : 0;
+		return s[hexsz] == '\n' ? (bare ? REC_FAST_BARE : 0)
+		     : s[hexsz] == ' ' && paths ? REC_FAST
+						: 0;
 	case HEXOID_FORMAT_BATCH_CHECK: { /* <oid> <type> <size> */
 		/* The shortest is "<oid> tag 0". A line that ends in a digit is never one
 		 * of the "<name> missing" lines the grammar lets by. */
@@ -564,7 +565,10 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			}
 		}
 		size_t nl = scan_next(&sc);
-		int paths = format == HEXOID_FORMAT_PACK_OBJECTS || l->state == REV_OBJECTS;
+		int paths = format == HEXOID_FORMAT_PACK_OBJECTS ||
+			    (format == HEXOID_FORMAT_REV_LIST && l->state == REV_OBJECTS);
+		int bare = format != HEXOID_FORMAT_REV_LIST || l->state == REV_BARE ||
+			   l->state == REV_OBJECTS;
 		if (format == HEXOID_FORMAT_BATCH_CHECK || format == HEXOID_FORMAT_REV_LIST ||
 		    format == HEXOID_FORMAT_PACK_OBJECTS) {
 			/* A run of fast lines while the batch has room, its counters in locals:
@@ -574,7 +578,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			uint32_t rel = (uint32_t)(l->lineno - l->batch_line), first = rel;
 			unsigned kind;
 			while (nitems + 8 <= BATCH &&
-			       (kind = fast_kind(buf + p, nl - p, hexsz, format, paths))) {
+			       (kind = fast_kind(buf + p, nl - p, hexsz, format, paths, bare))) {
 				l->recs[nrecs++] = rel++ << 2 | kind;
 				memcpy(l->packed + nslots++ * hexsz, buf + p, hexsz);
 				nitems++;
@@ -594,7 +598,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 		/* One line: a fast line when the batch is full, or one for the grammar. */
 		const char *s = buf + p;
 		size_t n = nl - p;
-		unsigned kind = fast_kind(s, n, hexsz, format, paths);
+		unsigned kind = fast_kind(s, n, hexsz, format, paths, bare);
 		if (kind) {
 			if (l->nitems + 8 > BATCH)
 				flush(l);

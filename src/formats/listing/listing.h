@@ -127,8 +127,10 @@ struct listing_format {
 	unsigned char empty_ok; /* the parser takes empty lines itself */
 	unsigned char rank;     /* AUTO tries the formats by rank, 1 first; 0: never */
 	/* AUTO: when a line does not fit, this wider shape of the same command is tried
-	 * before the line is reported (HEXOID_FORMAT_AUTO: none). */
+	 * before the line is reported (HEXOID_FORMAT_AUTO: none), in this state of its
+	 * own (what the lines before, all taken by this format, tell it). */
 	enum hexoid_format wider;
+	unsigned char wider_state;
 };
 extern const struct listing_format listing_formats[HEXOID_FORMAT_COUNT];
 
@@ -359,8 +361,11 @@ void parse_ls_remote(struct cursor *c);
 void parse_show_ref(struct cursor *c);
 void parse_bundle(struct cursor *c);
 
-/* rev-list's state: in the commits (parents are IDs), or in the objects (paths). */
-enum { REV_COMMITS = 0, REV_OBJECTS = 1 };
+/* rev-list's state (see parse_rev_list): at the start; in the commits, after lines of
+ * parents (which are IDs); the same after a line that was an ID alone (so "<oid> " is a
+ * tree); after "<oid> " as the first line (a root commit or a tree); in the objects
+ * (paths). */
+enum { REV_START = 0, REV_COMMITS, REV_BARE, REV_ROOT, REV_OBJECTS };
 /* A bundle's: before its first line, in its capabilities (v3), in its refs. */
 enum { BUNDLE_START = 0, BUNDLE_V2, BUNDLE_V3, BUNDLE_REFS };
 

@@ -25,34 +25,50 @@ void parse_pack_objects(struct cursor *c)
 		sep(c, ' ', "a space after the object ID");
 }
 
-/*
- * Is the rest of the line one or more ID-shaped tokens (hexsz letters or digits each),
- * one space apart? Such are the parents of rev-list --parents, the children of
- * --children, and the fields of --format='%H %P' or '%H %T'.
- */
-/* Are the 8 bytes at p all ASCII letters or digits? */
-HEXOID_INLINE int alnum8(const char *p)
+/* Are the 8 bytes at p all hex digits, either case? */
+HEXOID_INLINE int hex8(const char *p)
 {
-	uint64_t x = load64(p), y = x | 0x2020202020202020ull; /* 'A'-'Z' to 'a'-'z' */
-	return (bytes_in(x, '0', '9') | bytes_in(y, 'a', 'z')) == 0x8080808080808080ull;
+	uint64_t x = load64(p), y = x | 0x2020202020202020ull; /* 'A'-'F' to 'a'-'f' */
+	return (bytes_in(x, '0', '9') | bytes_in(y, 'a', 'f')) == 0x8080808080808080ull;
 }
 
+/*
+ * Is the rest of the line one or more object IDs, one space apart? Such are the parents
+ * of rev-list --parents, the children of --children, and the fields of --format='%H %P'
+ * or '%H %T'. A token is taken for an ID when it has hexsz bytes give or take two, no
+ * '/', and at most two bytes that are not hex digits: so an ID with a digit wrong, lost
+ * or doubled is one (and is checked), while a path, or a tag's name, almost never is.
+ * Returns 0 (not IDs), 1 (IDs), or 2 when each is hexsz hex digits of either case.
+ */
 static int ids_follow(const struct cursor *c)
 {
 	size_t hexsz = c->l->hexsz, p = c->pos;
+	const char *s = c->s;
+	int all_hex = 2;
 	if (p == c->len)
 		return 0;
 	for (;;) {
-		if (c->len - p < hexsz)
-			return 0;
-		for (size_t i = 0; i < hexsz; i += 8) /* hexsz is 40 or 64 */
-			if (!alnum8(c->s + p + i))
+		size_t n = 0, odd = 0;
+		if (c->len - p >= hexsz && (c->len - p == hexsz || s[p + hexsz] == ' ')) {
+			int whole = 1; /* the common case: hexsz hex digits, in words */
+			for (size_t i = 0; i < hexsz && whole; i += 8) /* hexsz is 40 or 64 */
+				whole = hex8(s + p + i);
+			if (whole)
+				n = hexsz;
+		}
+		if (!n) {
+			for (; p + n < c->len && s[p + n] != ' '; n++) {
+				if (s[p + n] == '/')
+					return 0;
+				odd += !is_hex((unsigned char)s[p + n]);
+			}
+			if (n + 2 < hexsz || n > hexsz + 2 || odd > 2)
 				return 0;
-		p += hexsz;
+			all_hex = 1;
+		}
+		p += n;
 		if (p == c->len)
-			return 1;
-		if (c->s[p] != ' ')
-			return 0;
+			return all_hex;
 		p++;
 	}
 }
@@ -60,29 +76,52 @@ static int ids_follow(const struct cursor *c)
 /*
  * rev-list, every shape, and log --format of ID fields:
  *   <oid>                      commits (and --objects --no-object-names)
- *   <oid> <path>, <oid> SP     --objects (the root tree has an empty path)
+ *   <oid> <path>, <oid> SP     --objects (a commit's tree has an empty path)
  *   -<oid>                     --boundary, --objects-edge
  *   ?<oid>                     --missing=print
  *   <oid> <oid>...             --parents, --children, --format='%H %P' (a root
  *                              commit's ends in a space), '%H %T'
- * The commits come first, and their lines hold only IDs: each is checked. From the
- * first line whose rest is not IDs on, the rest is a path, whatever it looks like.
+ * The commits come first, and their lines hold only IDs: each is checked. The first line
+ * of the objects (a tag's, a tree's or a blob's) ends the commits: from there on, the
+ * rest of a line is a path, whatever it looks like. Before that, a line's rest is IDs
+ * when it has their shape (ids_follow), and a path otherwise, but for "<oid> ", which is
+ * a tree or a root commit of '%H %P'. Once a line was an ID alone, the listing is not
+ * log's (whose every line has a space): it is a tree, and the objects begin. After lines
+ * of parents, it is a root commit. As the first line, it may be either (rev-list
+ * --objects of a tree; log of a history whose newest commit is a root), and the next
+ * line says which: its rest is IDs only if they are whole hex IDs (a tree's first entry,
+ * named like an ID but for a byte that is no hex digit, is a path; a parent with such a
+ * byte there goes unchecked).
  */
 void parse_rev_list(struct cursor *c)
 {
+	struct hexoid_listing *l = c->l;
 	if (c->s[0] == '-' || c->s[0] == '?')
 		c->pos = 1;
-	if (!oid(c) || c->pos == c->len)
+	if (!oid(c))
 		return;
-	if (!sep(c, ' ', "a space after the object ID"))
-		return;
-	if (c->l->state == REV_OBJECTS || c->s[0] == '?')
-		return; /* a path: anything */
-	if (!ids_follow(c)) {
-		if (c->pos < c->len)
-			c->l->state = REV_OBJECTS;
+	if (c->pos == c->len) {
+		if (l->state != REV_OBJECTS)
+			l->state = REV_BARE;
 		return;
 	}
+	if (!sep(c, ' ', "a space after the object ID"))
+		return;
+	if (l->state == REV_OBJECTS || c->s[0] == '?')
+		return; /* a path: anything */
+	if (c->pos == c->len) {
+		l->state = l->state == REV_BARE		 ? REV_OBJECTS
+			 : l->state == REV_COMMITS ? REV_COMMITS
+						   : REV_ROOT;
+		return;
+	}
+	int ids = ids_follow(c);
+	if (!ids || (ids == 1 && l->state == REV_ROOT)) {
+		l->state = REV_OBJECTS;
+		return;
+	}
+	if (l->state != REV_BARE)
+		l->state = REV_COMMITS;
 	while (oid(c) && c->pos < c->len)
 		sep(c, ' ', "a space after the object ID");
 }
@@ -96,10 +135,42 @@ static int all_digits(const struct cursor *c, size_t n)
 }
 
 /*
+ * After the type: the sizes and %(deltabase) of the grammar, or %(rest)? Sizes when the
+ * rest of the line is tokens one space apart, the first a size (1 to 20 digits), each
+ * other a size or an ID (ids_follow's shape), leaving out a CR at the end; %(rest) (the
+ * text after the name on cat-file's input, anything) otherwise.
+ */
+static int sizes_follow(const struct cursor *c)
+{
+	size_t hexsz = c->l->hexsz, p = c->pos, len = c->len;
+	const char *s = c->s;
+	if (len > p && s[len - 1] == '\r')
+		len--;
+	for (size_t k = 0;; k++) {
+		size_t n = 0, digits = 0, odd = 0, slash = 0;
+		for (; p + n < len && s[p + n] != ' '; n++) {
+			digits += (unsigned char)(s[p + n] - '0') < 10;
+			odd += !is_hex((unsigned char)s[p + n]);
+			slash += s[p + n] == '/';
+		}
+		int size = n && n <= 20 && digits == n;
+		int id = k && !slash && n + 2 >= hexsz && n <= hexsz + 2 && odd <= 2;
+		if (!size && !id)
+			return 0;
+		p += n;
+		if (p == len)
+			return 1;
+		p++;
+	}
+}
+
+/*
  * cat-file --batch-check: <oid> <type> <size> by default; with --batch-check=FORMAT,
  * %(objectname) first, then %(objecttype) or %(objectsize), then any of the sizes and
- * %(deltabase) (an ID, the null ID when there is none). "<name> missing" and
- * "<name> ambiguous" are what was asked for, as given.
+ * %(deltabase) (an ID, the null ID when there is none), or after the type, %(rest): any
+ * text, told from sizes by sizes_follow (so a %(rest) that looks like sizes is read as
+ * sizes, and a broken size as %(rest)). "<name> missing" and "<name> ambiguous" are what
+ * was asked for, as given.
  */
 void parse_batch_check(struct cursor *c)
 {
@@ -117,6 +188,10 @@ void parse_batch_check(struct cursor *c)
 		if (c->failed || c->pos == c->len)
 			return;
 		sep(c, ' ', "a space after the type");
+		if (!c->failed && !sizes_follow(c)) {
+			c->pos = c->len; /* %(rest) */
+			return;
+		}
 		number(c, 10, 1, 20, "the object size");
 	}
 	/* More sizes, and %(deltabase): a token as long as an ID is one (sizes have at most

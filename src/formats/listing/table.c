@@ -6,7 +6,9 @@
  * every probed line wins. A format that takes every line of another comes after it
  * (bare IDs before batch-check, which takes %(objectname) alone; both before rev-list,
  * which takes "<oid> anything"), so that what is chosen is the narrowest fit, and the
- * one with the fast lines.
+ * one with the fast lines. pack-objects, whose input rev-list --objects prints, is left
+ * to rev-list: it takes every line rev-list takes and checks fewer IDs, so it would be
+ * the best fit of a rev-list --parents listing with one bad line among the first.
  * SPDX-License-Identifier: MIT
  */
 #include "listing.h"
@@ -16,27 +18,27 @@
 #define NONE HEXOID_FORMAT_AUTO
 
 const struct listing_format listing_formats[HEXOID_FORMAT_COUNT] = {
-	[HEXOID_FORMAT_AUTO] = { "auto", NULL, NL, 0, 0, NONE },
-	[HEXOID_FORMAT_OIDS] = { "oids", parse_oids, NL, 0, 14, HEXOID_FORMAT_REV_LIST },
-	[HEXOID_FORMAT_PACK_OBJECTS] = { "pack-objects", parse_pack_objects, NL, 0, 18, NONE },
-	[HEXOID_FORMAT_REV_LIST] = { "rev-list", parse_rev_list, NL, 0, 16, NONE },
-	[HEXOID_FORMAT_BATCH_CHECK] = { "batch-check", parse_batch_check, NL, 0, 15, NONE },
-	[HEXOID_FORMAT_SHOW_INDEX] = { "show-index", parse_show_index, NL, 0, 7, NONE },
-	[HEXOID_FORMAT_VERIFY_PACK] = { "verify-pack", parse_verify_pack, NL, 0, 8, NONE },
-	[HEXOID_FORMAT_LS_TREE] = { "ls-tree", parse_ls_tree, NL, 0, 5, NONE },
-	[HEXOID_FORMAT_FOR_EACH_REF] = { "for-each-ref", parse_for_each_ref, NL, 0, 9, NONE },
-	[HEXOID_FORMAT_PACKED_REFS] = { "packed-refs", parse_packed_refs, NL, 0, 3, NONE },
-	[HEXOID_FORMAT_FETCH_HEAD] = { "fetch-head", parse_fetch_head, NL, 0, 10, NONE },
-	[HEXOID_FORMAT_REFLOG] = { "reflog", parse_reflog, NL, 0, 2, NONE },
-	[HEXOID_FORMAT_LS_FILES] = { "ls-files", parse_ls_files, NL, 0, 6, NONE },
-	[HEXOID_FORMAT_LS_REMOTE] = { "ls-remote", parse_ls_remote, NL, 0, 11, NONE },
-	[HEXOID_FORMAT_SHOW_REF] = { "show-ref", parse_show_ref, NL, 0, 4, NONE },
-	[HEXOID_FORMAT_DIFF_RAW] = { "diff-raw", parse_diff_raw, NL, 0, 17, NONE },
-	[HEXOID_FORMAT_FSCK] = { "fsck", parse_fsck, NL, 0, 12, NONE },
+	[HEXOID_FORMAT_AUTO] = { "auto", NULL, NL, 0, 0, NONE, 0 },
+	[HEXOID_FORMAT_OIDS] = { "oids", parse_oids, NL, 0, 14, HEXOID_FORMAT_REV_LIST, REV_BARE },
+	[HEXOID_FORMAT_PACK_OBJECTS] = { "pack-objects", parse_pack_objects, NL, 0, 0, NONE, 0 },
+	[HEXOID_FORMAT_REV_LIST] = { "rev-list", parse_rev_list, NL, 0, 16, NONE, 0 },
+	[HEXOID_FORMAT_BATCH_CHECK] = { "batch-check", parse_batch_check, NL, 0, 15, NONE, 0 },
+	[HEXOID_FORMAT_SHOW_INDEX] = { "show-index", parse_show_index, NL, 0, 7, NONE, 0 },
+	[HEXOID_FORMAT_VERIFY_PACK] = { "verify-pack", parse_verify_pack, NL, 0, 8, NONE, 0 },
+	[HEXOID_FORMAT_LS_TREE] = { "ls-tree", parse_ls_tree, NL, 0, 5, NONE, 0 },
+	[HEXOID_FORMAT_FOR_EACH_REF] = { "for-each-ref", parse_for_each_ref, NL, 0, 9, NONE, 0 },
+	[HEXOID_FORMAT_PACKED_REFS] = { "packed-refs", parse_packed_refs, NL, 0, 3, NONE, 0 },
+	[HEXOID_FORMAT_FETCH_HEAD] = { "fetch-head", parse_fetch_head, NL, 0, 10, NONE, 0 },
+	[HEXOID_FORMAT_REFLOG] = { "reflog", parse_reflog, NL, 0, 2, NONE, 0 },
+	[HEXOID_FORMAT_LS_FILES] = { "ls-files", parse_ls_files, NL, 0, 6, NONE, 0 },
+	[HEXOID_FORMAT_LS_REMOTE] = { "ls-remote", parse_ls_remote, NL, 0, 11, NONE, 0 },
+	[HEXOID_FORMAT_SHOW_REF] = { "show-ref", parse_show_ref, NL, 0, 4, NONE, 0 },
+	[HEXOID_FORMAT_DIFF_RAW] = { "diff-raw", parse_diff_raw, NL, 0, 17, NONE, 0 },
+	[HEXOID_FORMAT_FSCK] = { "fsck", parse_fsck, NL, 0, 12, NONE, 0 },
 	/* Written as show-ref prints: AUTO calls it show-ref. */
-	[HEXOID_FORMAT_PROMISOR] = { "promisor", parse_show_ref, NL, 0, 0, NONE },
-	[HEXOID_FORMAT_MARKS] = { "marks", parse_marks, NL, 0, 13, NONE },
-	[HEXOID_FORMAT_BUNDLE] = { "bundle", parse_bundle, NL, 1, 1, NONE },
-	[HEXOID_FORMAT_LS_TREE_Z] = { "ls-tree-z", parse_ls_tree, NUL, 0, 19, NONE },
-	[HEXOID_FORMAT_LS_FILES_Z] = { "ls-files-z", parse_ls_files, NUL, 0, 20, NONE },
+	[HEXOID_FORMAT_PROMISOR] = { "promisor", parse_show_ref, NL, 0, 0, NONE, 0 },
+	[HEXOID_FORMAT_MARKS] = { "marks", parse_marks, NL, 0, 13, NONE, 0 },
+	[HEXOID_FORMAT_BUNDLE] = { "bundle", parse_bundle, NL, 1, 1, NONE, 0 },
+	[HEXOID_FORMAT_LS_TREE_Z] = { "ls-tree-z", parse_ls_tree, NUL, 0, 19, NONE, 0 },
+	[HEXOID_FORMAT_LS_FILES_Z] = { "ls-files-z", parse_ls_files, NUL, 0, 20, NONE, 0 },
 };
