@@ -11,6 +11,7 @@
 #define HEXOID_LISTING_H
 
 #include "hexoid.h"
+#include "hexoid_pack.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +50,35 @@ HEXOID_API const char *hexoid_format_name(enum hexoid_format format);
 HEXOID_API int hexoid_format_from_name(const char *name);
 
 /*
+ * What a problem is: one stable list, each code with a fixed name and class
+ * (hexoid_listing_code_name(), hexoid_listing_code_class(); classes are those of
+ * hexoid_pack.h, named by hexoid_finding_class_name()). New codes are only added at the
+ * end; programs read the code, not the message.
+ */
+enum hexoid_listing_code {
+	HEXOID_LISTING_UPPERCASE = 1, /* git3: an uppercase digit in an ID otherwise valid */
+	HEXOID_LISTING_BAD_HEX,       /* error: a byte in an ID that is no hex digit */
+	HEXOID_LISTING_SHORT_ID,      /* error: an ID with too few digits */
+	HEXOID_LISTING_LONG_ID,       /* error: an ID with too many digits */
+	HEXOID_LISTING_LONG_LINE,     /* error: bare IDs: more bytes after the ID */
+	HEXOID_LISTING_ABBREVIATED,   /* error: an abbreviated ID (diff --raw without
+					 --no-abbrev) */
+	HEXOID_LISTING_UNKNOWN_HASH,  /* error: the first ID is neither 40 nor 64 digits */
+	HEXOID_LISTING_CRLF,          /* error: a carriage return before the newline */
+	HEXOID_LISTING_NUL,           /* error: a NUL byte in a line */
+	HEXOID_LISTING_EMPTY_LINE,    /* error: an empty line */
+	HEXOID_LISTING_HUGE_LINE,     /* error: a line longer than 1 MiB */
+	HEXOID_LISTING_SYNTAX,        /* error: the text around the IDs is not the format's */
+	HEXOID_LISTING_BUNDLE_PACK,   /* error: a bundle without its pack after the header */
+	HEXOID_LISTING_CODE_COUNT
+};
+
+/* "uppercase-id", "bad-hex", ...; NULL for an unknown code. */
+HEXOID_API const char *hexoid_listing_code_name(enum hexoid_listing_code code);
+/* The class of a code (HEXOID_CLASS_GIT3 or HEXOID_CLASS_ERROR); 0 for an unknown one. */
+HEXOID_API enum hexoid_finding_class hexoid_listing_code_class(enum hexoid_listing_code code);
+
+/*
  * One problem in a listing. Columns and lines count from 1. Each object ID of a line is
  * checked and reported on its own (a reflog line with both IDs bad gives two problems);
  * where the text around the IDs breaks the line's grammar, that is one more problem, and
@@ -63,6 +93,7 @@ struct hexoid_problem {
 				      wrong, such as an ID that also holds a byte that is no
 				      hex digit, whatever comes first */
 	char message[192];         /* what is wrong, for people */
+	enum hexoid_listing_code code; /* what is wrong, for programs */
 };
 
 /* Called for each problem, in line order; return nonzero to stop the listing. */

@@ -335,3 +335,83 @@ TEST(listing_word_helpers)
 		CHECK(find_blank(w, n) == blank, "find_blank: %zu, want %zu", find_blank(w, n), blank);
 	}
 }
+
+/* Each problem's code: its stable name and class, one per kind of message. */
+static int note_code(void *ctx, const struct hexoid_problem *p)
+{
+	struct record *r = ctx;
+	int w = snprintf(r->text + r->len, sizeof(r->text) - r->len, "%llu:%s:%s:%d\n", p->line,
+			 hexoid_listing_code_name(p->code),
+			 hexoid_finding_class_name(hexoid_listing_code_class(p->code)), p->status);
+	if (w > 0 && (size_t)w < sizeof(r->text) - r->len)
+		r->len += (size_t)w;
+	return 0;
+}
+
+TEST(listing_codes)
+{
+	for (int i = 1; i < HEXOID_LISTING_CODE_COUNT; i++) {
+		const char *name = hexoid_listing_code_name((enum hexoid_listing_code)i);
+		CHECK(name && hexoid_listing_code_class((enum hexoid_listing_code)i), "code %d", i);
+		for (int j = 1; j < i && name; j++)
+			CHECK(strcmp(name, hexoid_listing_code_name((enum hexoid_listing_code)j)),
+			      "codes %d and %d are both %s", j, i, name);
+	}
+	CHECK(!hexoid_listing_code_name(0) && !hexoid_listing_code_name(HEXOID_LISTING_CODE_COUNT) &&
+		      !hexoid_listing_code_class(HEXOID_LISTING_CODE_COUNT),
+	      "unknown codes");
+	static const struct {
+		enum hexoid_format format;
+		const char *text, *want;
+	} cases[] = {
+		{ HEXOID_FORMAT_OIDS,
+		  "4b825dc642cb6eb9a060E54bf8d69288fbee4904\n"
+		  "4b825dc642cb6eb9a060x54bf8d69288fbee4904\n"
+		  "4b825dc642cb6eb9a060e54bf8d69288fbee490\n"
+		  "4b825dc642cb6eb9a060e54bf8d69288fbee4904 x\n"
+		  "4b825dc642cb6eb9a060e54bf8d69288fbee4904\r\n"
+		  "4b825dc642cb6eb9a060e54bf8d69288fbee4904\0\n"
+		  "\n"
+		  "4b825dc642cb6eb9a060e54bf8d69288fbee49\x01" "4\n",
+		  "1:uppercase-id:git3:2\n2:bad-hex:error:1\n3:short-id:error:1\n4:long-line:error:1\n"
+		  "5:crlf:error:1\n6:nul-byte:error:1\n7:empty-line:error:1\n8:bad-hex:error:1\n" },
+		{ HEXOID_FORMAT_REV_LIST, "4b825dc642cb6eb9a060e54bf8d69288fbee49041\n",
+		  "1:unknown-hash:error:1\n" },
+		{ HEXOID_FORMAT_REFLOG,
+		  "4b825dc642cb6eb9a060e54bf8d69288fbee4904 e69de29bb2d1d6434b8b29ae775ad8c2e48c53910 x\n"
+		  "4b825dc642cb6eb9a060e54bf8d69288fbee4904\n",
+		  "1:long-id:error:1\n2:syntax:error:1\n" },
+		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 4b825dc e69de29 M\tf\n", "1:abbreviated-id:error:1\n" },
+		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD\n",
+		  "3:bundle-pack:error:1\n" },
+	};
+	static struct record r;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		memset(&r, 0, sizeof(r));
+		size_t len = strlen(cases[k].text);
+		if (k == 0)
+			len = 41 * 2 + 40 + 43 + 42 + 42 + 1 + 41; /* it holds a NUL */
+		struct hexoid_listing *l =
+			hexoid_listing_new(cases[k].format, 0, HEXOID_LOWER, note_code, NULL, &r);
+		hexoid_listing_feed(l, cases[k].text, len);
+		hexoid_listing_finish(l);
+		hexoid_listing_free(l);
+		CHECK(!strcmp(r.text, cases[k].want), "case %zu: got\n%s\nwant\n%s", k, r.text,
+		      cases[k].want);
+	}
+	/* A line longer than 1 MiB, fed in two pieces (one piece is taken whole). */
+	char *big = malloc((1u << 20) + 2);
+	memset(big, 'a', (1u << 20) + 1);
+	big[40] = ' '; /* "<oid> <path>" */
+	big[(1u << 20) + 1] = '\n';
+	memset(&r, 0, sizeof(r));
+	struct hexoid_listing *l =
+		hexoid_listing_new(HEXOID_FORMAT_PACK_OBJECTS, HEXOID_SHA1, HEXOID_LOWER, note_code,
+				   NULL, &r);
+	hexoid_listing_feed(l, big, 1000);
+	hexoid_listing_feed(l, big + 1000, (1u << 20) + 2 - 1000);
+	hexoid_listing_finish(l);
+	hexoid_listing_free(l);
+	free(big);
+	CHECK(strstr(r.text, "huge-line:error"), "a huge line: %s", r.text);
+}

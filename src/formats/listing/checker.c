@@ -178,18 +178,49 @@ static void parse_line(struct cursor *c)
 
 /* ---- Reports ---------------------------------------------------------------------- */
 
+/* The stable codes of problems: each with its name and class, in one list. */
+static const struct {
+	const char *name;
+	enum hexoid_finding_class cls;
+} codes[HEXOID_LISTING_CODE_COUNT] = {
+	[HEXOID_LISTING_UPPERCASE] = { "uppercase-id", HEXOID_CLASS_GIT3 },
+	[HEXOID_LISTING_BAD_HEX] = { "bad-hex", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_SHORT_ID] = { "short-id", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_LONG_ID] = { "long-id", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_LONG_LINE] = { "long-line", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_ABBREVIATED] = { "abbreviated-id", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_UNKNOWN_HASH] = { "unknown-hash", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_CRLF] = { "crlf", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_NUL] = { "nul-byte", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_EMPTY_LINE] = { "empty-line", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_HUGE_LINE] = { "huge-line", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_SYNTAX] = { "syntax", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_BUNDLE_PACK] = { "bundle-pack", HEXOID_CLASS_ERROR },
+};
+
+HEXOID_API const char *hexoid_listing_code_name(enum hexoid_listing_code code)
+{
+	return code > 0 && code < HEXOID_LISTING_CODE_COUNT ? codes[code].name : NULL;
+}
+
+HEXOID_API enum hexoid_finding_class hexoid_listing_code_class(enum hexoid_listing_code code)
+{
+	return code > 0 && code < HEXOID_LISTING_CODE_COUNT ? codes[code].cls : 0;
+}
+
 static int emit(struct hexoid_listing *l, const struct item *it, size_t col,
-		enum hexoid_status status, const char *fmt, ...)
+		enum hexoid_listing_code code, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
 static int emit(struct hexoid_listing *l, const struct item *it, size_t col,
-		enum hexoid_status status, const char *fmt, ...)
+		enum hexoid_listing_code code, const char *fmt, ...)
 {
 	struct hexoid_problem p;
 	va_list ap;
 	p.line = it->lineno;
 	p.column = col + 1;
-	p.status = status;
+	p.status = code == HEXOID_LISTING_UPPERCASE ? HEXOID_EUPPER : HEXOID_EHEX;
+	p.code = code;
 	va_start(ap, fmt);
 	vsnprintf(p.message, sizeof(p.message), fmt, ap);
 	va_end(ap);
@@ -205,21 +236,21 @@ static void report_byte(struct hexoid_listing *l, const struct item *it, size_t 
 {
 	unsigned char b = (unsigned char)it->line[col];
 	if (b >= 'A' && b <= 'F' && l->kind == HEXOID_LOWER)
-		emit(l, it, col, HEXOID_EUPPER,
+		emit(l, it, col, HEXOID_LISTING_UPPERCASE,
 		     "uppercase hex digit '%c' in object ID: Git 3.0 accepts only lowercase "
 		     "(--mixed allows it)",
 		     b);
 	else if (b == '\r' && col + 1 == it->len)
-		emit(l, it, col, HEXOID_EHEX, "carriage return before end of line (CRLF line ending)");
+		emit(l, it, col, HEXOID_LISTING_CRLF, "carriage return before end of line (CRLF line ending)");
 	else if (b == '\0')
-		emit(l, it, col, HEXOID_EHEX, "NUL byte in line");
+		emit(l, it, col, HEXOID_LISTING_NUL, "NUL byte in line");
 	else if (b == ' ' || b == '\t')
-		emit(l, it, col, HEXOID_EHEX, "object ID too short: %zu hex digits, expected %zu (%s)",
+		emit(l, it, col, HEXOID_LISTING_SHORT_ID, "object ID too short: %zu hex digits, expected %zu (%s)",
 		     col - id_start, l->hexsz, algo_name(l->algo));
 	else if (b > ' ' && b < 0x7f)
-		emit(l, it, col, HEXOID_EHEX, "invalid hex digit '%c' in object ID", b);
+		emit(l, it, col, HEXOID_LISTING_BAD_HEX, "invalid hex digit '%c' in object ID", b);
 	else
-		emit(l, it, col, HEXOID_EHEX, "invalid byte 0x%02x in object ID", b);
+		emit(l, it, col, HEXOID_LISTING_BAD_HEX, "invalid byte 0x%02x in object ID", b);
 }
 
 /* Is the bad ID item's report an uppercase digit (the ID is otherwise valid)? */
@@ -239,56 +270,56 @@ static void report(struct hexoid_listing *l, const struct item *it)
 	unsigned char b = col < it->len ? (unsigned char)it->line[col] : 0;
 	/* A CR or NUL where the grammar wanted something else says more than the grammar. */
 	if (col < it->len && b == '\r' && col + 1 == it->len && it->code != P_HUGE) {
-		emit(l, it, col, HEXOID_EHEX, "carriage return before end of line (CRLF line ending)");
+		emit(l, it, col, HEXOID_LISTING_CRLF, "carriage return before end of line (CRLF line ending)");
 		return;
 	}
 	if (col < it->len && b == '\0' && it->code != P_HUGE) {
-		emit(l, it, col, HEXOID_EHEX, "NUL byte in line");
+		emit(l, it, col, HEXOID_LISTING_NUL, "NUL byte in line");
 		return;
 	}
 	switch (it->code) {
 	case P_EMPTY:
-		emit(l, it, col, HEXOID_EHEX, "empty line");
+		emit(l, it, col, HEXOID_LISTING_EMPTY_LINE, "empty line");
 		break;
 	case P_SHORT:
-		emit(l, it, col, HEXOID_EHEX, "object ID too short: %zu hex digits, expected %zu (%s)",
+		emit(l, it, col, HEXOID_LISTING_SHORT_ID, "object ID too short: %zu hex digits, expected %zu (%s)",
 		     it->arg, l->hexsz, algo_name(l->algo));
 		break;
 	case P_LONGID:
-		emit(l, it, col, HEXOID_EHEX, "object ID too long: more than %zu hex digits (%s)",
+		emit(l, it, col, HEXOID_LISTING_LONG_ID, "object ID too long: more than %zu hex digits (%s)",
 		     l->hexsz, algo_name(l->algo));
 		break;
 	case P_LINE_LONG:
-		emit(l, it, col, HEXOID_EHEX,
+		emit(l, it, col, HEXOID_LISTING_LONG_LINE,
 		     "line too long: %s%zu bytes, a %s object ID has %zu hex digits",
 		     it->cut ? "more than " : "", it->arg, algo_name(l->algo), l->hexsz);
 		break;
 	case P_ALGO:
-		emit(l, it, col, HEXOID_EHEX,
+		emit(l, it, col, HEXOID_LISTING_UNKNOWN_HASH,
 		     "cannot tell the object format: %s%zu hex digits, expected 40 (sha1) or 64 "
 		     "(sha256)",
 		     it->cut ? "more than " : "", it->arg);
 		break;
 	case P_HUGE:
-		emit(l, it, col, HEXOID_EHEX, "line longer than %u bytes", MAX_LINE);
+		emit(l, it, col, HEXOID_LISTING_HUGE_LINE, "line longer than %u bytes", MAX_LINE);
 		break;
 	case P_ABBREV:
-		emit(l, it, col, HEXOID_EHEX,
+		emit(l, it, col, HEXOID_LISTING_ABBREVIATED,
 		     "abbreviated object ID: %zu hex digits, expected %s: run git with "
 		     "--no-abbrev to print whole IDs",
 		     it->arg, it->what);
 		break;
 	case P_TEXT:
-		emit(l, it, col, HEXOID_EHEX, "%s", it->what);
+		emit(l, it, col, HEXOID_LISTING_SYNTAX, "%s", it->what);
 		break;
 	default:
 		if (col >= it->len)
-			emit(l, it, col, HEXOID_EHEX, "expected %s, found the end of the line",
+			emit(l, it, col, HEXOID_LISTING_SYNTAX, "expected %s, found the end of the line",
 			     it->what);
 		else if (b >= ' ' && b < 0x7f)
-			emit(l, it, col, HEXOID_EHEX, "expected %s, found '%c'", it->what, b);
+			emit(l, it, col, HEXOID_LISTING_SYNTAX, "expected %s, found '%c'", it->what, b);
 		else
-			emit(l, it, col, HEXOID_EHEX, "expected %s, found byte 0x%02x", it->what, b);
+			emit(l, it, col, HEXOID_LISTING_SYNTAX, "expected %s, found byte 0x%02x", it->what, b);
 		break;
 	}
 }
@@ -670,7 +701,7 @@ static void bundle_problem(struct hexoid_listing *l, unsigned long long line, si
 	struct item it = { .line = "", .lineno = line };
 	flush(l);
 	l->stats.bad_lines++;
-	emit(l, &it, col, HEXOID_EHEX, "%s", what);
+	emit(l, &it, col, HEXOID_LISTING_BUNDLE_PACK, "%s", what);
 }
 
 /* The bytes after a bundle's header: its pack, of which only the signature is checked. */
