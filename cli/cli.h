@@ -19,6 +19,7 @@ struct lines_options {
 	enum hexoid_algo algo;    /* 0: take it from the first line of each file */
 	unsigned long max_errors; /* stop after this many reports; 0: never */
 	FILE *binary_out;         /* decode: whole records go here; NULL: verify only */
+	int json;                 /* verify --json: JSON lines on stdout, not the text report */
 };
 
 struct lines_totals {
@@ -27,7 +28,13 @@ struct lines_totals {
 	unsigned long long reports; /* problems reported (a line may have several) */
 	int trouble;              /* an I/O error happened */
 	int stopped;              /* max_errors was reached */
+	unsigned long files, clean, with_problems, not_checked; /* files, by outcome */
 };
+
+/* verify --json: a JSON string (or null) on stdout, and an "error" object for a reason to
+ * exit 2 about `file` (NULL: about no file), also written to stderr by the caller. */
+void verify_json_string(FILE *out, const char *s);
+void verify_json_error(const char *file, const char *message);
 
 /*
  * Check (and with binary_out, decode) every line of `path` ("-" is standard input) in

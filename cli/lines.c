@@ -29,6 +29,7 @@ struct run {
 	struct lines_totals *tot;
 	unsigned char *out; /* decode: raw IDs waiting to be written */
 	size_t outlen;
+	int trouble; /* this file: a reason to exit 2 */
 };
 
 const char *display_name(const char *path)
@@ -36,10 +37,65 @@ const char *display_name(const char *path)
 	return strcmp(path, "-") ? path : "<stdin>";
 }
 
+void verify_json_string(FILE *out, const char *s)
+{
+	if (!s) {
+		fputs("null", out);
+		return;
+	}
+	putc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			putc(c, out);
+	}
+	putc('"', out);
+}
+
+void verify_json_error(const char *file, const char *message)
+{
+	fputs("{\"schema\": 1, \"type\": \"error\", \"file\": ", stdout);
+	verify_json_string(stdout, file);
+	fputs(", \"message\": ", stdout);
+	verify_json_string(stdout, message);
+	fputs("}\n", stdout);
+	fflush(stdout);
+}
+
+/* A reason to exit 2: on stderr, and with --json as an "error" object too. */
+static void trouble(struct run *r, const char *fmt, const char *arg)
+{
+	char msg[512];
+	snprintf(msg, sizeof(msg), fmt, arg);
+	fprintf(stderr, "hexoid: %s\n", msg);
+	if (r->opt->json)
+		verify_json_error(r->name, msg);
+	r->tot->trouble = 1;
+	r->trouble = 1;
+}
+
 static int on_problem(void *ctx, const struct hexoid_problem *p)
 {
 	struct run *r = ctx;
-	fprintf(stderr, "%s:%llu:%zu: error: %s\n", r->name, p->line, p->column, p->message);
+	if (r->opt->json) {
+		printf("{\"schema\": 1, \"type\": \"problem\", \"file\": ");
+		verify_json_string(stdout, r->name);
+		printf(", \"line\": %llu, \"column\": %zu, \"code\": ", p->line, p->column);
+		verify_json_string(stdout, hexoid_listing_code_name(p->code));
+		fputs(", \"class\": ", stdout);
+		verify_json_string(stdout, hexoid_finding_class_name(hexoid_listing_code_class(p->code)));
+		fputs(", \"message\": ", stdout);
+		verify_json_string(stdout, p->message);
+		fputs("}\n", stdout);
+		fflush(stdout);
+	} else {
+		fprintf(stderr, "%s:%llu:%zu: error: %s\n", r->name, p->line, p->column,
+			p->message);
+	}
 	r->tot->reports++;
 	if (r->opt->max_errors && r->tot->reports >= r->opt->max_errors) {
 		r->tot->stopped = 1;
@@ -51,8 +107,7 @@ static int on_problem(void *ctx, const struct hexoid_problem *p)
 static int flush_out(struct run *r)
 {
 	if (r->outlen && fwrite(r->out, 1, r->outlen, r->opt->binary_out) != r->outlen) {
-		fprintf(stderr, "hexoid: writing output: %s\n", strerror(errno));
-		r->tot->trouble = 1;
+		trouble(r, "writing output: %s", strerror(errno));
 		r->outlen = 0;
 		return 1;
 	}
@@ -118,21 +173,24 @@ static int run_mapped(int fd, off_t *pos, off_t size, struct run *r, struct hexo
 
 void lines_run(const char *path, const struct lines_options *opt, struct lines_totals *tot)
 {
-	struct run r = { display_name(path), opt, tot, NULL, 0 };
+	struct run r = { display_name(path), opt, tot, NULL, 0, 0 };
+	char why[256];
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
+	tot->files++;
 	if (fd < 0) {
-		fprintf(stderr, "hexoid: %s: %s\n", path, strerror(errno));
-		tot->trouble = 1;
+		snprintf(why, sizeof(why), "%s: %s", path, strerror(errno));
+		trouble(&r, "%s", why);
+		tot->not_checked++;
 		return;
 	}
+	unsigned long long bad_before = tot->bad;
 	char *buf = malloc(BUF_SIZE);
 	r.out = opt->binary_out ? malloc(BUF_SIZE) : NULL;
 	struct hexoid_listing *l =
 		hexoid_listing_new(opt->format, opt->algo, opt->kind, on_problem,
 				   opt->binary_out ? on_oid : NULL, &r);
 	if (!buf || !l || (opt->binary_out && !r.out)) {
-		fprintf(stderr, "hexoid: out of memory\n");
-		tot->trouble = 1;
+		trouble(&r, "%s", "out of memory");
 		goto done;
 	}
 	struct stat fs;
@@ -144,8 +202,8 @@ void lines_run(const char *path, const struct lines_options *opt, struct lines_t
 		/* Whatever is left (a window that could not be mapped, or bytes added
 		 * since) is read from there. */
 		if (lseek(fd, pos, SEEK_SET) < 0) {
-			fprintf(stderr, "hexoid: %s: %s\n", r.name, strerror(errno));
-			tot->trouble = 1;
+			snprintf(why, sizeof(why), "%s: %s", r.name, strerror(errno));
+			trouble(&r, "%s", why);
 			goto stopped;
 		}
 	}
@@ -154,8 +212,8 @@ void lines_run(const char *path, const struct lines_options *opt, struct lines_t
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			fprintf(stderr, "hexoid: %s: %s\n", r.name, strerror(errno));
-			tot->trouble = 1;
+			snprintf(why, sizeof(why), "%s: %s", r.name, strerror(errno));
+			trouble(&r, "%s", why);
 			break;
 		}
 		if (got == 0) {
@@ -172,7 +230,26 @@ stopped:
 	hexoid_listing_stats(l, &st);
 	tot->lines += st.lines;
 	tot->bad += st.bad_lines;
+	if (opt->json) {
+		printf("{\"schema\": 1, \"type\": \"summary\", \"file\": ");
+		verify_json_string(stdout, r.name);
+		printf(", \"format\": \"%s\", \"object_format\": ", hexoid_format_name(st.format));
+		verify_json_string(stdout, st.algo == HEXOID_SHA256 ? "sha256" : st.algo ? "sha1" : NULL);
+		printf(", \"lines\": %llu, \"oids\": %llu, \"bad_lines\": %llu, \"problems\": %llu, "
+		       "\"exit\": %d}\n",
+		       st.lines, st.oids, st.bad_lines, st.problems,
+		       r.trouble ? EXIT_TROUBLE
+		       : st.bad_lines			 ? EXIT_INVALID
+							 : EXIT_VALID);
+		fflush(stdout);
+	}
 done:
+	if (r.trouble)
+		tot->not_checked++;
+	else if (tot->bad != bad_before)
+		tot->with_problems++;
+	else
+		tot->clean++;
 	hexoid_listing_free(l);
 	free(buf);
 	free(r.out);

@@ -31,7 +31,7 @@ static const char usage_main[] =
 
 static const char usage_verify[] =
 	"usage: hexoid verify [--format=FORMAT] [--mixed] [--algo=sha1|sha256|auto]\n"
-	"                     [--max-errors=N] [FILE...]\n"
+	"                     [--max-errors=N] [--json] [FILE...]\n"
 	"\n"
 	"Check every line of each FILE (or stdin, or '-') and every object ID in it: 40 hex\n"
 	"digits for sha1, 64 for sha256, lowercase only unless --mixed.\n"
@@ -71,6 +71,9 @@ static const char usage_verify[] =
 	"  --algo=ALGO      sha1, sha256, or auto (default): auto takes it from the first ID\n"
 	"                   of each file, and every ID must then match\n"
 	"  --max-errors=N   stop after N reports (default 0: report every problem)\n"
+	"  --json           JSON lines on stdout instead of the text report: a \"problem\"\n"
+	"                   object each, a \"summary\" per file, an \"error\" for each reason\n"
+	"                   to exit 2 (also on stderr), and the \"run\" last (see the README)\n"
 	"\n"
 	"Each problem is reported on stderr as FILE:LINE:COL: error: <why>: each bad object ID\n"
 	"of a line at its own column, and the text around them where it is broken. The last\n"
@@ -100,11 +103,15 @@ static const char usage_kernels[] =
 	"List every kernel, whether this build has it and this CPU can run it, mark the\n"
 	"active one with '*', and print the CPU features seen. Exit status 0.\n";
 
+static int json_usage; /* verify --json: a usage error is an "error" object too */
+
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "hexoid: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n%s", usage);
+	char msg[512];
+	snprintf(msg, sizeof(msg), fmt, arg);
+	fprintf(stderr, "hexoid: %s\n%s", msg, usage);
+	if (json_usage)
+		verify_json_error(NULL, msg);
 	return EXIT_TROUBLE;
 }
 
@@ -121,7 +128,7 @@ static int parse_algo(const char *s, enum hexoid_algo *algo, int allow_auto)
 	return 0;
 }
 
-enum { OPT_MIXED = 256, OPT_LOWER, OPT_ALGO, OPT_MAX_ERRORS, OPT_FORMAT, OPT_HELP };
+enum { OPT_MIXED = 256, OPT_LOWER, OPT_ALGO, OPT_MAX_ERRORS, OPT_FORMAT, OPT_HELP, OPT_JSON };
 static const struct option long_options[] = {
 	{ "mixed", no_argument, NULL, OPT_MIXED },
 	{ "lower", no_argument, NULL, OPT_LOWER },
@@ -129,6 +136,7 @@ static const struct option long_options[] = {
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -162,6 +170,11 @@ static int parse_options(int argc, char **argv, const char *usage, int is_encode
 			if (is_encode || parse_count(optarg, &opt->max_errors))
 				return usage_error(usage, "bad --max-errors '%s'", optarg);
 			break;
+		case OPT_JSON:
+			if (is_encode || opt->binary_out)
+				return usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+			opt->json = 1;
+			break;
 		case 'h':
 		case OPT_HELP:
 			fputs(usage, stdout);
@@ -177,8 +190,13 @@ static int cmd_lines(int argc, char **argv, int decode)
 {
 	const char *usage = decode ? usage_decode : usage_verify;
 	struct lines_options opt = { HEXOID_FORMAT_AUTO, HEXOID_LOWER, 0, 0,
-				     decode ? stdout : NULL };
+				     decode ? stdout : NULL, 0 };
 	struct lines_totals tot = { 0 };
+	for (int i = 1; i < argc && !decode; i++)
+		if (!strcmp(argv[i], "--json"))
+			json_usage = 1;
+		else if (!strcmp(argv[i], "--"))
+			break;
 	int rc = parse_options(argc, argv, usage, 0, &opt);
 	if (rc)
 		return rc < 0 ? EXIT_VALID : rc;
@@ -190,6 +208,20 @@ static int cmd_lines(int argc, char **argv, int decode)
 		fprintf(stderr, "hexoid: writing output: %s\n", strerror(errno));
 		tot.trouble = 1;
 	}
+	int exit = tot.trouble ? EXIT_TROUBLE : tot.bad ? EXIT_INVALID : EXIT_VALID;
+	if (opt.json) {
+		printf("{\"schema\": 1, \"type\": \"run\", \"command\": \"verify\", \"files\": %lu, "
+		       "\"clean\": %lu, \"with_problems\": %lu, \"not_checked\": %lu, "
+		       "\"lines\": %llu, \"bad_lines\": %llu, \"problems\": %llu, "
+		       "\"stopped\": %s, \"exit\": %d}\n",
+		       tot.files, tot.clean, tot.with_problems, tot.not_checked, tot.lines, tot.bad,
+		       tot.reports, tot.stopped ? "true" : "false", exit);
+		if (fflush(stdout) && !tot.trouble) {
+			fprintf(stderr, "hexoid: writing output: %s\n", strerror(errno));
+			return EXIT_TROUBLE;
+		}
+		return exit;
+	}
 	if (tot.stopped)
 		fprintf(stderr, "hexoid: stopped after %lu errors (--max-errors)\n",
 			opt.max_errors);
@@ -199,12 +231,12 @@ static int cmd_lines(int argc, char **argv, int decode)
 	else if (tot.bad)
 		fprintf(stderr, "hexoid: %llu bad line%s in %llu\n", tot.bad,
 			tot.bad == 1 ? "" : "s", tot.lines);
-	return tot.trouble ? EXIT_TROUBLE : tot.bad ? EXIT_INVALID : EXIT_VALID;
+	return exit;
 }
 
 static int cmd_encode(int argc, char **argv)
 {
-	struct lines_options opt = { HEXOID_FORMAT_OIDS, HEXOID_LOWER, HEXOID_SHA1, 0, NULL };
+	struct lines_options opt = { HEXOID_FORMAT_OIDS, HEXOID_LOWER, HEXOID_SHA1, 0, NULL, 0 };
 	int rc = parse_options(argc, argv, usage_encode, 1, &opt);
 	if (rc)
 		return rc < 0 ? EXIT_VALID : rc;

@@ -93,4 +93,41 @@ l=$(grep -n ' ' "$L/rev-list" | head -n 1 | cut -d: -f1)
 sed "${l}s/^\([0-9a-f]*\) /\10 /" "$L/rev-list" >"$tmp/longid"
 expect "rev-list: a 41-digit ID" 1 ":$l:41: error: object ID too long" "$tmp/longid" verify --format=rev-list
 expect "unknown --format" 2 "unknown --format 'nope'" "$L/rev-list" verify --format=nope
+
+# verify --json: JSON lines on stdout, each with "schema": 1 and its "type"; a problem's
+# code and class are stable names; a file's summary; a reason to exit 2 is an "error"
+# object as well as a line on stderr; the run last, with the exit status.
+L=$tmp/sha1
+plant "$L/rev-list" 2 6 "$tmp/j.bad"
+awk 'NR == 3 { $0 = toupper(substr($0, 1, 40)) substr($0, 41) } { print }' "$tmp/j.bad" >"$tmp/j.both"
+$H verify --json "$tmp/j.both" "$L/reflog" "$tmp/nonexistent" >"$tmp/j.out" 2>"$tmp/j.err"
+st=$?
+[ $st = 2 ] && pass "--json: exit 2 with a file that cannot be read" || fail "--json: exit $st, expected 2"
+if [ "$(grep -vc '^{"schema": 1, "type": "[a-z]*", .*}$' "$tmp/j.out")" = 0 ] && [ "$(wc -l <"$tmp/j.out")" = 6 ]; then
+	pass "--json: six JSON lines, each with schema and type"
+else
+	fail "--json: not six JSON lines with schema and type"
+	sed 's/^/#   /' "$tmp/j.out"
+fi
+want1="{\"schema\": 1, \"type\": \"problem\", \"file\": \"$tmp/j.both\", \"line\": 2, \"column\": 6, \"code\": \"bad-hex\", \"class\": \"error\", \"message\": \"invalid hex digit 'G' in object ID\"}"
+[ "$(sed -n 1p "$tmp/j.out")" = "$want1" ] && pass "--json: a bad digit, its code and class" ||
+	{ fail "--json: the first problem"; sed -n 1p "$tmp/j.out" | sed 's/^/#   /'; }
+sed -n 2p "$tmp/j.out" | grep -q '"line": 3, "column": 1, "code": "uppercase-id", "class": "git3", "message": "uppercase hex digit' &&
+	pass "--json: an uppercase digit is uppercase-id, git3" || fail "--json: the uppercase problem"
+sed -n 3p "$tmp/j.out" | grep -q "\"type\": \"summary\", \"file\": \"$tmp/j.both\", \"format\": \"rev-list\", \"object_format\": \"sha1\", \"lines\": $(wc -l <"$tmp/j.both"), .*\"bad_lines\": 2, \"problems\": 2, \"exit\": 1}" &&
+	pass "--json: the file's summary" || fail "--json: the file's summary"
+sed -n 4p "$tmp/j.out" | grep -q '"type": "summary", .*"format": "reflog", .*"bad_lines": 0, "problems": 0, "exit": 0}' &&
+	pass "--json: a clean file's summary" || fail "--json: the clean file's summary"
+sed -n 5p "$tmp/j.out" | grep -q "\"type\": \"error\", \"file\": \"$tmp/nonexistent\", \"message\": \"$tmp/nonexistent: No such file or directory\"}" &&
+	grep -q "^hexoid: $tmp/nonexistent: No such file" "$tmp/j.err" &&
+	pass "--json: the unreadable file is an error object, and a line on stderr" || fail "--json: the error object"
+sed -n 6p "$tmp/j.out" | grep -q '"type": "run", "command": "verify", "files": 3, "clean": 1, "with_problems": 1, "not_checked": 1, .*"problems": 2, "stopped": false, "exit": 2}$' &&
+	pass "--json: the run, last" || fail "--json: the run"
+grep -q ': error: ' "$tmp/j.err" && fail "--json: the text report on stderr too" || pass "--json: no text report"
+$H verify --json --format=nope "$L/rev-list" >"$tmp/j.out" 2>"$tmp/j.err"
+st=$?
+[ $st = 2 ] && grep -q "^{\"schema\": 1, \"type\": \"error\", \"file\": null, \"message\": \"unknown --format 'nope'\"}$" "$tmp/j.out" &&
+	pass "--json: a usage error is an error object" || fail "--json: a usage error (exit $st)"
+$H decode --json "$L/rev-list" >/dev/null 2>"$tmp/err"
+judge "--json is verify's, not decode's" 2 "unknown option '--json'" $?
 exit 0
