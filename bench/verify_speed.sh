@@ -5,15 +5,24 @@
 # come from a small one made here. One hyperfine run per format (whole process), each
 # ratio measured in that run: CPU time (user + system, steadier on a loaded machine)
 # and wall time, with the format given and with auto.
-# Usage: HEXOID=build/hexoid sh bench/verify_speed.sh [REPO]   (needs hyperfine)
+# Usage: HEXOID=build/hexoid sh bench/verify_speed.sh [REPO [LISTING...]]   (needs hyperfine)
+# LISTING names the listings to time (default: all). With BENCH_DIR set, the listings are
+# kept there and made only when it has none (to time again after a change).
 set -eu
 H=${HEXOID:?HEXOID must name the hexoid command}
 command -v hyperfine >/dev/null || { echo "verify_speed.sh: needs hyperfine (apt-get install hyperfine)" >&2; exit 2; }
-G="git -C ${1:-.}"
+G="git -C $(cd "${1:-.}" && pwd)"
+[ $# -gt 0 ] && shift
 N=600000
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "${BENCH_DIR:-}" ]; then
+	mkdir -p "$BENCH_DIR"
+	tmp=$(cd "$BENCH_DIR" && pwd)
+else
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+fi
 cd "$tmp"
+if ! [ -s bundle ]; then
 rep() { awk -v N=$N '{ l[n++] = $0 } END { for (i = 0; n && i < N; i++) print l[i % n] }' >"$1"; }
 git_() { git -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
 
@@ -53,6 +62,7 @@ git_ -C r verify-pack -v "$r"/.git/objects/pack/*.idx | grep -v '^non delta\|^ch
 git_ -C r rev-list --objects --boundary main~2..main | rep pack-objects
 git_ -C r show-ref | awk -v N=$((N - 2)) '{ l[n++] = $0 } END { for (i = 0; i < N; i++) print l[i % n] }' >refs
 { echo '# v2 git bundle'; cat refs; echo; printf 'PACK\0\0\0\2'; head -c 100000 /dev/zero; } >bundle
+fi
 
 printf '%-18s %-13s %9s %10s %10s %10s %10s\n' listing format 'wc -l ms' 'cpu given' 'cpu auto' 'wall given' 'wall auto'
 for f in oids rev-list:rev-list rev-list-parents:rev-list log-trees:rev-list pack-objects \
@@ -60,6 +70,7 @@ for f in oids rev-list:rev-list rev-list-parents:rev-list log-trees:rev-list pac
 	ls-tree-z ls-files ls-files-z diff-raw for-each-ref show-ref ls-remote packed-refs \
 	fetch-head reflog fsck promisor marks bundle; do
 	file=${f%%:*} fmt=${f##*:}
+	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$file"; then continue; fi
 	$H verify --format=$fmt $file 2>/dev/null || { echo "verify_speed.sh: $file is not valid as $fmt" >&2; exit 1; }
 	hyperfine -N --warmup 2 --runs 10 --export-csv "$file.csv" \
 		"wc -l $file" "$H verify --format=$fmt $file" "$H verify $file" >/dev/null 2>&1

@@ -218,7 +218,7 @@ static int emit(struct hexoid_listing *l, const struct item *it, size_t col,
 	struct hexoid_problem p;
 	va_list ap;
 	p.line = it->lineno;
-	p.column = col + 1;
+	p.column = it->base + col + 1;
 	p.status = code == HEXOID_LISTING_UPPERCASE ? HEXOID_EUPPER : HEXOID_EHEX;
 	p.code = code;
 	va_start(ap, fmt);
@@ -330,26 +330,37 @@ static void walk(struct hexoid_listing *l)
 {
 	size_t hexsz = l->hexsz, rawsz = l->rawsz, slot = 0, bad = 0, j = 0;
 	for (size_t r = 0; r < l->nrecs && !l->stopped; r++) {
-		unsigned long long lineno = l->batch_line + (l->recs[r] >> 2);
-		unsigned kind = l->recs[r] & 3;
+		unsigned long long lineno = l->batch_line + (l->recs[r] >> REC_SHIFT);
+		unsigned kind = l->recs[r] & ((1u << REC_SHIFT) - 1);
 		if (kind != REC_GRAMMAR) {
-			size_t s = slot++;
-			if (bad < l->nbad && l->bad_slot[bad] == s) {
-				/* The packed copy of the ID stands for the line: the report only
-				 * reads the ID's bytes, and the line's length for a final CR. */
-				struct item it = { .line = l->packed + s * hexsz,
-						   .len = kind == REC_FAST_BARE ? hexsz : hexsz + 1,
-						   .lineno = lineno,
-						   .type = ITEM_OID,
-						   .bad = 1,
-						   .badcol = l->bad_col[bad] };
-				bad++;
+			size_t nids = kind >> 1, s0 = slot, nbad_ids = 0;
+			slot += nids;
+			for (size_t k = bad; k < l->nbad && l->bad_slot[k] < slot; k++)
+				nbad_ids++;
+			if (nbad_ids) {
+				/* The packed copy of each bad ID stands for the line: the report
+				 * only reads the ID's bytes, and whether it ends the line, for a
+				 * final CR. */
 				l->stats.bad_lines++;
-				report(l, &it);
+				for (; bad < l->nbad && l->bad_slot[bad] < slot && !l->stopped; bad++) {
+					size_t s = l->bad_slot[bad];
+					int ends = (kind & 1) && s + 1 == slot;
+					struct item it = { .line = l->packed + s * hexsz,
+							   .len = ends ? hexsz : hexsz + 1,
+							   .lineno = lineno,
+							   .type = ITEM_OID,
+							   .bad = 1,
+							   .badcol = l->bad_col[bad],
+							   .base = l->slot_col[s] };
+					report(l, &it);
+				}
 			} else {
-				l->stats.oids++;
-				if (l->on_oid && l->on_oid(l->ctx, lineno, 1, l->raw + s * rawsz, rawsz))
-					l->stopped = 1;
+				for (size_t s = s0; s < slot && !l->stopped; s++) {
+					l->stats.oids++;
+					if (l->on_oid && l->on_oid(l->ctx, lineno, (size_t)l->slot_col[s] + 1,
+								   l->raw + s * rawsz, rawsz))
+						l->stopped = 1;
+				}
 			}
 			continue;
 		}
@@ -468,7 +479,7 @@ static void take_line(struct hexoid_listing *l, const char *s, size_t len, int c
 		problem(&c, MAX_LINE, P_HUGE, 0, NULL);
 	}
 	if (l->ngrammar != before)
-		l->recs[l->nrecs++] = (uint32_t)(l->lineno - l->batch_line) << 2 | REC_GRAMMAR;
+		l->recs[l->nrecs++] = (uint32_t)(l->lineno - l->batch_line) << REC_SHIFT | REC_GRAMMAR;
 	l->lineno++;
 	l->stats.lines++;
 }
@@ -522,27 +533,74 @@ HEXOID_INLINE uint64_t nondigits(uint64_t w)
 #define WORD4(a, b, c, d)                                                                   \
 	((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
 
+/* The six octal digits of a mode and the space after them at s (8 bytes readable). */
+HEXOID_INLINE int fast_mode(const char *s)
+{
+	const uint64_t six = 0x0000808080808080ull; /* bytes 0 to 5, as scan_le64 reads */
+	return (bytes_in(scan_le64(s), '0', '7') & six) == six && s[6] == ' ';
+}
+
+/* The length of the object type at s (0: none); reads 6 bytes. */
+HEXOID_INLINE size_t fast_type(const char *s)
+{
+	uint32_t w = scan_le32(s);
+	return w == WORD4('b', 'l', 'o', 'b') || w == WORD4('t', 'r', 'e', 'e') ? 4
+	     : w == WORD4('t', 'a', 'g', ' ')					  ? 3
+	     : w == WORD4('c', 'o', 'm', 'm') && scan_le16(s + 4) == ('i' | 't' << 8) ? 6
+										      : 0;
+}
+
+/* A ref name from s[r] to s[n]: not empty, no space or tab (as the grammar's, outside
+ * AUTO's trial). */
+HEXOID_INLINE int fast_ref(const char *s, size_t r, size_t n)
+{
+	return r < n && find_blank(s + r, n - r) == n - r;
+}
+
+/* From s[p]: 1 to 20 decimal digits (the grammar's number()); where they end, or 0. */
+HEXOID_INLINE size_t fast_number(const char *s, size_t p)
+{
+	size_t q = p;
+	while (q - p < 20 && (unsigned char)(s[q] - '0') < 10)
+		q++;
+	return q > p ? q : 0;
+}
+
 /*
  * Is the line s[0, n) (s[n] is its newline) a fast line of the format: one the grammar
- * takes whole, whose only item is an ID at its start? Returns its REC_* kind, or 0 when
- * the grammar must look. Never wrong the other way: a line it takes is such a line
- * (whether the ID's digits are good is the engine's to say). Reads only s[0, n].
- * `paths`: what follows "<oid> " is a path, not more IDs (pack-objects input, and
- * rev-list once its objects have begun); `bare`: a line that is an ID alone changes
- * nothing (rev-list once such a line was seen: the grammar takes the first).
+ * takes whole, whose only items are one or two IDs? Returns its REC_* kind with their
+ * 0-based columns in col[], or 0 when the grammar must look. Never wrong the other way:
+ * a line it takes is such a line, with its IDs where the grammar has them (whether
+ * their digits are good is the engine's to say), and leaves the format's state as the
+ * grammar would. Reads only s[0, n]; every test stops at the newline.
  */
 HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hexoid_format format,
-				 int paths, int bare)
+				 unsigned state, unsigned char *col)
 {
+	col[0] = 0;
 	switch (format) {
 	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>] */
-	case HEXOID_FORMAT_REV_LIST:     /* <oid>, <oid> SP, or <oid> <path> */
+		state = REV_OBJECTS;
+		/* fall through */
+	case HEXOID_FORMAT_REV_LIST: /* <oid>, <oid> SP, <oid> <path>, <oid> <oid> */
 		/* Not an edge (-<oid>), nor rev-list's missing objects (?<oid>). */
 		if (n < hexsz || s[0] == '-' || s[0] == '?')
 			return 0;
-		return s[hexsz] == '\n' ? (bare ? REC_FAST_BARE : 0)
-		     : s[hexsz] == ' ' && paths ? REC_FAST
-						: 0;
+		if (s[hexsz] == '\n') /* an ID alone: the grammar takes the first */
+			return state == REV_BARE || state == REV_OBJECTS ? REC_FAST_END : 0;
+		if (s[hexsz] != ' ')
+			return 0;
+		if (state == REV_OBJECTS)
+			return REC_FAST;
+		/* In the commits, "<oid> <oid>" whose second ID is all hex digits, either
+		 * case (the grammar's surest shape of an ID): %H %T, --parents. */
+		if ((state != REV_COMMITS && state != REV_BARE) || n != 2 * hexsz + 1)
+			return 0;
+		for (size_t i = 0; i < hexsz; i += 8)
+			if (!hex8(s + hexsz + 1 + i))
+				return 0;
+		col[1] = (unsigned char)(hexsz + 1);
+		return REC_FAST2_END;
 	case HEXOID_FORMAT_BATCH_CHECK: { /* <oid> <type> <size> */
 		/* The shortest is "<oid> tag 0". A line that ends in a digit is never one
 		 * of the "<name> missing" lines the grammar lets by. */
@@ -564,7 +622,101 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 				    : 0;
 		int ok = (s[hexsz] == ' ') & (t != 0) & (last == space) & (s[last] == ' ') &
 			 (space + 1 < n);
+		col[0] = 0;
 		return ok ? REC_FAST : 0;
+	}
+	case HEXOID_FORMAT_LS_TREE: { /* <mode> <type> <oid>[ <size>]TAB<path> */
+		if (n < hexsz + 13 || !fast_mode(s))
+			return 0;
+		size_t t = fast_type(s + 7), e = 8 + t + hexsz;
+		if (!t || s[7 + t] != ' ' || e + 1 >= n)
+			return 0;
+		if (s[e] == ' ') { /* -l: the size, right-aligned, or '-' */
+			size_t p = e;
+			while (s[p] == ' ')
+				p++;
+			size_t q = s[p] == '-' ? p + 1 : fast_number(s, p);
+			if (!q || q == p || s[q] != '\t')
+				return 0;
+			e = q;
+		}
+		col[0] = (unsigned char)(8 + t);
+		return s[e] == '\t' && e + 1 < n ? REC_FAST : 0;
+	}
+	case HEXOID_FORMAT_LS_FILES: { /* <mode> <oid> <stage>TAB<path> */
+		size_t e = 7 + hexsz;
+		col[0] = 7;
+		return n >= hexsz + 11 && fast_mode(s) && s[e] == ' ' &&
+				       (unsigned char)(s[e + 1] - '0') < 4 && s[e + 2] == '\t'
+			       ? REC_FAST
+			       : 0;
+	}
+	case HEXOID_FORMAT_DIFF_RAW: { /* :<mode> <mode> <oid> <oid> <status>TAB<path> */
+		if (s[0] != ':') /* diff-tree's commit line, <oid> (or more IDs: the grammar) */
+			return n == hexsz ? REC_FAST_END : 0;
+		if (n < 2 * hexsz + 20 || s[1] == ':' || !fast_mode(s + 1) || !fast_mode(s + 8) ||
+		    s[15 + hexsz] != ' ' || s[16 + 2 * hexsz] != ' ')
+			return 0;
+		size_t p = 17 + 2 * hexsz;
+		if (!memchr("ACDMRTUX", s[p], 8))
+			return 0;
+		p++;
+		while ((unsigned char)(s[p] - '0') < 10) /* a copy's or rename's score */
+			p++;
+		col[0] = 15;
+		col[1] = (unsigned char)(16 + hexsz);
+		return s[p] == '\t' && p + 1 < n ? REC_FAST2 : 0;
+	}
+	case HEXOID_FORMAT_FOR_EACH_REF: { /* <oid> <type>TAB<ref> */
+		if (n < hexsz + 6 || s[hexsz] != ' ')
+			return 0;
+		size_t t = fast_type(s + hexsz + 1);
+		return t && s[hexsz + 1 + t] == '\t' && fast_ref(s, hexsz + 2 + t, n) ? REC_FAST : 0;
+	}
+	case HEXOID_FORMAT_PACKED_REFS: /* the header, <oid> <ref>, ^<oid> */
+		if (s[0] == '^') {
+			col[0] = 1;
+			return n == hexsz + 1 ? REC_FAST_END : 0;
+		}
+		if (s[0] == '#')
+			return 0;
+		/* fall through */
+	case HEXOID_FORMAT_SHOW_REF: /* <oid> <ref> */
+	case HEXOID_FORMAT_PROMISOR:
+		return n > hexsz + 1 && s[hexsz] == ' ' && fast_ref(s, hexsz + 1, n) ? REC_FAST : 0;
+	case HEXOID_FORMAT_LS_REMOTE: /* <oid>TAB<ref>, and ref: <target>TAB<ref> */
+		if (n <= hexsz + 1 || !memcmp(s, "ref: ", 5))
+			return 0;
+		return s[hexsz] == '\t' && fast_ref(s, hexsz + 1, n) ? REC_FAST : 0;
+	case HEXOID_FORMAT_REFLOG: /* <old> <new> <ident> <time> <tz>TAB<message> */
+		col[1] = (unsigned char)(hexsz + 1);
+		return n > 2 * hexsz + 2 && s[hexsz] == ' ' && s[2 * hexsz + 1] == ' ' ? REC_FAST2 : 0;
+	case HEXOID_FORMAT_FETCH_HEAD: /* <oid>TAB[not-for-merge]TAB<description> */
+		return n >= hexsz + 2 && s[hexsz] == '\t' &&
+				       (s[hexsz + 1] == '\t' ||
+					(n >= hexsz + 15 && !memcmp(s + hexsz + 1, "not-for-merge\t", 14)))
+			       ? REC_FAST
+			       : 0;
+	case HEXOID_FORMAT_MARKS: { /* :<mark> <oid> */
+		if (s[0] != ':')
+			return 0;
+		size_t d = fast_number(s, 1);
+		col[0] = (unsigned char)(d + 1);
+		return d && s[d] == ' ' && n == d + 1 + hexsz ? REC_FAST_END : 0;
+	}
+	case HEXOID_FORMAT_SHOW_INDEX: { /* <offset> <oid>[ (<crc32>)] */
+		size_t d = fast_number(s, 0), e = d + 1 + hexsz;
+		if (!d || s[d] != ' ' || n < e)
+			return 0;
+		col[0] = (unsigned char)(d + 1);
+		if (n == e)
+			return REC_FAST_END;
+		const uint64_t all = 0x8080808080808080ull;
+		return n == e + 11 && s[e] == ' ' && s[e + 1] == '(' && s[e + 10] == ')' &&
+				       (bytes_in(scan_le64(s + e + 2), '0', '9') |
+					bytes_in(scan_le64(s + e + 2), 'a', 'f')) == all
+			       ? REC_FAST
+			       : 0;
 	}
 	default:
 		return 0;
@@ -596,12 +748,9 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			}
 		}
 		size_t nl = scan_next(&sc);
-		int paths = format == HEXOID_FORMAT_PACK_OBJECTS ||
-			    (format == HEXOID_FORMAT_REV_LIST && l->state == REV_OBJECTS);
-		int bare = format != HEXOID_FORMAT_REV_LIST || l->state == REV_BARE ||
-			   l->state == REV_OBJECTS;
-		if (format == HEXOID_FORMAT_BATCH_CHECK || format == HEXOID_FORMAT_REV_LIST ||
-		    format == HEXOID_FORMAT_PACK_OBJECTS) {
+		unsigned state = l->state;
+		unsigned char col[2];
+		if (format != HEXOID_FORMAT_COUNT && format != HEXOID_FORMAT_OIDS) {
 			/* A run of fast lines while the batch has room, its counters in locals:
 			 * the compiler cannot keep fields in registers across the stores of
 			 * IDs into packed, which may be any byte of *l as far as it knows. */
@@ -609,10 +758,13 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			uint32_t rel = (uint32_t)(l->lineno - l->batch_line), first = rel;
 			unsigned kind;
 			while (nitems + 8 <= BATCH &&
-			       (kind = fast_kind(buf + p, nl - p, hexsz, format, paths, bare))) {
-				l->recs[nrecs++] = rel++ << 2 | kind;
-				memcpy(l->packed + nslots++ * hexsz, buf + p, hexsz);
-				nitems++;
+			       (kind = fast_kind(buf + p, nl - p, hexsz, format, state, col))) {
+				l->recs[nrecs++] = rel++ << REC_SHIFT | kind;
+				for (unsigned k = 0; k < kind >> 1; k++) {
+					l->slot_col[nslots] = col[k];
+					memcpy(l->packed + nslots++ * hexsz, buf + p + col[k], hexsz);
+				}
+				nitems += kind >> 1;
 				p = nl + 1;
 				if (p == len)
 					break;
@@ -629,13 +781,16 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 		/* One line: a fast line when the batch is full, or one for the grammar. */
 		const char *s = buf + p;
 		size_t n = nl - p;
-		unsigned kind = fast_kind(s, n, hexsz, format, paths, bare);
+		unsigned kind = fast_kind(s, n, hexsz, format, state, col);
 		if (kind) {
 			if (l->nitems + 8 > BATCH)
 				flush(l);
-			l->recs[l->nrecs++] = (uint32_t)(l->lineno - l->batch_line) << 2 | kind;
-			memcpy(l->packed + l->nslots++ * hexsz, s, hexsz);
-			l->nitems++;
+			l->recs[l->nrecs++] = (uint32_t)(l->lineno - l->batch_line) << REC_SHIFT | kind;
+			for (unsigned k = 0; k < kind >> 1; k++) {
+				l->slot_col[l->nslots] = col[k];
+				memcpy(l->packed + l->nslots++ * hexsz, s + col[k], hexsz);
+			}
+			l->nitems += kind >> 1;
 			l->lineno++;
 			l->stats.lines++;
 		} else {
@@ -669,18 +824,26 @@ static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 		const char *b = buf + p;
 		size_t m = len - p;
 		switch (l->format) {
-		case HEXOID_FORMAT_BATCH_CHECK:
-			p += sha1 ? lines_loop(l, b, m, HEXOID_FORMAT_BATCH_CHECK, 40)
-				  : lines_loop(l, b, m, HEXOID_FORMAT_BATCH_CHECK, 64);
-			break;
-		case HEXOID_FORMAT_REV_LIST:
-			p += sha1 ? lines_loop(l, b, m, HEXOID_FORMAT_REV_LIST, 40)
-				  : lines_loop(l, b, m, HEXOID_FORMAT_REV_LIST, 64);
-			break;
-		case HEXOID_FORMAT_PACK_OBJECTS:
-			p += sha1 ? lines_loop(l, b, m, HEXOID_FORMAT_PACK_OBJECTS, 40)
-				  : lines_loop(l, b, m, HEXOID_FORMAT_PACK_OBJECTS, 64);
-			break;
+#define FAST_LINES(format)                                                                  \
+	case format:                                                                        \
+		p += sha1 ? lines_loop(l, b, m, format, 40) : lines_loop(l, b, m, format, 64); \
+		break;
+		FAST_LINES(HEXOID_FORMAT_BATCH_CHECK)
+		FAST_LINES(HEXOID_FORMAT_REV_LIST)
+		FAST_LINES(HEXOID_FORMAT_PACK_OBJECTS)
+		FAST_LINES(HEXOID_FORMAT_LS_TREE)
+		FAST_LINES(HEXOID_FORMAT_LS_FILES)
+		FAST_LINES(HEXOID_FORMAT_DIFF_RAW)
+		FAST_LINES(HEXOID_FORMAT_FOR_EACH_REF)
+		FAST_LINES(HEXOID_FORMAT_PACKED_REFS)
+		FAST_LINES(HEXOID_FORMAT_SHOW_REF)
+		FAST_LINES(HEXOID_FORMAT_PROMISOR)
+		FAST_LINES(HEXOID_FORMAT_LS_REMOTE)
+		FAST_LINES(HEXOID_FORMAT_REFLOG)
+		FAST_LINES(HEXOID_FORMAT_FETCH_HEAD)
+		FAST_LINES(HEXOID_FORMAT_MARKS)
+		FAST_LINES(HEXOID_FORMAT_SHOW_INDEX)
+#undef FAST_LINES
 		case HEXOID_FORMAT_OIDS:
 			p += lines_loop(l, b, m, HEXOID_FORMAT_OIDS, l->hexsz);
 			break;

@@ -47,15 +47,17 @@ struct item {
 	unsigned char bad; /* ITEM_OID: the engine rejected it */
 	unsigned char cut; /* the line went on past `len` */
 	size_t badcol;     /* ITEM_OID and bad: 0-based column of the bad byte */
+	size_t base;       /* what line[] starts at in the line (a fast line's packed ID) */
 	size_t arg;
 	const char *what;
 	size_t slot; /* ITEM_OID and not bad when made: its place in the batch's packed IDs */
 };
 
 /* How a line of the batch was taken: by the grammar (its items are in items[]) or as a
- * fast line, whose one ID is at column 1 and is the line's only item. A fast line that
- * is exactly the ID ("bare") is told apart for the report of a CR at its end. */
-enum { REC_GRAMMAR, REC_FAST, REC_FAST_BARE };
+ * fast line, whose one or two IDs are its only items (their columns in slot_col). A fast
+ * line whose last ID ends it is told apart for the report of a CR at its end. */
+enum { REC_GRAMMAR = 0, REC_FAST = 2, REC_FAST_END = 3, REC_FAST2 = 4, REC_FAST2_END = 5 };
+#define REC_SHIFT 3 /* recs: the line's number in the batch, then its REC_* kind */
 
 struct hexoid_listing {
 	enum hexoid_format format;
@@ -90,13 +92,14 @@ struct hexoid_listing {
 	 * The batch. nitems counts its items as the grammar would make them (one per fast
 	 * line), which decides when the batch is decoded; the grammar's own items are
 	 * items[0, ngrammar). Each line with at least one item has a record in recs: its
-	 * number less batch_line, shifted left by 2, or'ed with its REC_* kind. Each ID to
+	 * number less batch_line, shifted left by REC_SHIFT, or'ed with its REC_* kind. Each ID to
 	 * decode is in packed, in line order, nslots of them.
 	 */
 	size_t nitems, ngrammar, nrecs, nslots;
 	unsigned long long batch_line;
 	struct item items[BATCH];
 	uint32_t recs[BATCH];
+	unsigned char slot_col[BATCH]; /* a fast line's ID: its 0-based column */
 	/* What the engine rejected, in slot order: the slot and the bad byte's column. */
 	size_t nbad;
 	uint16_t bad_slot[BATCH];
@@ -219,6 +222,13 @@ HEXOID_INLINE uint64_t load64(const char *p)
 	uint64_t x;
 	memcpy(&x, p, 8);
 	return x;
+}
+
+/* Are the 8 bytes at p all hex digits, either case? */
+HEXOID_INLINE int hex8(const char *p)
+{
+	uint64_t x = load64(p), y = x | 0x2020202020202020ull; /* 'A'-'F' to 'a'-'f' */
+	return (bytes_in(x, '0', '9') | bytes_in(y, 'a', 'f')) == 0x8080808080808080ull;
 }
 
 HEXOID_INLINE int number(struct cursor *c, int base, size_t min, size_t max, const char *what)

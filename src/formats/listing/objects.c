@@ -25,13 +25,6 @@ void parse_pack_objects(struct cursor *c)
 		sep(c, ' ', "a space after the object ID");
 }
 
-/* Are the 8 bytes at p all hex digits, either case? */
-HEXOID_INLINE int hex8(const char *p)
-{
-	uint64_t x = load64(p), y = x | 0x2020202020202020ull; /* 'A'-'F' to 'a'-'f' */
-	return (bytes_in(x, '0', '9') | bytes_in(y, 'a', 'f')) == 0x8080808080808080ull;
-}
-
 /*
  * Is the rest of the line one or more object IDs, one space apart? Such are the parents
  * of rev-list --parents, the children of --children, and the fields of --format='%H %P'
