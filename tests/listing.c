@@ -241,6 +241,8 @@ TEST(listing_every_format_whatever_the_pieces)
 		C(HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n\nPAC", "P4:4:1:the bundle ends before its pack"),
 		C(HEXOID_FORMAT_LS_TREE_Z, "100644 blob " A "\tf\n1\0" "100644 blob " U "\tg\0", "P2:33:2:"),
 		C(HEXOID_FORMAT_LS_FILES_Z, "100644 " A " 0\tf\0" "100644 " U " 1\tg\0", "P2:28:2:"),
+		C(HEXOID_FORMAT_LS_TREE_Z, "100644 blob " A "\ta\nb\0" "100644 blob " A "\t\0" "100644 blob " A "      12\tf\0" "100644 blob " A "\n\tf\0" "160000 commit " U "\tsm\0", "P5:35:2:"),
+		C_GIVEN(HEXOID_FORMAT_LS_FILES_Z, "100644 " A " 0\tf\0" "100644 " A " 0\t\0" "100644 " A " 9\tf\0" "100644 " U " 2\t\n\0", "P4:28:2:"),
 		/* More than AUTO's 64 NULs before the first newline: what it chooses from
 		 * depends on the bytes, not on where the pieces end. */
 		C_GIVEN(HEXOID_FORMAT_MARKS, ":? f4103e1c241f1853b0eb" Z16 Z16 Z16 Z16 Z16 "\n:4 " A "\n:6 " B "\n",

@@ -54,11 +54,12 @@ HEXOID_INLINE uint16_t scan_le16(const char *p)
 	return (uint16_t)((unsigned char)p[0] | (unsigned)(unsigned char)p[1] << 8);
 }
 
-/* Bit i set for each byte p[i] == '\n', i < 64 (all 64 bytes must be readable). */
-HEXOID_INLINE uint64_t newline_mask64(const char *p)
+/* Bit i set for each byte p[i] == eol ('\n', or '\0' for NUL-ended records), i < 64
+ * (all 64 bytes must be readable). */
+HEXOID_INLINE uint64_t newline_mask64(const char *p, char eol)
 {
 #if defined(SCAN_SSE2)
-	const __m128i nl = _mm_set1_epi8('\n');
+	const __m128i nl = _mm_set1_epi8(eol);
 	uint64_t m0 = (uint16_t)_mm_movemask_epi8(
 		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
 	uint64_t m1 = (uint16_t)_mm_movemask_epi8(
@@ -73,7 +74,7 @@ HEXOID_INLINE uint64_t newline_mask64(const char *p)
 	 * group of 8); three rounds of pairwise adds then gather the 64 bits in order. */
 	static const uint8_t weights[16] = { 1, 2, 4, 8, 16, 32, 64, 128,
 					     1, 2, 4, 8, 16, 32, 64, 128 };
-	const uint8x16_t w = vld1q_u8(weights), nl = vdupq_n_u8('\n');
+	const uint8x16_t w = vld1q_u8(weights), nl = vdupq_n_u8((uint8_t)eol);
 	const uint8_t *u = (const uint8_t *)p;
 	uint8x16_t a = vandq_u8(vceqq_u8(vld1q_u8(u), nl), w);
 	uint8x16_t b = vandq_u8(vceqq_u8(vld1q_u8(u + 16), nl), w);
@@ -87,7 +88,7 @@ HEXOID_INLINE uint64_t newline_mask64(const char *p)
 	/* Eight words: a byte's top bit says it was '\n' (exactly: no borrow between bytes,
 	 * as each byte's low seven bits are added on their own), then a multiply gathers
 	 * those eight bits into the top byte, byte i's bit at bit 56 + i. */
-	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full, nls = 0x0a0a0a0a0a0a0a0aull;
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full, nls = 0x0101010101010101ull * (uint8_t)eol;
 	uint64_t mask = 0;
 	for (int i = 0; i < 8; i++) {
 		uint64_t x = scan_le64(p + 8 * i) ^ nls;
@@ -99,7 +100,7 @@ HEXOID_INLINE uint64_t newline_mask64(const char *p)
 }
 
 /*
- * Newlines of buf[0, len), in order: each call of scan_next() returns the position of
+ * Newlines (or eol bytes) of buf[0, len), in order: each call of scan_next() returns the position of
  * the next one at or after the position it was given. It reads nothing outside the
  * buffer (the last, partial block is copied first), and finds one block at a time.
  */
@@ -110,6 +111,7 @@ HEXOID_INLINE uint64_t newline_mask64(const char *p)
 struct nlscan {
 	const char *buf;
 	size_t len;
+	char eol;      /* what ends a record */
 	size_t base;   /* the block's first byte */
 	uint64_t mask; /* its newlines not returned yet */
 };
@@ -120,12 +122,13 @@ HEXOID_INLINE void scan_block(struct nlscan *s, size_t base)
 	if (HEXOID_LIKELY(s->len - base >= 64)) {
 		if (s->len - base > SCAN_PREFETCH)
 			__builtin_prefetch(s->buf + base + SCAN_PREFETCH);
-		s->mask = newline_mask64(s->buf + base);
+		s->mask = newline_mask64(s->buf + base, s->eol);
 	} else {
+		/* Filled with a byte that is not eol. */
 		char tail[64];
-		memset(tail, 0, sizeof(tail));
+		memset(tail, s->eol ? 0 : 1, sizeof(tail));
 		memcpy(tail, s->buf + base, s->len - base);
-		s->mask = newline_mask64(tail);
+		s->mask = newline_mask64(tail, s->eol);
 	}
 }
 
@@ -135,10 +138,11 @@ HEXOID_INLINE void scan_at(struct nlscan *s, size_t p)
 	scan_block(s, p);
 }
 
-HEXOID_INLINE void scan_init(struct nlscan *s, const char *buf, size_t len)
+HEXOID_INLINE void scan_init(struct nlscan *s, const char *buf, size_t len, char eol)
 {
 	s->buf = buf;
 	s->len = len;
+	s->eol = eol;
 	scan_at(s, 0);
 }
 

@@ -545,7 +545,7 @@ HEXOID_INLINE size_t fast_type(const char *s)
 {
 	uint32_t w = scan_le32(s);
 	return w == WORD4('b', 'l', 'o', 'b') || w == WORD4('t', 'r', 'e', 'e') ? 4
-	     : w == WORD4('t', 'a', 'g', ' ')					  ? 3
+	     : (w & 0xffffff) == WORD4('t', 'a', 'g', 0)				  ? 3
 	     : w == WORD4('c', 'o', 'm', 'm') && scan_le16(s + 4) == ('i' | 't' << 8) ? 6
 										      : 0;
 }
@@ -567,12 +567,13 @@ HEXOID_INLINE size_t fast_number(const char *s, size_t p)
 }
 
 /*
- * Is the line s[0, n) (s[n] is its newline) a fast line of the format: one the grammar
+ * Is the line s[0, n) (s[n] ends it: a newline, or a NUL for -z) a fast line of the
+ * format: one the grammar
  * takes whole, whose only items are one or two IDs? Returns its REC_* kind with their
  * 0-based columns in col[], or 0 when the grammar must look. Never wrong the other way:
  * a line it takes is such a line, with its IDs where the grammar has them (whether
  * their digits are good is the engine's to say), and leaves the format's state as the
- * grammar would. Reads only s[0, n]; every test stops at the newline.
+ * grammar would. Reads only s[0, n]; every test stops at the end of the line.
  */
 HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hexoid_format format,
 				 unsigned state, unsigned char *col)
@@ -625,7 +626,8 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		col[0] = 0;
 		return ok ? REC_FAST : 0;
 	}
-	case HEXOID_FORMAT_LS_TREE: { /* <mode> <type> <oid>[ <size>]TAB<path> */
+	case HEXOID_FORMAT_LS_TREE: /* <mode> <type> <oid>[ <size>]TAB<path> */
+	case HEXOID_FORMAT_LS_TREE_Z: {
 		if (n < hexsz + 13 || !fast_mode(s))
 			return 0;
 		size_t t = fast_type(s + 7), e = 8 + t + hexsz;
@@ -643,7 +645,8 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		col[0] = (unsigned char)(8 + t);
 		return s[e] == '\t' && e + 1 < n ? REC_FAST : 0;
 	}
-	case HEXOID_FORMAT_LS_FILES: { /* <mode> <oid> <stage>TAB<path> */
+	case HEXOID_FORMAT_LS_FILES: /* <mode> <oid> <stage>TAB<path> */
+	case HEXOID_FORMAT_LS_FILES_Z: {
 		size_t e = 7 + hexsz;
 		col[0] = 7;
 		return n >= hexsz + 11 && fast_mode(s) && s[e] == ' ' &&
@@ -724,7 +727,7 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 }
 
 /*
- * The lines of buf[0, len) (which ends with a newline) in the format, with the hash
+ * The records of buf[0, len) (which ends with the end of one) in the format, with the hash
  * known; format and hexsz are constants where this is inlined. Returns the bytes taken:
  * all of them, or fewer when the format changed (AUTO widened it) or a bundle's pack
  * begins.
@@ -732,9 +735,12 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_t len,
 				enum hexoid_format format, size_t hexsz)
 {
+	const char eol = format == HEXOID_FORMAT_LS_TREE_Z || format == HEXOID_FORMAT_LS_FILES_Z
+			       ? '\0'
+			       : format == HEXOID_FORMAT_COUNT ? l->eol : '\n';
 	struct nlscan sc;
 	size_t p = 0;
-	scan_init(&sc, buf, len);
+	scan_init(&sc, buf, len, eol);
 	while (p < len && !l->stopped) {
 		if (format == HEXOID_FORMAT_OIDS) {
 			int bad_next = 0;
@@ -810,9 +816,8 @@ static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 {
 	size_t p = 0;
 	while (p < len && !l->stopped && !l->body) {
-		if (!l->hexsz || l->eol != '\n') {
-			/* Until an ID has told the hash, and for NUL-ended records, one at a
-			 * time. */
+		if (!l->hexsz) {
+			/* Until an ID has told the hash, one at a time. */
 			const char *nl = memchr(buf + p, l->eol, len - p);
 			size_t n = (size_t)(nl - (buf + p));
 			take_line(l, buf + p, n, 0);
@@ -832,6 +837,8 @@ static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 		FAST_LINES(HEXOID_FORMAT_REV_LIST)
 		FAST_LINES(HEXOID_FORMAT_PACK_OBJECTS)
 		FAST_LINES(HEXOID_FORMAT_LS_TREE)
+		FAST_LINES(HEXOID_FORMAT_LS_TREE_Z)
+		FAST_LINES(HEXOID_FORMAT_LS_FILES_Z)
 		FAST_LINES(HEXOID_FORMAT_LS_FILES)
 		FAST_LINES(HEXOID_FORMAT_DIFF_RAW)
 		FAST_LINES(HEXOID_FORMAT_FOR_EACH_REF)
