@@ -623,8 +623,23 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 				    : 0;
 		int ok = (s[hexsz] == ' ') & (t != 0) & (last == space) & (s[last] == ' ') &
 			 (space + 1 < n);
-		col[0] = 0;
-		return ok ? REC_FAST : 0;
+		if (ok)
+			return REC_FAST;
+		/* <oid> <type> <size> <size> <deltabase>, the deltabase all hex digits (as
+		 * the grammar's surest shape of an ID: so its sizes_follow() is true). */
+		if (s[hexsz] != ' ' || !t || s[space] != ' ' || n < space + 5 + hexsz)
+			return 0;
+		size_t d1 = fast_number(s, space + 1);
+		if (!d1 || s[d1] != ' ')
+			return 0;
+		size_t d2 = fast_number(s, d1 + 1);
+		if (!d2 || s[d2] != ' ' || n != d2 + 1 + hexsz)
+			return 0;
+		for (size_t i = 0; i < hexsz; i += 8)
+			if (!hex8(s + d2 + 1 + i))
+				return 0;
+		col[1] = (unsigned char)(d2 + 1);
+		return REC_FAST2_END;
 	}
 	case HEXOID_FORMAT_LS_TREE: /* <mode> <type> <oid>[ <size>]TAB<path> */
 	case HEXOID_FORMAT_LS_TREE_Z: {

@@ -141,6 +141,18 @@ static int sizes_follow(const struct cursor *c)
 		len--;
 	for (size_t k = 0;; k++) {
 		size_t n = 0, digits = 0, odd = 0, slash = 0;
+		if (k && len - p >= hexsz && (len - p == hexsz || s[p + hexsz] == ' ')) {
+			int whole = 1; /* the common ID: hexsz hex digits, in words */
+			for (size_t i = 0; i < hexsz && whole; i += 8) /* hexsz is 40 or 64 */
+				whole = hex8(s + p + i);
+			if (whole) {
+				p += hexsz;
+				if (p == len)
+					return 1;
+				p++;
+				continue;
+			}
+		}
 		for (; p + n < len && s[p + n] != ' '; n++) {
 			digits += (unsigned char)(s[p + n] - '0') < 10;
 			odd += !is_hex((unsigned char)s[p + n]);
