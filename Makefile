@@ -156,6 +156,7 @@ SHELL_TESTS := \
 	tests/verify_pack.sh \
 	tests/limits.sh \
 	tests/push.sh \
+	tests/forge.sh \
 	tests/go.sh \
 	tests/install.sh
 

@@ -888,5 +888,5 @@ unusable "a directory that is not a repository" "$tmp/not-a-repo"
 unusable "a missing directory" "$tmp/no-such"
 unusable "an unknown option" --frob "$tmp/clean-sha1"
 unusable "--jobs without a number" --jobs
-unusable "two repositories" "$tmp/clean-sha1" "$tmp/clean-sha1"
+unusable "--json with two repositories" --json "$tmp/clean-sha1" "$tmp/clean-sha1"
 exit 0
