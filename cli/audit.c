@@ -82,6 +82,7 @@ static const char usage_audit[] =
 
 static const char usage_verify_pack[] =
 	"usage: hexoid verify-pack [--verify-ids] [--jobs=N] [--object-format=sha1|sha256] [-q]\n"
+	"                          [--json]\n"
 	"                          PACK.idx|PACK.pack...\n"
 	"\n"
 	"Check each pack with its index: the header and object count, every object's CRC32,\n"
@@ -93,6 +94,9 @@ static const char usage_verify_pack[] =
 	"  --verify-ids          also rehash every commit and tag and compare it with its ID\n"
 	"  --jobs=N              threads (default 1)\n"
 	"  --object-format=HASH  the pack's hash; default: from the index's size\n"
+	"  --json                JSON lines on stdout instead of the text: one object for each\n"
+	"                        finding, each pack, each pack that could not be read, and\n"
+	"                        the run's counts last (\"schema\": 1; see the README)\n"
 	"\n"
 	"Exit status: 0 clean, 1 findings (including damaged objects or checksums),\n"
 	"2 usage error or unusable input (missing file, not a pack, corrupt index).\n";
@@ -685,24 +689,70 @@ out:
 
 struct vp {
 	const char *path;         /* as given */
+	const char *name;         /* the .pack, as findings name it */
 	unsigned long long found;
-	int progress;
+	int progress, json;
 };
+
+/* A JSON line onto stdout, flushed: -1 if it could not be written. */
+static int put_line(struct sbuf *b)
+{
+	int rc = 0;
+
+	if (b->oom || fwrite(b->p, 1, b->len, stdout) != b->len || fflush(stdout))
+		rc = -1;
+	sb_free(b);
+	return rc;
+}
 
 static int vp_finding(void *ctx, const struct hexoid_finding *f)
 {
 	struct vp *v = ctx;
+	const char *cls = f->git3 ? "git3" : "error";
 	struct shown s = { f->path, f->has_oid, f->oid, f->algo, f->type, f->header, f->line,
-			   f->column, f->offset, f->git3 ? "git3" : "error", f->message };
+			   f->column, f->offset, cls, f->message };
+	const char *type = hexoid_object_type_name(f->type);
+	char hex[HEXOID_MAX_HEXSZ + 1];
 	struct sbuf b = { 0 };
 
 	if (v->progress)
 		fputs("\r\033[K", stderr);
-	object_text(&b, &s);
-	if (b.len)
-		fwrite(b.p, 1, b.len, stdout);
-	sb_free(&b);
 	v->found++;
+	if (!v->json) {
+		object_text(&b, &s);
+		if (b.len)
+			fwrite(b.p, 1, b.len, stdout);
+		sb_free(&b);
+		return 0;
+	}
+	sb_puts(&b, "{\"schema\": 1, \"type\": \"finding\", \"pack\": ");
+	sb_json_string(&b, v->name);
+	sb_puts(&b, ", \"path\": ");
+	sb_json_string(&b, f->path);
+	f->line ? sb_printf(&b, ", \"line\": %llu", (unsigned long long)f->line) : sb_puts(&b, ", \"line\": null");
+	f->column ? sb_printf(&b, ", \"column\": %lu", (unsigned long)f->column) : sb_puts(&b, ", \"column\": null");
+	sb_puts(&b, ", \"object\": ");
+	if (f->has_oid)
+		sb_printf(&b, "\"%s\"", hex_of(hex, f->oid, f->algo));
+	else
+		sb_puts(&b, "null");
+	sb_puts(&b, ", \"object_type\": ");
+	if (f->has_oid && type)
+		sb_printf(&b, "\"%s\"", type);
+	else
+		sb_puts(&b, "null");
+	sb_puts(&b, ", \"header\": ");
+	sb_json_string(&b, f->header);
+	if (f->offset != HEXOID_NO_OFFSET)
+		sb_printf(&b, ", \"offset\": %llu", (unsigned long long)f->offset);
+	else
+		sb_puts(&b, ", \"offset\": null");
+	sb_printf(&b, ", \"class\": \"%s\", \"code\": ", cls);
+	sb_json_string(&b, hexoid_finding_code_name(f->code));
+	sb_puts(&b, ", \"message\": ");
+	sb_json_string(&b, f->message);
+	sb_puts(&b, "}\n");
+	put_line(&b);
 	return 0;
 }
 
@@ -715,15 +765,26 @@ static int vp_progress(void *ctx, uint64_t done, uint64_t total)
 	return 0;
 }
 
-/* The library's "PATH: what" as "hexoid: PATH: error: what". */
-static void print_error(const char *err)
+/* The library's "PATH: what" as "hexoid: PATH: error: what"; with --json, an error
+ * object too. */
+static void print_error(const char *err, const char *pack, int json)
 {
 	const char *sep = strstr(err, ": ");
 
+	fflush(stdout);
 	if (sep)
 		fprintf(stderr, "hexoid: %.*s: error: %s\n", (int)(sep - err), err, sep + 2);
 	else
 		fprintf(stderr, "hexoid: error: %s\n", err);
+	if (json) {
+		struct sbuf b = { 0 };
+		sb_puts(&b, "{\"schema\": 1, \"type\": \"error\", \"pack\": ");
+		sb_json_string(&b, pack);
+		sb_puts(&b, ", \"message\": ");
+		sb_json_string(&b, err);
+		sb_puts(&b, "}\n");
+		put_line(&b);
+	}
 }
 
 int cmd_verify_pack(int argc, char **argv)
@@ -733,12 +794,14 @@ int cmd_verify_pack(int argc, char **argv)
 		{ "verify-ids", no_argument, NULL, 'V' },
 		{ "object-format", required_argument, NULL, 'O' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long jobs = 1;
 	enum hexoid_algo told = 0;
-	int c, quiet = 0, verify_ids = 0, rc = EXIT_VALID, i;
+	int c, quiet = 0, verify_ids = 0, json = 0, rc = EXIT_VALID, i;
+	unsigned long long npacks = 0, nfound = 0, nfailed = 0;
 
 	opterr = 0;
 	optind = 1;
@@ -746,6 +809,7 @@ int cmd_verify_pack(int argc, char **argv)
 		switch (c) {
 		case 'V': verify_ids = 1; break;
 		case 'q': quiet = 1; break;
+		case 'J': json = 1; break;
 		case 'j':
 			if (parse_jobs(optarg, &jobs)) {
 				fprintf(stderr, "hexoid: bad --jobs '%s' (1..256)\n\n%s", optarg,
@@ -775,10 +839,13 @@ int cmd_verify_pack(int argc, char **argv)
 	}
 	if (optind == argc) {
 		fprintf(stderr, "hexoid: verify-pack needs a pack\n\n%s", usage_verify_pack);
+		if (json)
+			printf("{\"schema\": 1, \"type\": \"error\", \"pack\": null, \"message\": "
+			       "\"verify-pack needs a pack\"}\n");
 		return EXIT_TROUBLE;
 	}
 	for (i = optind; i < argc; i++) {
-		struct vp v = { argv[i], 0, isatty(STDERR_FILENO) };
+		struct vp v = { argv[i], argv[i], 0, isatty(STDERR_FILENO), json };
 		struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
 		struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 		char err[512];
@@ -799,11 +866,14 @@ int cmd_verify_pack(int argc, char **argv)
 			strcpy(shown + len - 4, ".pack");
 			name = shown;
 		}
+		v.name = name;
+		npacks++;
 		if (hexoid_pack_scan(argv[i], &o, &st, err, sizeof(err)) < 0) {
 			if (v.progress)
 				fputs("\r\033[K", stderr);
-			print_error(err);
+			print_error(err, name, json);
 			rc = EXIT_TROUBLE;
+			nfailed++;
 			free(shown);
 			continue;
 		}
@@ -811,7 +881,19 @@ int cmd_verify_pack(int argc, char **argv)
 			fputs("\r\033[K", stderr);
 		if (v.found && rc == EXIT_VALID)
 			rc = EXIT_INVALID;
-		if (v.found || !quiet) {
+		if (v.found)
+			nfound++;
+		if (json) {
+			struct sbuf b = { 0 };
+			sb_puts(&b, "{\"schema\": 1, \"type\": \"pack\", \"pack\": ");
+			sb_json_string(&b, name);
+			sb_printf(&b, ", \"objects\": %llu, \"commits\": %llu, \"tags\": %llu, "
+				  "\"deltas\": %llu, \"findings\": %llu, \"exit\": %d}\n",
+				  (unsigned long long)st.objects, (unsigned long long)st.commits,
+				  (unsigned long long)st.tags, (unsigned long long)st.deltas, v.found,
+				  v.found ? EXIT_INVALID : EXIT_VALID);
+			put_line(&b);
+		} else if (v.found || !quiet) {
 			printf("%s: %llu objects, %llu commits, %llu tags, %llu deltas resolved: ", name,
 			       (unsigned long long)st.objects, (unsigned long long)st.commits,
 			       (unsigned long long)st.tags, (unsigned long long)st.deltas);
@@ -822,6 +904,10 @@ int cmd_verify_pack(int argc, char **argv)
 		}
 		free(shown);
 	}
+	if (json)
+		printf("{\"schema\": 1, \"type\": \"run\", \"command\": \"verify-pack\", \"packs\": %llu, "
+		       "\"clean\": %llu, \"with_findings\": %llu, \"not_checked\": %llu, \"exit\": %d}\n",
+		       npacks, npacks - nfound - nfailed, nfound, nfailed, rc);
 	if (fflush(stdout)) {
 		fprintf(stderr, "hexoid: writing the report: %s\n", strerror(errno));
 		return EXIT_TROUBLE;

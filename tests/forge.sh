@@ -241,4 +241,58 @@ else
 	fail "--json-lines streaming (early findings $early, exit $rc)"
 fi
 
+# --- verify-pack --json -----------------------------------------------------------
+cat >"$tmp/check.py" <<'PY'
+import json, sys
+# Every line an object with schema 1 and a type of the command's; the run last. Prints
+# the types in order, each with its exit or class.
+objs = [json.loads(l) for l in open(sys.argv[1])]
+for o in objs:
+    if o.get("schema") != 1 or o.get("type") not in sys.argv[2].split(","):
+        sys.exit("bad object %r" % o)
+if not objs or objs[-1]["type"] != "run" or any(o["type"] == "run" for o in objs[:-1]):
+    sys.exit("the run is not last")
+for o in objs:
+    print(o["type"], o.get("class", o.get("exit", "")))
+PY
+git -C c3 repack -adq
+$H verify-pack --json c3/.git/objects/pack/*.idx "$r/none.idx" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 2 ] && python3 "$tmp/check.py" "$tmp/out" finding,pack,error,run >"$tmp/got" &&
+	printf 'finding git3\nfinding git3\nfinding git3\npack 1\nerror \nrun 2\n' | cmp -s - "$tmp/got" &&
+	grep -q none.idx "$tmp/err"; then
+	pass "verify-pack --json: three findings, the pack, the missing one as an error, the run"
+else
+	fail "verify-pack --json (exit $rc)"
+	sed 's/^/#   /' "$tmp/out" | head
+fi
+
+# --- pre-receive --json, through a real push ----------------------------------------
+git_ init -q --bare "$tmp/srv.git"
+printf '#!/bin/sh\nexec %s pre-receive --json >>%s\n' "$H" "$tmp/hook.json" >"$tmp/srv.git/hooks/pre-receive"
+chmod +x "$tmp/srv.git/hooks/pre-receive"
+git -C c0 push -q "$tmp/srv.git" main >/dev/null 2>&1
+rc1=$?
+python3 "$tmp/check.py" "$tmp/hook.json" finding,error,run >"$tmp/got1" 2>&1
+rm -f "$tmp/hook.json"
+git -C c2 push -q "$tmp/srv.git" bad1:refs/heads/bad >/dev/null 2>"$tmp/err"
+rc2=$?
+if [ $rc1 = 0 ] && [ $rc2 != 0 ] && python3 "$tmp/check.py" "$tmp/hook.json" finding,error,run >"$tmp/got" &&
+	printf 'run 0\n' | cmp -s - "$tmp/got1" && printf 'finding git3\nrun 1\n' | cmp -s - "$tmp/got" &&
+	grep -q '"ref": "refs/heads/bad".*"header": "tree".*"rejects": true' "$tmp/hook.json" &&
+	! git -C "$tmp/srv.git" rev-parse -q --verify refs/heads/bad >/dev/null; then
+	pass "pre-receive --json: a clean push accepted, a bad one rejected with the ref and header"
+else
+	fail "pre-receive --json (push exits $rc1, $rc2)"
+	sed 's/^/#   /' "$tmp/hook.json" | head
+fi
+echo "not a ref update" | $H pre-receive --json >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 2 ] && python3 "$tmp/check.py" "$tmp/out" error,run >"$tmp/got" &&
+	printf 'error \nrun 2\n' | cmp -s - "$tmp/got" && grep -q "<stdin>:1" "$tmp/out"; then
+	pass "pre-receive --json: the reason for exit 2 as an error object"
+else
+	fail "pre-receive --json, bad input (exit $rc)"
+fi
+
 exit 0
