@@ -20,6 +20,7 @@
 static const char usage_audit[] =
 	"usage: hexoid audit [--json|--json-lines] [--jobs=N] [--verify-ids]\n"
 	"                    [--progress|--no-progress] [--from=FILE] [REPO...]\n"
+	"   or: hexoid audit --objects-dir [--object-format=sha1|sha256] [options] DIR...\n"
 	"\n"
 	"Find every object ID in the repository at or above REPO (default: the current\n"
 	"directory; a work tree, a bare repository, a linked worktree) that Git 3.0 will\n"
@@ -63,6 +64,11 @@ static const char usage_audit[] =
 	"  --jobs=N         threads (default 1): with one repository, for its objects; with\n"
 	"                   several, N repositories at once, each in one thread\n"
 	"  --verify-ids     also rehash every commit and tag and compare it with its ID\n"
+	"  --objects-dir    each DIR (and each line of --from) is an objects folder outside\n"
+	"                   any repository (a shared object pool, a quarantine): its loose\n"
+	"                   objects, packs and alternates are audited, named from DIR\n"
+	"  --object-format=HASH  their hash (default: from the names of their packs or\n"
+	"                   loose objects; sha1 when they hold none)\n"
 	"  --progress       a progress line on stderr (default: when stderr is a terminal);\n"
 	"                   with several repositories, it counts them\n"
 	"\n"
@@ -190,6 +196,8 @@ struct run_out {
 	int progress, progress_shown;
 	unsigned long jobs;
 	int verify_ids;
+	int objects;              /* --objects-dir: each one is an objects folder */
+	enum hexoid_algo algo;    /* --object-format, for those; 0: from their contents */
 	pthread_mutex_t list_lock; /* what follows, to `line`: the list being read */
 	char **args;              /* the repositories named as arguments */
 	size_t nargs, next;
@@ -373,6 +381,14 @@ static void counts(const struct hexoid_audit *audit, struct hexoid_audit_count *
 	}
 }
 
+/* The ref storage as a JSON value: null for an objects folder. */
+static const char *ref_storage(const struct run_out *ro, const struct hexoid_audit *audit)
+{
+	if (ro->objects)
+		return "null";
+	return hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE ? "\"reftable\"" : "\"files\"";
+}
+
 static void summary(const struct hexoid_audit *audit, struct report *rp)
 {
 	struct hexoid_audit_count c[HEXOID_AREA_COUNT], t;
@@ -398,12 +414,11 @@ static void summary(const struct hexoid_audit *audit, struct report *rp)
 		sb_json_string(b, rp->repo);
 		sb_puts(b, ", \"gitdir\": ");
 		sb_json_string(b, hexoid_audit_gitdir(audit));
-		sb_printf(b, ", \"object_format\": \"%s\", \"ref_storage\": \"%s\", "
+		sb_printf(b, ", \"object_format\": \"%s\", \"ref_storage\": %s, "
 			  "\"scanned\": %llu, \"git3\": %llu, \"warn\": %llu, \"error\": %llu, "
 			  "\"areas\": {",
 			  hexoid_audit_algo(audit) == HEXOID_SHA256 ? "sha256" : "sha1",
-			  hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE ? "reftable" : "files",
-			  (unsigned long long)t.scanned, (unsigned long long)t.git3,
+			  ref_storage(rp->ro, audit), (unsigned long long)t.scanned, (unsigned long long)t.git3,
 			  (unsigned long long)t.warn, (unsigned long long)t.errors);
 		for (i = 0; i < HEXOID_AREA_COUNT; i++)
 			sb_printf(b, "%s\"%s\": {\"scanned\": %llu, \"git3\": %llu, \"warn\": %llu, "
@@ -455,7 +470,8 @@ static int audit_one(struct run_out *ro, const char *repo)
 	memset(&rp, 0, sizeof(rp));
 	rp.ro = ro;
 	rp.repo = repo;
-	audit = hexoid_audit_open(repo, err, sizeof(err));
+	audit = ro->objects ? hexoid_audit_open_objects(repo, ro->algo, err, sizeof(err))
+			    : hexoid_audit_open(repo, err, sizeof(err));
 	if (!audit) {
 		not_audited(ro, repo, err);
 		return EXIT_TROUBLE;
@@ -471,10 +487,12 @@ static int audit_one(struct run_out *ro, const char *repo)
 	if (ro->mode == OUT_JSON) {
 		sb_puts(&rp.b, "{\n  \"repository\": ");
 		sb_json_string(&rp.b, repo);
-		sb_printf(&rp.b, ",\n  \"object_format\": \"%s\",\n  \"ref_storage\": \"%s\",\n  \"findings\": [",
-			  algo, hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE ? "reftable" : "files");
+		sb_printf(&rp.b, ",\n  \"object_format\": \"%s\",\n  \"ref_storage\": %s,\n  \"findings\": [",
+			  algo, ref_storage(ro, audit));
 	} else if (ro->mode == OUT_TEXT) {
-		if (hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE)
+		if (ro->objects)
+			sb_printf(&rp.b, "hexoid audit: %s (%s; an objects folder)\n", repo, algo);
+		else if (hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE)
 			sb_printf(&rp.b, "hexoid audit: %s (%s; refs in reftable: binary IDs, nothing to lowercase)\n",
 				  repo, algo);
 		else
@@ -569,6 +587,8 @@ int cmd_audit(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "json-lines", no_argument, NULL, 'L' },
 		{ "from", required_argument, NULL, 'F' },
+		{ "objects-dir", no_argument, NULL, 'o' },
+		{ "object-format", required_argument, NULL, 'O' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verify-ids", no_argument, NULL, 'V' },
 		{ "progress", no_argument, NULL, 'p' },
@@ -593,6 +613,16 @@ int cmd_audit(int argc, char **argv)
 		case 'J': ro.mode = OUT_JSON; break;
 		case 'L': ro.mode = OUT_JSON_LINES; break;
 		case 'F': ro.from_name = optarg; break;
+		case 'o': ro.objects = 1; break;
+		case 'O':
+			if (strcmp(optarg, "sha1") && strcmp(optarg, "sha256")) {
+				fprintf(stderr, "hexoid: unknown --object-format '%s'\n\n%s", optarg,
+					usage_audit);
+				rc = EXIT_TROUBLE;
+				goto out;
+			}
+			ro.algo = strcmp(optarg, "sha1") ? HEXOID_SHA256 : HEXOID_SHA1;
+			break;
 		case 'V': ro.verify_ids = 1; break;
 		case 'p': progress = 1; break;
 		case 'P': progress = 0; break;
@@ -620,8 +650,19 @@ int cmd_audit(int argc, char **argv)
 		rc = EXIT_TROUBLE;
 		goto out;
 	}
+	if (ro.algo && !ro.objects) {
+		fprintf(stderr, "hexoid: --object-format is for --objects-dir: a repository says "
+			"its own\n\n%s", usage_audit);
+		rc = EXIT_TROUBLE;
+		goto out;
+	}
 	ro.args = argv + optind;
 	ro.nargs = (size_t)(argc - optind);
+	if (ro.objects && !ro.nargs && !ro.from_name) {
+		fprintf(stderr, "hexoid: --objects-dir needs a folder\n\n%s", usage_audit);
+		rc = EXIT_TROUBLE;
+		goto out;
+	}
 	if (!ro.many && !ro.nargs) {
 		ro.args = dot;
 		ro.nargs = 1;

@@ -241,6 +241,57 @@ else
 	fail "--json-lines streaming (early findings $early, exit $rc)"
 fi
 
+# --- objects folders ----------------------------------------------------------------
+# findings_in FILE: the finding lines of a one-repository text report.
+findings_in() { awk 'NR > 1 && $0 == "" { exit } NR > 1 && /^\[/' "$1"; }
+git -C c3 repack -adq
+$H audit --objects-dir c3/.git/objects >"$tmp/out" 2>"$tmp/err"
+rc=$?
+n3=$(grep -c '^\[pack-objects\] pack/pack-[0-9a-f]*\.pack: commit [0-9a-f]*: tree header, line 1, column 6: git3: ' "$tmp/out")
+if [ $rc = 1 ] && [ "$n3" = 3 ] && head -n 1 "$tmp/out" | grep -qx 'hexoid audit: c3/.git/objects (sha256; an objects folder)'; then
+	pass "--objects-dir: a folder's packed bad commits, SHA-256 from the pack's name, named from the folder"
+else
+	fail "--objects-dir on packs (exit $rc, $n3 findings)"
+	sed 's/^/#   /' "$tmp/out" "$tmp/err" | head
+fi
+$H audit --objects-dir c5/.git/objects >"$tmp/out" 2>"$tmp/err"
+rc=$?
+n5=$(grep -c '^\[loose-objects\] [0-9a-f][0-9a-f]/[0-9a-f]\{62\}: commit [0-9a-f]\{64\}: tree header' "$tmp/out")
+if [ $rc = 1 ] && [ "$n5" = 5 ] && head -n 1 "$tmp/out" | grep -q '(sha256; an objects folder)'; then
+	pass "--objects-dir: SHA-256 taken from the loose objects' names, five findings"
+else
+	fail "--objects-dir, SHA-256 loose objects (exit $rc, $n5 findings)"
+	sed 's/^/#   /' "$tmp/out" "$tmp/err" | head
+fi
+# A pool reached only through info/alternates: the findings are the alternate's.
+mkdir -p "$tmp/pool/info" "$tmp/pool/pack"
+echo "$r/c4/.git/objects" >"$tmp/pool/info/alternates"
+$H audit --objects-dir "$tmp/pool" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+n4=$(grep -c "^\[alternates\] $r/c4/.git/objects/[0-9a-f][0-9a-f]/[0-9a-f]*: commit [0-9a-f]*: tree header" "$tmp/out")
+if [ $rc = 1 ] && [ "$n4" = 4 ]; then
+	pass "--objects-dir: an empty folder whose alternate holds four bad commits"
+else
+	fail "--objects-dir through alternates (exit $rc, $n4 findings)"
+	sed 's/^/#   /' "$tmp/out" "$tmp/err" | head
+fi
+$H audit --objects-dir --json-lines c0/.git/objects "$tmp/pool" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 1 ] && json_ok "$tmp/out" && printf '%s 4\nc0/.git/objects 0\nexit 1\n' "$tmp/pool" | cmp -s - "$tmp/sum" &&
+	grep -q '"ref_storage": null' "$tmp/out"; then
+	pass "--objects-dir --json-lines: two folders, the schema's objects"
+else
+	fail "--objects-dir --json-lines (exit $rc): $(cat "$tmp/why")"
+fi
+$H audit --objects-dir "$tmp/nowhere" >"$tmp/out" 2>"$tmp/err"
+judge "--objects-dir on a missing folder: exit 2" 2 "nowhere" $?
+$H audit --objects-dir "$tmp/list" >"$tmp/out" 2>"$tmp/err"
+judge "--objects-dir on a file: exit 2" 2 "not a folder" $?
+$H audit --objects-dir >"$tmp/out" 2>"$tmp/err"
+judge "--objects-dir without a folder: usage error" 2 "needs a folder" $?
+$H audit --object-format=sha1 c0 >"$tmp/out" 2>"$tmp/err"
+judge "--object-format without --objects-dir: usage error" 2 "objects-dir" $?
+
 # --- verify-pack --json -----------------------------------------------------------
 cat >"$tmp/check.py" <<'PY'
 import json, sys

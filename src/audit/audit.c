@@ -72,6 +72,7 @@ struct hexoid_audit {
 	char *common;   /* the repository's common git directory: what is audited */
 	enum hexoid_algo algo;
 	enum hexoid_ref_storage refs;
+	int objects_only;  /* hexoid_audit_open_objects(): common is an objects folder */
 	struct hexoid_audit_count count[HEXOID_AREA_COUNT];
 };
 
@@ -90,6 +91,7 @@ struct repo {
 	char *prefix;
 	enum hexoid_algo algo;
 	int reftable;
+	int objects_only; /* dir is an objects folder, alone */
 	struct where *wheres;  /* [0] is the repository's own; then its linked worktrees */
 	size_t nwheres;
 };
@@ -1878,7 +1880,7 @@ static void scan_alternates(struct objscan *os, const char *objects, int depth,
 
 static void scan_objects(struct objscan *os)
 {
-	char *objects = join(os->rp->dir, "objects");
+	char *objects = os->rp->objects_only ? strdup(os->rp->dir) : join(os->rp->dir, "objects");
 	struct run seen;
 
 	if (!objects)
@@ -2176,6 +2178,79 @@ fail:
 	return NULL;
 }
 
+/* The hash an objects folder's contents are named in: its first pack's name
+ * (pack-<checksum>.idx), else its first loose object's; 0 when it has neither. */
+static enum hexoid_algo objects_algo(const char *dir)
+{
+	char *packdir = join(dir, "pack");
+	enum hexoid_algo algo = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (packdir && (d = opendir(packdir))) {
+		while (!algo && (de = readdir(d))) {
+			size_t len = strlen(de->d_name);
+			if (len > 9 && !strncmp(de->d_name, "pack-", 5) &&
+			    !strcmp(de->d_name + len - 4, ".idx"))
+				algo = len - 9 == 40 ? HEXOID_SHA1 : len - 9 == 64 ? HEXOID_SHA256 : 0;
+		}
+		closedir(d);
+	}
+	free(packdir);
+	if (!algo && (d = opendir(dir))) {
+		while (!algo && (de = readdir(d))) {
+			char *sub;
+			DIR *sd;
+			struct dirent *e;
+			if (strlen(de->d_name) != 2 || !is_hex(de->d_name[0]) || !is_hex(de->d_name[1]) ||
+			    !(sub = join(dir, de->d_name)))
+				continue;
+			if ((sd = opendir(sub))) {
+				while (!algo && (e = readdir(sd))) {
+					size_t len = strlen(e->d_name);
+					algo = len == 38 ? HEXOID_SHA1 : len == 62 ? HEXOID_SHA256 : 0;
+				}
+				closedir(sd);
+			}
+			free(sub);
+		}
+		closedir(d);
+	}
+	return algo;
+}
+
+struct hexoid_audit *hexoid_audit_open_objects(const char *dir, enum hexoid_algo algo, char *err,
+					       size_t errlen)
+{
+	struct hexoid_audit *a;
+	struct stat st;
+
+	if (!dir || (algo && algo != HEXOID_SHA1 && algo != HEXOID_SHA256)) {
+		snprintf(err, errlen, "bad arguments: a folder, and HEXOID_SHA1, HEXOID_SHA256 or 0");
+		return NULL;
+	}
+	if (stat(dir, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a folder", dir);
+		return NULL;
+	}
+	if (!(a = calloc(1, sizeof(*a))) || !(a->common = realpath(dir, NULL)) ||
+	    !(a->gitdir = strdup(a->common))) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno ? errno : ENOMEM));
+		hexoid_audit_close(a);
+		return NULL;
+	}
+	a->algo = algo ? algo : objects_algo(a->common);
+	if (!a->algo)
+		a->algo = HEXOID_SHA1;
+	a->refs = HEXOID_REFS_FILES;
+	a->objects_only = 1;
+	return a;
+}
+
 const char *hexoid_audit_gitdir(const struct hexoid_audit *a)
 {
 	return a->common;
@@ -2445,6 +2520,27 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix, const
 	free(rp.dir);
 }
 
+/* An objects folder alone: its loose objects, packs and alternates, in this thread. */
+static void audit_objects(struct run *r, const char *dir)
+{
+	struct repo rp;
+	struct objscan os;
+
+	memset(&rp, 0, sizeof(rp));
+	memset(&os, 0, sizeof(os));
+	rp.dir = (char *)dir;
+	rp.top = (char *)dir;
+	rp.prefix = (char *)"";
+	rp.algo = r->audit->algo;
+	rp.objects_only = 1;
+	os.r = r;
+	os.rp = &rp;
+	scan_objects(&os);
+	r->audit->count[HEXOID_AREA_LOOSE_OBJECTS].scanned += os.scanned[0];
+	r->audit->count[HEXOID_AREA_PACK_OBJECTS].scanned += os.scanned[1];
+	r->audit->count[HEXOID_AREA_ALTERNATES].scanned += os.scanned[2];
+}
+
 int hexoid_audit_run(struct hexoid_audit *a, const struct hexoid_audit_options *options,
 		     char *err, size_t errlen)
 {
@@ -2465,7 +2561,10 @@ int hexoid_audit_run(struct hexoid_audit *a, const struct hexoid_audit_options *
 	r.audit = a;
 	memset(a->count, 0, sizeof(a->count));
 	seen_before(&r, a->common);
-	audit_repo(&r, a->common, "", a->top);
+	if (a->objects_only)
+		audit_objects(&r, a->common);
+	else
+		audit_repo(&r, a->common, "", a->top);
 	free(r.seen);
 	if (r.err[0]) {
 		snprintf(err, errlen, "%s", r.err);
