@@ -11,6 +11,7 @@
 # Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID, python3.
 set -u
 . "$(dirname "$0")/lib.sh"
+src=$(cd "$(dirname "$0")/.." && pwd)
 
 export GIT_AUTHOR_DATE="1700000000 +0000" GIT_COMMITTER_DATE="1700000000 +0000"
 ident="hexoid <hexoid@example.com> 1700000000 +0000"
@@ -344,6 +345,20 @@ if [ $rc = 2 ] && python3 "$tmp/check.py" "$tmp/out" error,run >"$tmp/got" &&
 	pass "pre-receive --json: the reason for exit 2 as an error object"
 else
 	fail "pre-receive --json, bad input (exit $rc)"
+fi
+
+# --- the command list -----------------------------------------------------------------
+# Every command main() dispatches is in 'hexoid --help', and has its own --help.
+cmds=$(sed -n 's/^[[:space:]]*if (!strcmp(cmd, "\([a-z-]*\)"))$/\1/p' "$src/cli/main.c")
+$H --help >"$tmp/help" 2>&1
+missing=
+for c in $cmds; do
+	grep -q "^  $c " "$tmp/help" && $H "$c" --help >/dev/null 2>&1 || missing="$missing $c"
+done
+if [ -n "$cmds" ] && echo "$cmds" | grep -qx pre-receive && [ -z "$missing" ]; then
+	pass "hexoid --help lists every command ($(echo $cmds | wc -w)), each with its --help"
+else
+	fail "hexoid --help misses:$missing"
 fi
 
 exit 0
