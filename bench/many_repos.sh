@@ -74,8 +74,12 @@ done
 t0=$(now)
 found=0
 while read -r r; do
-	"$H" audit "$r" >/dev/null 2>&1
-	[ $? = 1 ] && found=$((found + 1))
+	"$H" audit "$r" >/dev/null 2>"$dir/err.one"
+	case $? in
+	0) ;;
+	1) found=$((found + 1)) ;;
+	*) echo "$r: $(cat "$dir/err.one")" >&2 ;;
+	esac
 done <"$dir/list"
 t1=$(now)
 [ "$found" = "$want" ] || { echo "the loop found $found repositories with findings, not $want" >&2; exit 1; }
