@@ -1216,6 +1216,44 @@ static void mails(struct run *r, const struct place *pl, const struct where *w, 
 	free(full);
 }
 
+/* A reftable reader's error, "<file>: <what>", as a finding on that file. */
+static void reftable_error(struct run *r, enum hexoid_audit_area area, const struct where *w,
+			   char *err)
+{
+	char *sep = strstr(err, ": ");
+
+	if (sep && !memcmp(err, "reftable/", 9)) {
+		*sep = 0;
+		file_finding(r, area, w, err, HEXOID_AUDIT_UNREADABLE, "cannot read: %s", sep + 2);
+	} else {
+		file_finding(r, area, w, "reftable", HEXOID_AUDIT_UNREADABLE, "cannot read: %s",
+			     err);
+	}
+}
+
+/* The names of refs in reftable that are IDs (refs/replace/<id>), shown as the refs'
+ * names, as git for-each-ref shows them and as the files backend's files are named. */
+static void reftable_names(struct run *r, const struct place *pl, const struct where *w,
+			   const struct repo *rp, struct feed *fd)
+{
+	struct rt_ref *v;
+	size_t n, i, plen = strlen(pl->path);
+	char err[512];
+
+	if (reftable_refs(w->dir, pl->path, rp->algo, &v, &n, err, sizeof(err))) {
+		reftable_error(r, pl->area, w, err);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		char *shown = concat(w->prefix, v[i].name);
+		if (shown && !feed_file(fd, shown))
+			id_name(fd, NAME_REPLACE, v[i].name + plen, strlen(v[i].name) - plen, 0, 0);
+		free(shown);
+		r->audit->count[pl->area].scanned++;
+	}
+	reftable_free(v, n);
+}
+
 /* Every place of one area in one git directory. */
 static void area_in(struct run *r, enum hexoid_audit_area area, const struct repo *rp,
 		    const struct where *w)
@@ -1227,7 +1265,8 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 		struct feed fd;
 		unsigned long long lines;
 		if (pl->area != area || (w->worktree && pl->scope != SCOPE_WORKTREE) ||
-		    (rp->reftable && (pl->flags & PLACE_FILES_REFS)))
+		    (rp->reftable && (pl->flags & PLACE_FILES_REFS)) ||
+		    (!rp->reftable && (pl->flags & PLACE_REFTABLE)))
 			continue;
 		if (pl->how == HOW_NOTES) {
 			audit_notes(r, rp);
@@ -1250,6 +1289,8 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 			mails(r, pl, w, &fd);
 		} else if (pl->how == HOW_FOLDER_NAMES) {
 			folder_names(r, pl, w, &fd);
+		} else if (pl->how == HOW_REFTABLE_NAMES) {
+			reftable_names(r, pl, w, rp, &fd);
 		} else {
 			int dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (dirfd >= 0) {
@@ -1479,8 +1520,26 @@ static void audit_notes(struct run *r, const struct repo *rp)
 
 	if (!packed || !objects)
 		goto out;
-	notes_loose(rp->dir, "refs/notes", &v, &n, &cap, rp->algo);
-	fd = open(packed, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (rp->reftable) {
+		struct rt_ref *t;
+		size_t nrt;
+		if (reftable_refs(rp->dir, "refs/notes/", rp->algo, &t, &nrt, err, sizeof(err))) {
+			reftable_error(r, HEXOID_AREA_NOTES, &rp->wheres[0], err);
+			goto out;
+		}
+		for (i = 0; i < nrt; i++) {
+			if ((t[i].type == 1 || t[i].type == 2) && !grow(&v, &cap, n, sizeof(*v))) {
+				memcpy(v[n].oid, t[i].oid, sizeof(v[n].oid));
+				v[n].name = t[i].name;
+				t[i].name = NULL;
+				n++;
+			}
+		}
+		reftable_free(t, nrt);
+	}
+	fd = rp->reftable ? -1 : open(packed, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (!rp->reftable)
+		notes_loose(rp->dir, "refs/notes", &v, &n, &cap, rp->algo);
 	if (fd >= 0) {
 		struct stat st;
 		char *data;
