@@ -642,6 +642,19 @@ for fmt in sha1 sha256; do
 			case_ config-files $fmt "$f" ignore-revs 1 1 $hx config-files git3 error blame --porcelain f
 			shown=
 		fi
+		# The same key in a file the config includes (include.path, relative to the
+		# including file's folder), itself including the one that names the list.
+		f=$tmp/config-include-$fmt
+		{ history "$f" $fmt && (cd "$f/repo" && git rev-parse HEAD~4 >.git/skiplist2 &&
+			git config include.path inc/one.cfg && mkdir .git/inc &&
+			git config -f .git/inc/one.cfg include.path two.cfg &&
+			git config -f .git/inc/two.cfg fsck.skipList .git/skiplist2); } >"$tmp/git.log" 2>&1 && st=ok || st=
+		if made "$fmt config files through include.path" "$st"; then
+			clean config-files-include $fmt "$f" fsck
+			shown=.git/skiplist2
+			case_ config-files-include $fmt "$f" skiplist2 1 1 $hx config-files git3 error fsck
+			shown=
+		fi
 	fi
 
 	# --- What `git update-server-info` writes for dumb-HTTP clients: info/refs

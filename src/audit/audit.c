@@ -1001,22 +1001,30 @@ static void trim(char **s)
 	*s = p;
 }
 
+/* As git: no deeper than this many includes. */
+#define MAX_INCLUDE_DEPTH 10
+
+struct values {
+	char **v;
+	size_t n, cap;
+};
+
 /*
  * Every value of `key` ("section.name" or "section.subsection.name", as git config
- * names them) in the config file of dir, in order. A small reader: sections, quoted
- * values, comments; no includes.
+ * names them) in the config file `path`, in order, the files its include.path values
+ * name read where they are named (a relative path from the including file's folder, ~/
+ * from $HOME). A small reader: sections, quoted values, comments; includeIf is not
+ * followed.
  */
-static char **config_values(const char *dir, const char *key, size_t *count)
+static void config_read(const char *path, const char *key, struct values *out, int depth)
 {
-	char *path = join(dir, "config"), line[4096], section[512] = "";
-	FILE *f = path ? fopen(path, "r") : NULL;
-	char **v = NULL;
-	size_t n = 0, cap = 0;
+	char line[4096], section[512] = "";
+	struct stat st;
+	FILE *f;
 
-	free(path);
-	*count = 0;
-	if (!f)
-		return NULL;
+	/* Only a regular file is opened: a FIFO would block. */
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
+		return;
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line, *eq, *val, *o;
 		int quoted = 0;
@@ -1046,10 +1054,11 @@ static char **config_values(const char *dir, const char *key, size_t *count)
 		*eq = 0;
 		val = eq + 1;
 		trim(&p);
+		int include = !strcasecmp(section, "include") && !strcasecmp(p, "path");
 		{
 			char full[1024];
 			snprintf(full, sizeof(full), "%s.%s", section, p);
-			if (strcasecmp(full, key))
+			if (!include && strcasecmp(full, key))
 				continue;
 		}
 		trim(&val);
@@ -1066,14 +1075,47 @@ static char **config_values(const char *dir, const char *key, size_t *count)
 		}
 		*o = 0;
 		trim(&val);
-		if (!*val || grow(&v, &cap, n, sizeof(*v)))
+		if (!*val)
 			continue;
-		if ((v[n] = strdup(val)))
-			n++;
+		if (include) {
+			const char *home = getenv("HOME");
+			char *inc = NULL, *slash;
+			if (depth >= MAX_INCLUDE_DEPTH)
+				continue;
+			if (!strncmp(val, "~/", 2) && home) {
+				inc = join(home, val + 2);
+			} else if (val[0] == '/') {
+				inc = strdup(val);
+			} else if ((slash = strrchr(path, '/'))) {
+				char *folder = strndup(path, (size_t)(slash - path));
+				inc = folder ? join(folder, val) : NULL;
+				free(folder);
+			} else {
+				inc = strdup(val);
+			}
+			if (inc)
+				config_read(inc, key, out, depth + 1);
+			free(inc);
+			continue;
+		}
+		if (grow(&out->v, &out->cap, out->n, sizeof(*out->v)))
+			continue;
+		if ((out->v[out->n] = strdup(val)))
+			out->n++;
 	}
 	fclose(f);
-	*count = n;
-	return v;
+}
+
+static char **config_values(const char *dir, const char *key, size_t *count)
+{
+	struct values out = { NULL, 0, 0 };
+	char *path = join(dir, "config");
+
+	if (path)
+		config_read(path, key, &out, 0);
+	free(path);
+	*count = out.n;
+	return out.v;
 }
 
 /* Each file the config names for `pl` (fsck.skipList, ...), as git opens it: a relative
