@@ -73,6 +73,10 @@ struct rt_ref {
  * `gitdir`, in name order: 0, or -1 with err set (nothing is returned then). */
 int reftable_refs(const char *gitdir, const char *prefix, enum hexoid_algo algo,
 		  struct rt_ref **refs, size_t *n, char *err, size_t errsz);
+/* The same from tables in memory, oldest first (for the fuzz target). */
+int reftable_refs_buffers(const unsigned char *const *tables, const size_t *sizes, size_t n,
+			  const char *prefix, enum hexoid_algo algo, struct rt_ref **refs,
+			  size_t *nrefs, char *err, size_t errsz);
 void reftable_free(struct rt_ref *refs, size_t n);
 
 extern const struct place audit_places[];

@@ -243,12 +243,44 @@ static int read_file(const char *path, unsigned char **data, size_t *size)
 	return 0;
 }
 
+/* The newest record of each name the tables gave, unless it deletes the ref. */
+static int merge(struct rt_read *rd, int ret, struct rt_ref **out, size_t *nout)
+{
+	size_t i, n = 0;
+
+	if (!ret && rd->n) {
+		qsort(rd->v, rd->n, sizeof(*rd->v), by_name_then_seq);
+		*out = calloc(rd->n, sizeof(**out));
+		if (!*out)
+			ret = fail(rd, "out of memory");
+	}
+	for (i = 0; i < rd->n; i++) {
+		int last = i + 1 == rd->n || strcmp(rd->v[i].name, rd->v[i + 1].name);
+		if (!ret && last && rd->v[i].type != 0) {
+			(*out)[n].name = rd->v[i].name;
+			(*out)[n].type = rd->v[i].type;
+			memcpy((*out)[n].oid, rd->v[i].oid, sizeof(rd->v[i].oid));
+			n++;
+		} else {
+			free(rd->v[i].name);
+		}
+	}
+	free(rd->v);
+	if (ret) {
+		reftable_free(*out, n);
+		*out = NULL;
+		n = 0;
+	}
+	*nout = n;
+	return ret;
+}
+
 int reftable_refs(const char *gitdir, const char *prefix, enum hexoid_algo algo,
 		  struct rt_ref **out, size_t *nout, char *err, size_t errsz)
 {
 	struct rt_read rd = { .prefix = prefix, .plen = strlen(prefix), .rawsz = hexoid_rawsz(algo),
 			      .err = err, .errsz = errsz };
-	size_t len = strlen(gitdir), size, i, n = 0;
+	size_t len = strlen(gitdir), size;
 	char *path = malloc(len + 64), *line, *next;
 	unsigned char *list;
 	int ret = 0;
@@ -290,32 +322,22 @@ int reftable_refs(const char *gitdir, const char *prefix, enum hexoid_algo algo,
 	}
 	free(list);
 	free(path);
-	if (!ret && rd.n) {
-		/* The newest record of each name, unless it deletes the ref. */
-		qsort(rd.v, rd.n, sizeof(*rd.v), by_name_then_seq);
-		*out = calloc(rd.n, sizeof(**out));
-		if (!*out)
-			ret = fail(&rd, "out of memory");
-	}
-	for (i = 0; i < rd.n; i++) {
-		int last = i + 1 == rd.n || strcmp(rd.v[i].name, rd.v[i + 1].name);
-		if (!ret && last && rd.v[i].type != 0) {
-			(*out)[n].name = rd.v[i].name;
-			(*out)[n].type = rd.v[i].type;
-			memcpy((*out)[n].oid, rd.v[i].oid, sizeof(rd.v[i].oid));
-			n++;
-		} else {
-			free(rd.v[i].name);
-		}
-	}
-	free(rd.v);
-	if (ret) {
-		reftable_free(*out, n);
-		*out = NULL;
-		n = 0;
-	}
-	*nout = n;
-	return ret;
+	return merge(&rd, ret, out, nout);
+}
+
+int reftable_refs_buffers(const unsigned char *const *tables, const size_t *sizes, size_t n,
+			  const char *prefix, enum hexoid_algo algo, struct rt_ref **out,
+			  size_t *nout, char *err, size_t errsz)
+{
+	struct rt_read rd = { .prefix = prefix, .plen = strlen(prefix), .rawsz = hexoid_rawsz(algo),
+			      .err = err, .errsz = errsz };
+	int ret = 0;
+
+	*out = NULL;
+	*nout = 0;
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = table_refs(&rd, "table", tables[i], sizes[i], algo);
+	return merge(&rd, ret, out, nout);
 }
 
 void reftable_free(struct rt_ref *refs, size_t n)
