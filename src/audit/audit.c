@@ -1003,22 +1003,30 @@ static void trim(char **s)
 	*s = p;
 }
 
+/* As git: no deeper than this many includes. */
+#define MAX_INCLUDE_DEPTH 10
+
+struct values {
+	char **v;
+	size_t n, cap;
+};
+
 /*
  * Every value of `key` ("section.name" or "section.subsection.name", as git config
- * names them) in the config file of dir, in order. A small reader: sections, quoted
- * values, comments; no includes.
+ * names them) in the config file `path`, in order, the files its include.path values
+ * name read where they are named (a relative path from the including file's folder, ~/
+ * from $HOME). A small reader: sections, quoted values, comments; includeIf is not
+ * followed.
  */
-static char **config_values(const char *dir, const char *key, size_t *count)
+static void config_read(const char *path, const char *key, struct values *out, int depth)
 {
-	char *path = join(dir, "config"), line[4096], section[512] = "";
-	FILE *f = path ? fopen(path, "r") : NULL;
-	char **v = NULL;
-	size_t n = 0, cap = 0;
+	char line[4096], section[512] = "";
+	struct stat st;
+	FILE *f;
 
-	free(path);
-	*count = 0;
-	if (!f)
-		return NULL;
+	/* Only a regular file is opened: a FIFO would block. */
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
+		return;
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line, *eq, *val, *o;
 		int quoted = 0;
@@ -1048,10 +1056,11 @@ static char **config_values(const char *dir, const char *key, size_t *count)
 		*eq = 0;
 		val = eq + 1;
 		trim(&p);
+		int include = !strcasecmp(section, "include") && !strcasecmp(p, "path");
 		{
 			char full[1024];
 			snprintf(full, sizeof(full), "%s.%s", section, p);
-			if (strcasecmp(full, key))
+			if (!include && strcasecmp(full, key))
 				continue;
 		}
 		trim(&val);
@@ -1068,14 +1077,47 @@ static char **config_values(const char *dir, const char *key, size_t *count)
 		}
 		*o = 0;
 		trim(&val);
-		if (!*val || grow(&v, &cap, n, sizeof(*v)))
+		if (!*val)
 			continue;
-		if ((v[n] = strdup(val)))
-			n++;
+		if (include) {
+			const char *home = getenv("HOME");
+			char *inc = NULL, *slash;
+			if (depth >= MAX_INCLUDE_DEPTH)
+				continue;
+			if (!strncmp(val, "~/", 2) && home) {
+				inc = join(home, val + 2);
+			} else if (val[0] == '/') {
+				inc = strdup(val);
+			} else if ((slash = strrchr(path, '/'))) {
+				char *folder = strndup(path, (size_t)(slash - path));
+				inc = folder ? join(folder, val) : NULL;
+				free(folder);
+			} else {
+				inc = strdup(val);
+			}
+			if (inc)
+				config_read(inc, key, out, depth + 1);
+			free(inc);
+			continue;
+		}
+		if (grow(&out->v, &out->cap, out->n, sizeof(*out->v)))
+			continue;
+		if ((out->v[out->n] = strdup(val)))
+			out->n++;
 	}
 	fclose(f);
-	*count = n;
-	return v;
+}
+
+static char **config_values(const char *dir, const char *key, size_t *count)
+{
+	struct values out = { NULL, 0, 0 };
+	char *path = join(dir, "config");
+
+	if (path)
+		config_read(path, key, &out, 0);
+	free(path);
+	*count = out.n;
+	return out.v;
 }
 
 /* Each file the config names for `pl` (fsck.skipList, ...), as git opens it: a relative
@@ -1218,6 +1260,44 @@ static void mails(struct run *r, const struct place *pl, const struct where *w, 
 	free(full);
 }
 
+/* A reftable reader's error, "<file>: <what>", as a finding on that file. */
+static void reftable_error(struct run *r, enum hexoid_audit_area area, const struct where *w,
+			   char *err)
+{
+	char *sep = strstr(err, ": ");
+
+	if (sep && !memcmp(err, "reftable/", 9)) {
+		*sep = 0;
+		file_finding(r, area, w, err, HEXOID_AUDIT_UNREADABLE, "cannot read: %s", sep + 2);
+	} else {
+		file_finding(r, area, w, "reftable", HEXOID_AUDIT_UNREADABLE, "cannot read: %s",
+			     err);
+	}
+}
+
+/* The names of refs in reftable that are IDs (refs/replace/<id>), shown as the refs'
+ * names, as git for-each-ref shows them and as the files backend's files are named. */
+static void reftable_names(struct run *r, const struct place *pl, const struct where *w,
+			   const struct repo *rp, struct feed *fd)
+{
+	struct rt_ref *v;
+	size_t n, i, plen = strlen(pl->path);
+	char err[512];
+
+	if (reftable_refs(w->dir, pl->path, rp->algo, &v, &n, err, sizeof(err))) {
+		reftable_error(r, pl->area, w, err);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		char *shown = concat(w->prefix, v[i].name);
+		if (shown && !feed_file(fd, shown))
+			id_name(fd, NAME_REPLACE, v[i].name + plen, strlen(v[i].name) - plen, 0, 0);
+		free(shown);
+		r->audit->count[pl->area].scanned++;
+	}
+	reftable_free(v, n);
+}
+
 /* Every place of one area in one git directory. */
 static void area_in(struct run *r, enum hexoid_audit_area area, const struct repo *rp,
 		    const struct where *w)
@@ -1229,7 +1309,8 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 		struct feed fd;
 		unsigned long long lines;
 		if (pl->area != area || (w->worktree && pl->scope != SCOPE_WORKTREE) ||
-		    (rp->reftable && (pl->flags & PLACE_FILES_REFS)))
+		    (rp->reftable && (pl->flags & PLACE_FILES_REFS)) ||
+		    (!rp->reftable && (pl->flags & PLACE_REFTABLE)))
 			continue;
 		if (pl->how == HOW_NOTES) {
 			audit_notes(r, rp);
@@ -1252,6 +1333,8 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 			mails(r, pl, w, &fd);
 		} else if (pl->how == HOW_FOLDER_NAMES) {
 			folder_names(r, pl, w, &fd);
+		} else if (pl->how == HOW_REFTABLE_NAMES) {
+			reftable_names(r, pl, w, rp, &fd);
 		} else {
 			int dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (dirfd >= 0) {
@@ -1481,8 +1564,26 @@ static void audit_notes(struct run *r, const struct repo *rp)
 
 	if (!packed || !objects)
 		goto out;
-	notes_loose(rp->dir, "refs/notes", &v, &n, &cap, rp->algo);
-	fd = open(packed, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (rp->reftable) {
+		struct rt_ref *t;
+		size_t nrt;
+		if (reftable_refs(rp->dir, "refs/notes/", rp->algo, &t, &nrt, err, sizeof(err))) {
+			reftable_error(r, HEXOID_AREA_NOTES, &rp->wheres[0], err);
+			goto out;
+		}
+		for (i = 0; i < nrt; i++) {
+			if ((t[i].type == 1 || t[i].type == 2) && !grow(&v, &cap, n, sizeof(*v))) {
+				memcpy(v[n].oid, t[i].oid, sizeof(v[n].oid));
+				v[n].name = t[i].name;
+				t[i].name = NULL;
+				n++;
+			}
+		}
+		reftable_free(t, nrt);
+	}
+	fd = rp->reftable ? -1 : open(packed, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (!rp->reftable)
+		notes_loose(rp->dir, "refs/notes", &v, &n, &cap, rp->algo);
 	if (fd >= 0) {
 		struct stat st;
 		char *data;
