@@ -22,9 +22,10 @@ static const char usage_audit[] =
 	"                    [--progress|--no-progress] [--from=FILE] [REPO...]\n"
 	"   or: hexoid audit --objects-dir [--object-format=sha1|sha256] [options] DIR...\n"
 	"\n"
-	"Find every object ID in the repository at or above REPO (default: the current\n"
-	"directory; a work tree, a bare repository, a linked worktree) that Git 3.0 will\n"
-	"reject, and everything malformed, in every file git reads one from:\n"
+	"Find every object ID in the repository at or above REPO (default: $GIT_DIR when\n"
+	"it is set, as git takes it, else the current directory; a work tree, a bare\n"
+	"repository, a linked worktree) that Git 3.0 will reject, and everything\n"
+	"malformed, in every file git reads one from:\n"
 	"  refs                HEAD, loose refs (refs/**)\n"
 	"  pseudo-refs         ORIG_HEAD, MERGE_HEAD, AUTO_MERGE, REBASE_HEAD, CHERRY_PICK_HEAD,\n"
 	"                      REVERT_HEAD, BISECT_HEAD, BISECT_EXPECTED_REV, BISECT_START\n"
@@ -664,6 +665,10 @@ int cmd_audit(int argc, char **argv)
 		goto out;
 	}
 	if (!ro.many && !ro.nargs) {
+		/* No repository named: the one git would use, $GIT_DIR when set. */
+		const char *gd = getenv("GIT_DIR");
+		if (gd && *gd && !ro.objects)
+			dot[0] = (char *)gd;
 		ro.args = dot;
 		ro.nargs = 1;
 	}
