@@ -156,6 +156,7 @@ SHELL_TESTS := \
 	tests/verify_pack.sh \
 	tests/limits.sh \
 	tests/push.sh \
+	tests/forge.sh \
 	tests/go.sh \
 	tests/install.sh
 
@@ -195,8 +196,9 @@ check-tsan:
 	build-tsan/tests/run --only pack_jobs
 	build-tsan/tests/run --only audit_api
 
-# libFuzzer targets (clang): every kernel against scalar, and the listing checker.
-FUZZ_TARGETS := kernels listing idx pack loose object
+# libFuzzer targets (clang): every kernel against scalar, the listing checker, the pack,
+# index and object readers, and the audit's reftable reader.
+FUZZ_TARGETS := kernels listing idx pack loose object reftable
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_SECONDS ?= 30
 fuzz:

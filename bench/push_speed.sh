@@ -6,6 +6,12 @@
 # hook and with `exec hexoid pre-receive` as the pre-receive hook, the two taking turns,
 # RUNS times each (default 5). Prints both medians and the ratio.
 #
+# Then, when GIT_HISTORY names a bare repository (default: /work/.mirror/git+git/repo,
+# git's own history, about 849k objects, if it is there; GIT_HISTORY= skips it), a
+# hardlinked mirror clone of it has its branches and tags pushed into an empty bare
+# repository (not --mirror: a mirror's other refs, refs/pull/*, may name objects it
+# does not hold), once without the hook and once with it, every ref landing.
+#
 # The history is one branch where each commit changes one file in one of 16 folders:
 # a commit, a blob and two trees each, so a quarter of the objects are commits (git's
 # own history has about one in eleven), with an annotated tag every 100 commits. The
@@ -40,7 +46,8 @@ awk -v commits=$commits 'BEGIN {
 git -C "$cl" repack -adq || exit 1
 git -C "$cl" count-objects -v | awk '$1 == "in-pack:" { printf "%d objects packed\n", $2 }' >&2
 
-# one_push HOOK: seconds for one git push --mirror into a new bare repository.
+# one_push HOOK [REFSPEC...]: nanoseconds for one git push into a new bare repository
+# (--mirror without REFSPECs).
 one_push() {
 	srv=$dir/srv.git
 	rm -rf "$srv"
@@ -49,8 +56,10 @@ one_push() {
 		printf '#!/bin/sh\nexec %s pre-receive\n' "$H" >"$srv/hooks/pre-receive"
 		chmod +x "$srv/hooks/pre-receive"
 	fi
+	shift
+	[ $# = 0 ] && set -- --mirror
 	start=$(date +%s%N)
-	git -C "$cl" push -q --mirror "$srv" 2>"$dir/err" || { cat "$dir/err" >&2; echo fail; return; }
+	git -C "$cl" push -q "$srv" "$@" 2>"$dir/err" || { head -n 5 "$dir/err" >&2; echo fail; return; }
 	end=$(date +%s%N)
 	echo $((end - start))
 }
@@ -71,3 +80,30 @@ median() { sort -n "$1" | awk '{ t[NR] = $1 } END { printf "%.3f", t[int((NR + 1
 plain=$(median "$dir/plain") hook=$(median "$dir/hook")
 echo "git push, $objects objects, median of $runs: no hook ${plain}s, with hexoid pre-receive ${hook}s"
 awk -v p="$plain" -v h="$hook" 'BEGIN { printf "ratio: %.3f (%+.1f%%)\n", h / p, (h / p - 1) * 100 }'
+
+# --- a real history ------------------------------------------------------------------
+history=${GIT_HISTORY-/work/.mirror/git+git/repo}
+export history
+[ -n "$history" ] && [ -d "$history/objects" ] || exit 0
+rm -rf "$cl"
+echo "cloning $history (hardlinks; the source is only read) ..." >&2
+git clone -q --mirror "$history" "$cl" || exit 1
+n=$(git -C "$cl" count-objects -v | awk '$1 == "in-pack:" { print $2 }')
+refs=$(git -C "$cl" for-each-ref refs/heads refs/tags | wc -l)
+# Taking turns, HISTORY_RUNS times each (default 2: the first push reads the client's
+# pack cold), the fastest of each kept.
+: >"$dir/plain"
+: >"$dir/hook"
+i=0
+while [ $i -lt "${HISTORY_RUNS:-2}" ]; do
+	one_push plain 'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*' >>"$dir/plain"
+	one_push hook 'refs/heads/*:refs/heads/*' 'refs/tags/*:refs/tags/*' >>"$dir/hook"
+	[ "$(git -C "$dir/srv.git" for-each-ref | wc -l)" = "$refs" ] || { echo "not every ref landed through the hook" >&2; exit 1; }
+	i=$((i + 1))
+done
+grep -q fail "$dir/plain" "$dir/hook" && { echo "a push of $history failed" >&2; exit 1; }
+plain=$(sort -n "$dir/plain" | head -n 1) hook=$(sort -n "$dir/hook" | head -n 1)
+awk -v p="$plain" -v h="$hook" -v n="$n" -v r="$refs" -v k="${HISTORY_RUNS:-2}" 'BEGIN {
+	printf "git push of the branches and tags of %s (%d objects in its pack, %d refs), fastest of %d: no hook %.2fs, with hexoid pre-receive %.2fs\n",
+		ENVIRON["history"], n, r, k, p / 1e9, h / 1e9
+	printf "ratio: %.3f (%+.1f%%)\n", h / p, (h / p - 1) * 100 }'

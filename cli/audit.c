@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +18,14 @@
 #include "hexoid_audit.h"
 
 static const char usage_audit[] =
-	"usage: hexoid audit [--json] [--jobs=N] [--verify-ids] [--progress|--no-progress] [REPO]\n"
+	"usage: hexoid audit [--json|--json-lines] [--jobs=N] [--verify-ids]\n"
+	"                    [--progress|--no-progress] [--from=FILE] [REPO...]\n"
+	"   or: hexoid audit --objects-dir [--object-format=sha1|sha256] [options] DIR...\n"
 	"\n"
-	"Find every object ID in the repository at or above REPO (default: the current\n"
-	"directory; a work tree, a bare repository, a linked worktree) that Git 3.0 will\n"
-	"reject, and everything malformed, in every file git reads one from:\n"
+	"Find every object ID in the repository at or above REPO (default: $GIT_DIR when\n"
+	"it is set, as git takes it, else the current directory; a work tree, a bare\n"
+	"repository, a linked worktree) that Git 3.0 will reject, and everything\n"
+	"malformed, in every file git reads one from:\n"
 	"  refs                HEAD, loose refs (refs/**)\n"
 	"  pseudo-refs         ORIG_HEAD, MERGE_HEAD, AUTO_MERGE, REBASE_HEAD, CHERRY_PICK_HEAD,\n"
 	"                      REVERT_HEAD, BISECT_HEAD, BISECT_EXPECTED_REV, BISECT_START\n"
@@ -51,10 +55,23 @@ static const char usage_audit[] =
 	"a reftable repository's refs and logs hold binary IDs: nothing to check there.\n"
 	"The audit only reads: FIFOs, sockets and devices are reported, never opened.\n"
 	"\n"
-	"  --json           one JSON object on stdout instead of the text report\n"
-	"  --jobs=N         threads for the objects (default 1)\n"
+	"  --json           one JSON object on stdout instead of the text report (one\n"
+	"                   repository only)\n"
+	"  --json-lines     one JSON object a line, as they happen: each finding, each\n"
+	"                   repository's summary, each repository that could not be audited,\n"
+	"                   and the run's counts last (\"schema\": 1; see the README)\n"
+	"  --from=FILE      also audit the repositories FILE lists, one path a line ('-':\n"
+	"                   stdin)\n"
+	"  --jobs=N         threads (default 1): with one repository, for its objects; with\n"
+	"                   several, N repositories at once, each in one thread\n"
 	"  --verify-ids     also rehash every commit and tag and compare it with its ID\n"
-	"  --progress       a progress line on stderr (default: when stderr is a terminal)\n"
+	"  --objects-dir    each DIR (and each line of --from) is an objects folder outside\n"
+	"                   any repository (a shared object pool, a quarantine): its loose\n"
+	"                   objects, packs and alternates are audited, named from DIR\n"
+	"  --object-format=HASH  their hash (default: from the names of their packs or\n"
+	"                   loose objects; sha1 when they hold none)\n"
+	"  --progress       a progress line on stderr (default: when stderr is a terminal);\n"
+	"                   with several repositories, it counts them\n"
 	"\n"
 	"Each finding is one line: [AREA] PATH:LINE:COL: CLASS: MESSAGE for files,\n"
 	"[AREA] PATH: CLASS: MESSAGE about a file as a whole, and\n"
@@ -63,11 +80,16 @@ static const char usage_audit[] =
 	"by both, damaged, or unreadable) or warn (uppercase that the Git 3.0 build still\n"
 	"accepts: a pack's name, a note's own name). A summary table follows (with a warn\n"
 	"column when there is one).\n"
+	"With several repositories (or --from), each one's report is written whole when it\n"
+	"is done, never mixed with another's: its first line, its findings, then one line\n"
+	"'REPO: N scanned, N git3, N error'; a last line counts the repositories.\n"
 	"Exit status: 0 nothing found (or only warn findings), 1 git3 or error findings,\n"
-	"2 usage error or unusable repository.\n";
+	"2 usage error or a repository that could not be audited. With several\n"
+	"repositories, 2 wins over 1: the run is not whole when one was not audited.\n";
 
 static const char usage_verify_pack[] =
 	"usage: hexoid verify-pack [--verify-ids] [--jobs=N] [--object-format=sha1|sha256] [-q]\n"
+	"                          [--json]\n"
 	"                          PACK.idx|PACK.pack...\n"
 	"\n"
 	"Check each pack with its index: the header and object count, every object's CRC32,\n"
@@ -79,26 +101,14 @@ static const char usage_verify_pack[] =
 	"  --verify-ids          also rehash every commit and tag and compare it with its ID\n"
 	"  --jobs=N              threads (default 1)\n"
 	"  --object-format=HASH  the pack's hash; default: from the index's size\n"
+	"  --json                JSON lines on stdout instead of the text: one object for each\n"
+	"                        finding, each pack, each pack that could not be read, and\n"
+	"                        the run's counts last (\"schema\": 1; see the README)\n"
 	"\n"
 	"Exit status: 0 clean, 1 findings (including damaged objects or checksums),\n"
 	"2 usage error or unusable input (missing file, not a pack, corrupt index).\n";
 
 /* --- output ------------------------------------------------------------------------ */
-
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
 
 /* What an object finding says, from the pack module or the audit. */
 struct shown {
@@ -115,34 +125,41 @@ struct shown {
 	const char *message;
 };
 
+/* An object ID in lowercase hex, into hex (HEXOID_MAX_HEXSZ + 1 bytes). */
+static const char *hex_of(char *hex, const unsigned char *oid, enum hexoid_algo algo)
+{
+	size_t rawsz = hexoid_rawsz(algo);
+
+	hexoid_encode(hex, 2 * rawsz, oid, 1, algo);
+	hex[2 * rawsz] = 0;
+	return hex;
+}
+
 /* One object finding as text, without the area: PATH: ... */
-static void object_text(FILE *out, const struct shown *f)
+static void object_text(struct sbuf *out, const struct shown *f)
 {
 	char hex[HEXOID_MAX_HEXSZ + 1] = "";
 	const char *type = hexoid_object_type_name(f->type);
 
-	if (f->has_oid) {
-		size_t rawsz = hexoid_rawsz(f->algo);
-		hexoid_encode(hex, 2 * rawsz, f->oid, 1, f->algo);
-		hex[2 * rawsz] = 0;
-	}
+	if (f->has_oid)
+		hex_of(hex, f->oid, f->algo);
 	if (f->header)
-		fprintf(out, "%s: %s %s: %s header, line %llu, column %lu: %s: %s\n", f->path, type,
-			hex, f->header, f->line, f->column, f->cls, f->message);
+		sb_printf(out, "%s: %s %s: %s header, line %llu, column %lu: %s: %s\n", f->path, type,
+			  hex, f->header, f->line, f->column, f->cls, f->message);
 	else if (f->offset != HEXOID_NO_OFFSET && f->has_oid)
-		fprintf(out, "%s: offset %llu: %s: %s (object %s)\n", f->path,
-			(unsigned long long)f->offset, f->cls, f->message, hex);
+		sb_printf(out, "%s: offset %llu: %s: %s (object %s)\n", f->path,
+			  (unsigned long long)f->offset, f->cls, f->message, hex);
 	else if (f->offset != HEXOID_NO_OFFSET)
-		fprintf(out, "%s: offset %llu: %s: %s\n", f->path, (unsigned long long)f->offset,
-			f->cls, f->message);
+		sb_printf(out, "%s: offset %llu: %s: %s\n", f->path, (unsigned long long)f->offset,
+			  f->cls, f->message);
 	else if (f->has_oid && type)
-		fprintf(out, "%s: %s %s: %s: %s\n", f->path, type, hex, f->cls, f->message);
+		sb_printf(out, "%s: %s %s: %s: %s\n", f->path, type, hex, f->cls, f->message);
 	else
-		fprintf(out, "%s: %s: %s\n", f->path, f->cls, f->message);
+		sb_printf(out, "%s: %s: %s\n", f->path, f->cls, f->message);
 }
 
-/* "NAME [########............]  40% 18000/45000 commits and tags", redrawn in place. */
-static void progress_bar(const char *name, uint64_t done, uint64_t total)
+/* "NAME [########............]  40% 18000/45000 UNIT", redrawn in place. */
+static void progress_bar(const char *name, uint64_t done, uint64_t total, const char *unit)
 {
 	char bar[25];
 	unsigned width = sizeof(bar) - 1, fill, i;
@@ -155,8 +172,9 @@ static void progress_bar(const char *name, uint64_t done, uint64_t total)
 	for (i = 0; i < width; i++)
 		bar[i] = i < fill ? '#' : '.';
 	bar[width] = 0;
-	fprintf(stderr, "\r%s [%s] %3u%% %llu/%llu commits and tags\033[K", name, bar,
-		(unsigned)(done * 100 / total), (unsigned long long)done, (unsigned long long)total);
+	fprintf(stderr, "\r%s [%s] %3u%% %llu/%llu %s\033[K", name, bar,
+		(unsigned)(done * 100 / total), (unsigned long long)done, (unsigned long long)total,
+		unit);
 	fflush(stderr);
 }
 
@@ -169,17 +187,90 @@ static int parse_jobs(const char *s, unsigned long *jobs)
 
 /* --- audit ------------------------------------------------------------------------- */
 
+enum out_mode { OUT_TEXT, OUT_JSON, OUT_JSON_LINES };
+
+/* One run of the command: its repositories, and the output they share. */
+struct run_out {
+	pthread_mutex_t lock;     /* output, progress, the counts and `next` */
+	enum out_mode mode;
+	int many;                 /* several repositories (or --from): reports written whole */
+	int progress, progress_shown;
+	unsigned long jobs;
+	int verify_ids;
+	int objects;              /* --objects-dir: each one is an objects folder */
+	enum hexoid_algo algo;    /* --object-format, for those; 0: from their contents */
+	pthread_mutex_t list_lock; /* what follows, to `line`: the list being read */
+	char **args;              /* the repositories named as arguments */
+	size_t nargs, next;
+	const char *from_name;    /* --from */
+	FILE *from;               /* until its end */
+	FILE *from_file;          /* to close */
+	char *line;
+	size_t linecap;
+	const char *list_failed;  /* why the list could not be read to its end */
+	int list_error;           /* the list could not be read (to its end) */
+	size_t nrepos;            /* taken from the list so far */
+	size_t done, clean, found, failed;
+	int write_failed;
+};
+
+/* One repository's report as it is written. */
 struct report {
-	int json, progress, progress_shown;
+	struct run_out *ro;
+	const char *repo;
+	struct sbuf b;
 	unsigned long long nfindings, nwarn;
 };
 
-static void clear_progress(struct report *rp)
+/* Under the lock: the progress line off the terminal before anything is written. */
+static void clear_progress(struct run_out *ro)
 {
-	if (rp->progress_shown) {
+	if (ro->progress_shown) {
 		fputs("\r\033[K", stderr);
-		rp->progress_shown = 0;
+		ro->progress_shown = 0;
 	}
+}
+
+/* What the report holds so far, onto stdout in one piece; JSON lines are flushed. */
+static void emit(struct report *rp)
+{
+	struct run_out *ro = rp->ro;
+
+	if (!rp->b.len && !rp->b.oom)
+		return;
+	pthread_mutex_lock(&ro->lock);
+	clear_progress(ro);
+	if (rp->b.oom) {
+		fputs("hexoid: out of memory for the report\n", stderr);
+		ro->write_failed = 1;
+	} else if (fwrite(rp->b.p, 1, rp->b.len, stdout) != rp->b.len ||
+		   (ro->mode == OUT_JSON_LINES && fflush(stdout))) {
+		ro->write_failed = 1;
+	}
+	pthread_mutex_unlock(&ro->lock);
+	rp->b.len = 0;
+	rp->b.oom = 0;
+}
+
+/* A repository that could not be audited: the reason on stderr, and as JSON. */
+static void not_audited(struct run_out *ro, const char *repo, const char *why)
+{
+	pthread_mutex_lock(&ro->lock);
+	clear_progress(ro);
+	fflush(stdout);
+	fprintf(stderr, "hexoid: %s\n", why);
+	if (ro->mode == OUT_JSON_LINES) {
+		struct sbuf b = { 0 };
+		sb_puts(&b, "{\"schema\": 1, \"type\": \"error\", \"repository\": ");
+		sb_json_string(&b, repo);
+		sb_puts(&b, ", \"message\": ");
+		sb_json_string(&b, why);
+		sb_puts(&b, "}\n");
+		if (b.oom || fwrite(b.p, 1, b.len, stdout) != b.len || fflush(stdout))
+			ro->write_failed = 1;
+		sb_free(&b);
+	}
+	pthread_mutex_unlock(&ro->lock);
 }
 
 /* A finding about a line of a file: it has a line and is not about an object. */
@@ -188,119 +279,317 @@ static int is_line_finding(const struct hexoid_audit_finding *f)
 	return f->line && !f->header && !f->has_oid && f->offset == HEXOID_NO_OFFSET;
 }
 
+/* The fields of a finding in JSON, after "{": the same in --json and --json-lines but
+ * for the key of the object's type ("type" there, "object_type" here). */
+static void finding_json(struct sbuf *b, const struct hexoid_audit_finding *f,
+			 const char *type_key)
+{
+	const char *type = hexoid_object_type_name(f->type);
+	char hex[HEXOID_MAX_HEXSZ + 1];
+
+	sb_printf(b, "\"area\": \"%s\", \"path\": ", hexoid_audit_area_name(f->area));
+	sb_json_string(b, f->path);
+	f->line ? sb_printf(b, ", \"line\": %llu", f->line) : sb_puts(b, ", \"line\": null");
+	f->column ? sb_printf(b, ", \"column\": %lu", f->column) : sb_puts(b, ", \"column\": null");
+	sb_puts(b, ", \"object\": ");
+	if (f->has_oid)
+		sb_printf(b, "\"%s\"", hex_of(hex, f->oid, f->algo));
+	else
+		sb_puts(b, "null");
+	sb_printf(b, ", \"%s\": ", type_key);
+	if (type && (f->type == HEXOID_OBJ_COMMIT || f->type == HEXOID_OBJ_TAG))
+		sb_printf(b, "\"%s\"", type);
+	else
+		sb_puts(b, "null");
+	sb_puts(b, ", \"header\": ");
+	sb_json_string(b, f->header);
+	if (f->offset != HEXOID_NO_OFFSET)
+		sb_printf(b, ", \"offset\": %llu", (unsigned long long)f->offset);
+	else
+		sb_puts(b, ", \"offset\": null");
+	sb_printf(b, ", \"class\": \"%s\", \"code\": \"%s\", \"message\": ",
+		  hexoid_finding_class_name(f->cls), hexoid_audit_code_name(f->code));
+	sb_json_string(b, f->message);
+}
+
 static int on_finding(void *ctx, const struct hexoid_audit_finding *f)
 {
 	struct report *rp = ctx;
+	struct run_out *ro = rp->ro;
 	const char *area = hexoid_audit_area_name(f->area);
 	const char *cls = hexoid_finding_class_name(f->cls);
-	const char *type = hexoid_object_type_name(f->type);
 
-	clear_progress(rp);
 	rp->nfindings++;
 	if (f->cls == HEXOID_CLASS_WARN)
 		rp->nwarn++;
-	if (!rp->json) {
+	switch (ro->mode) {
+	case OUT_TEXT:
 		if (is_line_finding(f)) {
-			printf("[%s] %s:%llu:%lu: %s: %s\n", area, f->path, f->line, f->column, cls,
-			       f->message);
+			sb_printf(&rp->b, "[%s] %s:%llu:%lu: %s: %s\n", area, f->path, f->line,
+				  f->column, cls, f->message);
 		} else {
 			struct shown s = { f->path, f->has_oid, f->oid, f->algo, f->type, f->header,
 					   f->line, f->column, f->offset, cls, f->message };
-			printf("[%s] ", area);
-			object_text(stdout, &s);
+			sb_printf(&rp->b, "[%s] ", area);
+			object_text(&rp->b, &s);
 		}
-		return 0;
+		break;
+	case OUT_JSON:
+		sb_puts(&rp->b, rp->nfindings > 1 ? ",\n    {" : "\n    {");
+		finding_json(&rp->b, f, "type");
+		sb_puts(&rp->b, "}");
+		break;
+	case OUT_JSON_LINES:
+		sb_puts(&rp->b, "{\"schema\": 1, \"type\": \"finding\", \"repository\": ");
+		sb_json_string(&rp->b, rp->repo);
+		sb_puts(&rp->b, ", ");
+		finding_json(&rp->b, f, "object_type");
+		sb_puts(&rp->b, "}\n");
+		break;
 	}
-	fputs(rp->nfindings > 1 ? ",\n" : "\n", stdout);
-	printf("    {\"area\": \"%s\", \"path\": ", area);
-	json_string(f->path);
-	fputs(", \"line\": ", stdout);
-	f->line ? printf("%llu", f->line) : printf("null");
-	fputs(", \"column\": ", stdout);
-	f->column ? printf("%lu", f->column) : printf("null");
-	fputs(", \"object\": ", stdout);
-	if (f->has_oid) {
-		char hex[HEXOID_MAX_HEXSZ + 1];
-		size_t rawsz = hexoid_rawsz(f->algo);
-		hexoid_encode(hex, 2 * rawsz, f->oid, 1, f->algo);
-		hex[2 * rawsz] = 0;
-		printf("\"%s\"", hex);
-	} else {
-		fputs("null", stdout);
-	}
-	fputs(", \"type\": ", stdout);
-	type && (f->type == HEXOID_OBJ_COMMIT || f->type == HEXOID_OBJ_TAG) ? printf("\"%s\"", type)
-									    : printf("null");
-	fputs(", \"header\": ", stdout);
-	f->header ? json_string(f->header) : (void)fputs("null", stdout);
-	fputs(", \"offset\": ", stdout);
-	f->offset != HEXOID_NO_OFFSET ? printf("%llu", (unsigned long long)f->offset)
-				      : printf("null");
-	printf(", \"class\": \"%s\", \"code\": \"%s\", \"message\": ", cls,
-	       hexoid_audit_code_name(f->code));
-	json_string(f->message);
-	putchar('}');
+	/* One repository of many is written whole, at its end; otherwise as it comes. */
+	if (!ro->many || ro->mode == OUT_JSON_LINES)
+		emit(rp);
 	return 0;
 }
 
 static int on_progress(void *ctx, const char *what, uint64_t done, uint64_t total)
 {
 	struct report *rp = ctx;
+	struct run_out *ro = rp->ro;
 
-	if (rp->progress) {
-		progress_bar(what, done, total);
-		rp->progress_shown = 1;
+	/* With several repositories the bar counts repositories instead. */
+	if (ro->progress && !ro->many) {
+		progress_bar(what, done, total, "commits and tags");
+		ro->progress_shown = 1;
 	}
 	return 0;
 }
 
-static void summary(const struct hexoid_audit *audit, const struct report *rp)
+/* The areas' counts, and their sum. */
+static void counts(const struct hexoid_audit *audit, struct hexoid_audit_count *c,
+		   struct hexoid_audit_count *total)
 {
-	unsigned long long ts = 0, tg = 0, tw = 0, te = 0;
+	int i;
+
+	memset(total, 0, sizeof(*total));
+	for (i = 0; i < HEXOID_AREA_COUNT; i++) {
+		hexoid_audit_summary(audit, (enum hexoid_audit_area)i, &c[i]);
+		total->scanned += c[i].scanned;
+		total->git3 += c[i].git3;
+		total->warn += c[i].warn;
+		total->errors += c[i].errors;
+	}
+}
+
+/* The ref storage as a JSON value: null for an objects folder. */
+static const char *ref_storage(const struct run_out *ro, const struct hexoid_audit *audit)
+{
+	if (ro->objects)
+		return "null";
+	return hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE ? "\"reftable\"" : "\"files\"";
+}
+
+static void summary(const struct hexoid_audit *audit, struct report *rp)
+{
+	struct hexoid_audit_count c[HEXOID_AREA_COUNT], t;
+	struct sbuf *b = &rp->b;
 	int i, warn = rp->nwarn > 0;
 
-	if (rp->json) {
-		printf("%s  ],\n  \"summary\": {", rp->nfindings ? "\n" : "");
+	counts(audit, c, &t);
+	switch (rp->ro->mode) {
+	case OUT_JSON:
+		sb_printf(b, "%s  ],\n  \"summary\": {", rp->nfindings ? "\n" : "");
 		for (i = 0; i < HEXOID_AREA_COUNT; i++) {
-			struct hexoid_audit_count c;
-			hexoid_audit_summary(audit, (enum hexoid_audit_area)i, &c);
-			printf("%s\n    \"%s\": {\"scanned\": %llu, \"git3\": %llu, ", i ? "," : "",
-			       hexoid_audit_area_name((enum hexoid_audit_area)i),
-			       (unsigned long long)c.scanned, (unsigned long long)c.git3);
+			sb_printf(b, "%s\n    \"%s\": {\"scanned\": %llu, \"git3\": %llu, ", i ? "," : "",
+				  hexoid_audit_area_name((enum hexoid_audit_area)i),
+				  (unsigned long long)c[i].scanned, (unsigned long long)c[i].git3);
 			if (warn)
-				printf("\"warn\": %llu, ", (unsigned long long)c.warn);
-			printf("\"error\": %llu}", (unsigned long long)c.errors);
+				sb_printf(b, "\"warn\": %llu, ", (unsigned long long)c[i].warn);
+			sb_printf(b, "\"error\": %llu}", (unsigned long long)c[i].errors);
 		}
-		printf("\n  }\n}\n");
+		sb_puts(b, "\n  }\n}\n");
+		return;
+	case OUT_JSON_LINES:
+		sb_puts(b, "{\"schema\": 1, \"type\": \"repository\", \"repository\": ");
+		sb_json_string(b, rp->repo);
+		sb_puts(b, ", \"gitdir\": ");
+		sb_json_string(b, hexoid_audit_gitdir(audit));
+		sb_printf(b, ", \"object_format\": \"%s\", \"ref_storage\": %s, "
+			  "\"scanned\": %llu, \"git3\": %llu, \"warn\": %llu, \"error\": %llu, "
+			  "\"areas\": {",
+			  hexoid_audit_algo(audit) == HEXOID_SHA256 ? "sha256" : "sha1",
+			  ref_storage(rp->ro, audit), (unsigned long long)t.scanned, (unsigned long long)t.git3,
+			  (unsigned long long)t.warn, (unsigned long long)t.errors);
+		for (i = 0; i < HEXOID_AREA_COUNT; i++)
+			sb_printf(b, "%s\"%s\": {\"scanned\": %llu, \"git3\": %llu, \"warn\": %llu, "
+				  "\"error\": %llu}", i ? ", " : "",
+				  hexoid_audit_area_name((enum hexoid_audit_area)i),
+				  (unsigned long long)c[i].scanned, (unsigned long long)c[i].git3,
+				  (unsigned long long)c[i].warn, (unsigned long long)c[i].errors);
+		sb_printf(b, "}, \"exit\": %d}\n", rp->nfindings > rp->nwarn ? EXIT_INVALID : EXIT_VALID);
+		return;
+	case OUT_TEXT:
+		break;
+	}
+	if (rp->ro->many) {
+		sb_printf(b, "%s: %llu scanned, %llu git3, ", rp->repo, (unsigned long long)t.scanned,
+			  (unsigned long long)t.git3);
+		if (warn)
+			sb_printf(b, "%llu warn, ", (unsigned long long)t.warn);
+		sb_printf(b, "%llu error\n", (unsigned long long)t.errors);
 		return;
 	}
-	printf("\nsummary:\n  %-20s %10s %8s ", "area", "scanned", "git3");
+	sb_printf(b, "\nsummary:\n  %-20s %10s %8s ", "area", "scanned", "git3");
 	if (warn)
-		printf("%8s ", "warn");
-	printf("%8s\n", "error");
+		sb_printf(b, "%8s ", "warn");
+	sb_printf(b, "%8s\n", "error");
 	for (i = 0; i < HEXOID_AREA_COUNT; i++) {
-		struct hexoid_audit_count c;
-		hexoid_audit_summary(audit, (enum hexoid_audit_area)i, &c);
-		printf("  %-20s %10llu %8llu ", hexoid_audit_area_name((enum hexoid_audit_area)i),
-		       (unsigned long long)c.scanned, (unsigned long long)c.git3);
+		sb_printf(b, "  %-20s %10llu %8llu ", hexoid_audit_area_name((enum hexoid_audit_area)i),
+			  (unsigned long long)c[i].scanned, (unsigned long long)c[i].git3);
 		if (warn)
-			printf("%8llu ", (unsigned long long)c.warn);
-		printf("%8llu\n", (unsigned long long)c.errors);
-		ts += c.scanned;
-		tg += c.git3;
-		tw += c.warn;
-		te += c.errors;
+			sb_printf(b, "%8llu ", (unsigned long long)c[i].warn);
+		sb_printf(b, "%8llu\n", (unsigned long long)c[i].errors);
 	}
-	printf("  %-20s %10llu %8llu ", "total", ts, tg);
+	sb_printf(b, "  %-20s %10llu %8llu ", "total", (unsigned long long)t.scanned,
+		  (unsigned long long)t.git3);
 	if (warn)
-		printf("%8llu ", tw);
-	printf("%8llu\n", te);
+		sb_printf(b, "%8llu ", (unsigned long long)t.warn);
+	sb_printf(b, "%8llu\n", (unsigned long long)t.errors);
+}
+
+/* Audit one repository and write its report: EXIT_VALID, EXIT_INVALID or EXIT_TROUBLE. */
+static int audit_one(struct run_out *ro, const char *repo)
+{
+	struct hexoid_audit_options o = HEXOID_AUDIT_OPTIONS_INIT;
+	struct hexoid_audit *audit;
+	struct report rp;
+	const char *algo;
+	char err[512];
+	int rc;
+
+	memset(&rp, 0, sizeof(rp));
+	rp.ro = ro;
+	rp.repo = repo;
+	audit = ro->objects ? hexoid_audit_open_objects(repo, ro->algo, err, sizeof(err))
+			    : hexoid_audit_open(repo, err, sizeof(err));
+	if (!audit) {
+		not_audited(ro, repo, err);
+		return EXIT_TROUBLE;
+	}
+	/* Several repositories share the threads out: each has one. */
+	o.jobs = ro->many ? 1 : (unsigned)ro->jobs;
+	o.verify_ids = ro->verify_ids;
+	o.on_finding = on_finding;
+	o.on_progress = on_progress;
+	o.ctx = &rp;
+
+	algo = hexoid_audit_algo(audit) == HEXOID_SHA256 ? "sha256" : "sha1";
+	if (ro->mode == OUT_JSON) {
+		sb_puts(&rp.b, "{\n  \"repository\": ");
+		sb_json_string(&rp.b, repo);
+		sb_printf(&rp.b, ",\n  \"object_format\": \"%s\",\n  \"ref_storage\": %s,\n  \"findings\": [",
+			  algo, ref_storage(ro, audit));
+	} else if (ro->mode == OUT_TEXT) {
+		if (ro->objects)
+			sb_printf(&rp.b, "hexoid audit: %s (%s; an objects folder)\n", repo, algo);
+		else if (hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE)
+			sb_printf(&rp.b, "hexoid audit: %s (%s; refs in reftable: binary IDs, nothing to lowercase)\n",
+				  repo, algo);
+		else
+			sb_printf(&rp.b, "hexoid audit: %s (%s)\n", repo, algo);
+	}
+	if (!ro->many)
+		emit(&rp);
+	rc = hexoid_audit_run(audit, &o, err, sizeof(err));
+	if (rc < 0) {
+		/* What was found is written; the reason it stopped follows it. */
+		if (ro->mode != OUT_JSON)
+			emit(&rp);
+		sb_free(&rp.b);
+		hexoid_audit_close(audit);
+		not_audited(ro, repo, err);
+		return EXIT_TROUBLE;
+	}
+	summary(audit, &rp);
+	emit(&rp);
+	sb_free(&rp.b);
+	hexoid_audit_close(audit);
+	/* Warnings alone are things Git 3.0 still reads: not a reason to fail a script. */
+	return rp.nfindings > rp.nwarn ? EXIT_INVALID : EXIT_VALID;
+}
+
+/*
+ * The next repository to audit (to free), or NULL: the arguments, then the lines of
+ * --from, read as they are needed, so that a list piped in is audited as it comes.
+ */
+static char *next_repo(struct run_out *ro)
+{
+	char *repo = NULL;
+
+	pthread_mutex_lock(&ro->list_lock);
+	if (ro->next < ro->nargs) {
+		if (!(repo = strdup(ro->args[ro->next++])))
+			ro->list_failed = "out of memory";
+	}
+	while (!repo && ro->from && !ro->list_failed) {
+		ssize_t len = getline(&ro->line, &ro->linecap, ro->from);
+		if (len < 0) {
+			if (ferror(ro->from))
+				ro->list_failed = strerror(errno);
+			ro->from = NULL;
+			break;
+		}
+		if (len && ro->line[len - 1] == '\n')
+			ro->line[--len] = 0;
+		if (len && ro->line[len - 1] == '\r')
+			ro->line[--len] = 0;
+		if (len && !(repo = strdup(ro->line)))
+			ro->list_failed = "out of memory";
+	}
+	if (repo)
+		ro->nrepos++;
+	pthread_mutex_unlock(&ro->list_lock);
+	return repo;
+}
+
+/* A worker: repositories from the list until none is left. */
+static void *audit_worker(void *p)
+{
+	struct run_out *ro = p;
+	char *repo;
+
+	while ((repo = next_repo(ro))) {
+		int rc = audit_one(ro, repo);
+		free(repo);
+		pthread_mutex_lock(&ro->lock);
+		ro->done++;
+		if (rc == EXIT_TROUBLE)
+			ro->failed++;
+		else if (rc == EXIT_INVALID)
+			ro->found++;
+		else
+			ro->clean++;
+		if (ro->progress && ro->from_name) {
+			fprintf(stderr, "\raudit: %zu repositories\033[K", ro->done);
+			ro->progress_shown = 1;
+		} else if (ro->progress) {
+			progress_bar("audit", ro->done, ro->nargs, "repositories");
+			ro->progress_shown = 1;
+		}
+		pthread_mutex_unlock(&ro->lock);
+	}
+	return NULL;
 }
 
 int cmd_audit(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
+		{ "json-lines", no_argument, NULL, 'L' },
+		{ "from", required_argument, NULL, 'F' },
+		{ "objects-dir", no_argument, NULL, 'o' },
+		{ "object-format", required_argument, NULL, 'O' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verify-ids", no_argument, NULL, 'V' },
 		{ "progress", no_argument, NULL, 'p' },
@@ -308,101 +597,208 @@ int cmd_audit(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct hexoid_audit_options o = HEXOID_AUDIT_OPTIONS_INIT;
-	struct hexoid_audit *audit;
-	struct report rp;
-	unsigned long jobs = 1;
-	const char *repo, *algo;
-	char err[512];
+	struct run_out ro;
+	pthread_t *threads = NULL;
+	size_t nthreads = 0, i;
+	char *dot[] = { (char *)"." };
 	int c, progress = -1, rc;
 
-	memset(&rp, 0, sizeof(rp));
+	memset(&ro, 0, sizeof(ro));
+	ro.jobs = 1;
+	pthread_mutex_init(&ro.lock, NULL);
+	pthread_mutex_init(&ro.list_lock, NULL);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'J': rp.json = 1; break;
-		case 'V': o.verify_ids = 1; break;
+		case 'J': ro.mode = OUT_JSON; break;
+		case 'L': ro.mode = OUT_JSON_LINES; break;
+		case 'F': ro.from_name = optarg; break;
+		case 'o': ro.objects = 1; break;
+		case 'O':
+			if (strcmp(optarg, "sha1") && strcmp(optarg, "sha256")) {
+				fprintf(stderr, "hexoid: unknown --object-format '%s'\n\n%s", optarg,
+					usage_audit);
+				rc = EXIT_TROUBLE;
+				goto out;
+			}
+			ro.algo = strcmp(optarg, "sha1") ? HEXOID_SHA256 : HEXOID_SHA1;
+			break;
+		case 'V': ro.verify_ids = 1; break;
 		case 'p': progress = 1; break;
 		case 'P': progress = 0; break;
 		case 'j':
-			if (parse_jobs(optarg, &jobs)) {
+			if (parse_jobs(optarg, &ro.jobs)) {
 				fprintf(stderr, "hexoid: bad --jobs '%s' (1..256)\n\n%s", optarg, usage_audit);
-				return EXIT_TROUBLE;
+				rc = EXIT_TROUBLE;
+				goto out;
 			}
 			break;
 		case 'h':
 			fputs(usage_audit, stdout);
-			return EXIT_VALID;
+			rc = EXIT_VALID;
+			goto out;
 		default:
 			fprintf(stderr, "hexoid: unknown option '%s'\n\n%s", argv[optind - 1], usage_audit);
-			return EXIT_TROUBLE;
+			rc = EXIT_TROUBLE;
+			goto out;
 		}
 	}
-	if (argc - optind > 1) {
-		fprintf(stderr, "hexoid: audit takes one repository\n\n%s", usage_audit);
-		return EXIT_TROUBLE;
+	ro.many = argc - optind > 1 || ro.from_name;
+	if (ro.many && ro.mode == OUT_JSON) {
+		fprintf(stderr, "hexoid: --json takes one repository; --json-lines takes many\n\n%s",
+			usage_audit);
+		rc = EXIT_TROUBLE;
+		goto out;
 	}
-	repo = optind < argc ? argv[optind] : ".";
-	audit = hexoid_audit_open(repo, err, sizeof(err));
-	if (!audit) {
-		fprintf(stderr, "hexoid: %s\n", err);
-		return EXIT_TROUBLE;
+	if (ro.algo && !ro.objects) {
+		fprintf(stderr, "hexoid: --object-format is for --objects-dir: a repository says "
+			"its own\n\n%s", usage_audit);
+		rc = EXIT_TROUBLE;
+		goto out;
 	}
-	rp.progress = progress >= 0 ? progress : isatty(STDERR_FILENO);
-	o.jobs = (unsigned)jobs;
-	o.on_finding = on_finding;
-	o.on_progress = on_progress;
-	o.ctx = &rp;
+	ro.args = argv + optind;
+	ro.nargs = (size_t)(argc - optind);
+	if (ro.objects && !ro.nargs && !ro.from_name) {
+		fprintf(stderr, "hexoid: --objects-dir needs a folder\n\n%s", usage_audit);
+		rc = EXIT_TROUBLE;
+		goto out;
+	}
+	if (!ro.many && !ro.nargs) {
+		/* No repository named: the one git would use, $GIT_DIR when set. */
+		const char *gd = getenv("GIT_DIR");
+		if (gd && *gd && !ro.objects)
+			dot[0] = (char *)gd;
+		ro.args = dot;
+		ro.nargs = 1;
+	}
+	if (ro.from_name) {
+		ro.from = strcmp(ro.from_name, "-") ? fopen(ro.from_name, "r") : stdin;
+		ro.from_file = ro.from;
+		if (!ro.from) {
+			char err[512];
+			snprintf(err, sizeof(err), "%s: cannot read the list: %s", ro.from_name,
+				 strerror(errno));
+			not_audited(&ro, NULL, err);
+			ro.list_error = 1;
+		}
+	}
+	ro.progress = progress >= 0 ? progress : isatty(STDERR_FILENO);
 
-	algo = hexoid_audit_algo(audit) == HEXOID_SHA256 ? "sha256" : "sha1";
-	if (rp.json) {
-		printf("{\n  \"repository\": ");
-		json_string(repo);
-		printf(",\n  \"object_format\": \"%s\",\n  \"ref_storage\": \"%s\",\n  \"findings\": [",
-		       algo, hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE ? "reftable" : "files");
-	} else if (hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE) {
-		printf("hexoid audit: %s (%s; refs in reftable: binary IDs, nothing to lowercase)\n", repo,
-		       algo);
-	} else {
-		printf("hexoid audit: %s (%s)\n", repo, algo);
+	nthreads = ro.many && ro.jobs > 1 ? ro.jobs - 1 : 0;
+	if (!ro.from && nthreads >= ro.nargs)
+		nthreads = ro.nargs ? ro.nargs - 1 : 0;
+	if (nthreads && !(threads = calloc(nthreads, sizeof(*threads))))
+		nthreads = 0;
+	for (i = 0; i < nthreads; i++)
+		if (pthread_create(&threads[i], NULL, audit_worker, &ro) != 0)
+			break;
+	nthreads = i;
+	/* This thread is one of the workers. */
+	audit_worker(&ro);
+	for (i = 0; i < nthreads; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	clear_progress(&ro);
+	if (ro.list_failed) {
+		char err[512];
+		snprintf(err, sizeof(err), "%s: reading the list: %s", display_name(ro.from_name),
+			 ro.list_failed);
+		not_audited(&ro, NULL, err);
+		ro.list_error = 1;
 	}
-	rc = hexoid_audit_run(audit, &o, err, sizeof(err));
-	clear_progress(&rp);
-	if (rc < 0) {
-		fflush(stdout);
-		fprintf(stderr, "hexoid: %s\n", err);
-		hexoid_audit_close(audit);
-		return EXIT_TROUBLE;
-	}
-	summary(audit, &rp);
-	hexoid_audit_close(audit);
-	if (fflush(stdout)) {
+	if (ro.from_file && ro.from_file != stdin)
+		fclose(ro.from_file);
+
+	if (ro.many && ro.mode == OUT_TEXT)
+		printf("hexoid audit: %zu repositor%s: %zu clean, %zu with findings, %zu not audited\n",
+		       ro.nrepos, ro.nrepos == 1 ? "y" : "ies", ro.clean, ro.found, ro.failed);
+	/* A repository that could not be audited, or a list not read to its end, wins over
+	 * findings: the run is not whole. */
+	rc = ro.failed || ro.list_error ? EXIT_TROUBLE : ro.found ? EXIT_INVALID : EXIT_VALID;
+	if (ro.mode == OUT_JSON_LINES)
+		printf("{\"schema\": 1, \"type\": \"run\", \"command\": \"audit\", \"repositories\": %zu, "
+		       "\"clean\": %zu, \"with_findings\": %zu, \"not_audited\": %zu, \"exit\": %d}\n",
+		       ro.nrepos, ro.clean, ro.found, ro.failed, rc);
+	if (fflush(stdout) || ro.write_failed) {
 		fprintf(stderr, "hexoid: writing the report: %s\n", strerror(errno));
-		return EXIT_TROUBLE;
+		rc = EXIT_TROUBLE;
 	}
-	/* Warnings alone are things Git 3.0 still reads: not a reason to fail a script. */
-	return rp.nfindings > rp.nwarn ? EXIT_INVALID : EXIT_VALID;
+out:
+	free(ro.line);
+	pthread_mutex_destroy(&ro.lock);
+	pthread_mutex_destroy(&ro.list_lock);
+	return rc;
 }
 
 /* --- verify-pack ------------------------------------------------------------------- */
 
 struct vp {
 	const char *path;         /* as given */
+	const char *name;         /* the .pack, as findings name it */
 	unsigned long long found;
-	int progress;
+	int progress, json;
 };
+
+/* A JSON line onto stdout, flushed: -1 if it could not be written. */
+static int put_line(struct sbuf *b)
+{
+	int rc = 0;
+
+	if (b->oom || fwrite(b->p, 1, b->len, stdout) != b->len || fflush(stdout))
+		rc = -1;
+	sb_free(b);
+	return rc;
+}
 
 static int vp_finding(void *ctx, const struct hexoid_finding *f)
 {
 	struct vp *v = ctx;
+	const char *cls = f->git3 ? "git3" : "error";
 	struct shown s = { f->path, f->has_oid, f->oid, f->algo, f->type, f->header, f->line,
-			   f->column, f->offset, f->git3 ? "git3" : "error", f->message };
+			   f->column, f->offset, cls, f->message };
+	const char *type = hexoid_object_type_name(f->type);
+	char hex[HEXOID_MAX_HEXSZ + 1];
+	struct sbuf b = { 0 };
 
 	if (v->progress)
 		fputs("\r\033[K", stderr);
-	object_text(stdout, &s);
 	v->found++;
+	if (!v->json) {
+		object_text(&b, &s);
+		if (b.len)
+			fwrite(b.p, 1, b.len, stdout);
+		sb_free(&b);
+		return 0;
+	}
+	sb_puts(&b, "{\"schema\": 1, \"type\": \"finding\", \"pack\": ");
+	sb_json_string(&b, v->name);
+	sb_puts(&b, ", \"path\": ");
+	sb_json_string(&b, f->path);
+	f->line ? sb_printf(&b, ", \"line\": %llu", (unsigned long long)f->line) : sb_puts(&b, ", \"line\": null");
+	f->column ? sb_printf(&b, ", \"column\": %lu", (unsigned long)f->column) : sb_puts(&b, ", \"column\": null");
+	sb_puts(&b, ", \"object\": ");
+	if (f->has_oid)
+		sb_printf(&b, "\"%s\"", hex_of(hex, f->oid, f->algo));
+	else
+		sb_puts(&b, "null");
+	sb_puts(&b, ", \"object_type\": ");
+	if (f->has_oid && type)
+		sb_printf(&b, "\"%s\"", type);
+	else
+		sb_puts(&b, "null");
+	sb_puts(&b, ", \"header\": ");
+	sb_json_string(&b, f->header);
+	if (f->offset != HEXOID_NO_OFFSET)
+		sb_printf(&b, ", \"offset\": %llu", (unsigned long long)f->offset);
+	else
+		sb_puts(&b, ", \"offset\": null");
+	sb_printf(&b, ", \"class\": \"%s\", \"code\": ", cls);
+	sb_json_string(&b, hexoid_finding_code_name(f->code));
+	sb_puts(&b, ", \"message\": ");
+	sb_json_string(&b, f->message);
+	sb_puts(&b, "}\n");
+	put_line(&b);
 	return 0;
 }
 
@@ -411,19 +807,30 @@ static int vp_progress(void *ctx, uint64_t done, uint64_t total)
 	struct vp *v = ctx;
 
 	if (v->progress)
-		progress_bar(v->path, done, total);
+		progress_bar(v->path, done, total, "commits and tags");
 	return 0;
 }
 
-/* The library's "PATH: what" as "hexoid: PATH: error: what". */
-static void print_error(const char *err)
+/* The library's "PATH: what" as "hexoid: PATH: error: what"; with --json, an error
+ * object too. */
+static void print_error(const char *err, const char *pack, int json)
 {
 	const char *sep = strstr(err, ": ");
 
+	fflush(stdout);
 	if (sep)
 		fprintf(stderr, "hexoid: %.*s: error: %s\n", (int)(sep - err), err, sep + 2);
 	else
 		fprintf(stderr, "hexoid: error: %s\n", err);
+	if (json) {
+		struct sbuf b = { 0 };
+		sb_puts(&b, "{\"schema\": 1, \"type\": \"error\", \"pack\": ");
+		sb_json_string(&b, pack);
+		sb_puts(&b, ", \"message\": ");
+		sb_json_string(&b, err);
+		sb_puts(&b, "}\n");
+		put_line(&b);
+	}
 }
 
 int cmd_verify_pack(int argc, char **argv)
@@ -433,12 +840,14 @@ int cmd_verify_pack(int argc, char **argv)
 		{ "verify-ids", no_argument, NULL, 'V' },
 		{ "object-format", required_argument, NULL, 'O' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long jobs = 1;
 	enum hexoid_algo told = 0;
-	int c, quiet = 0, verify_ids = 0, rc = EXIT_VALID, i;
+	int c, quiet = 0, verify_ids = 0, json = 0, rc = EXIT_VALID, i;
+	unsigned long long npacks = 0, nfound = 0, nfailed = 0;
 
 	opterr = 0;
 	optind = 1;
@@ -446,6 +855,7 @@ int cmd_verify_pack(int argc, char **argv)
 		switch (c) {
 		case 'V': verify_ids = 1; break;
 		case 'q': quiet = 1; break;
+		case 'J': json = 1; break;
 		case 'j':
 			if (parse_jobs(optarg, &jobs)) {
 				fprintf(stderr, "hexoid: bad --jobs '%s' (1..256)\n\n%s", optarg,
@@ -475,10 +885,13 @@ int cmd_verify_pack(int argc, char **argv)
 	}
 	if (optind == argc) {
 		fprintf(stderr, "hexoid: verify-pack needs a pack\n\n%s", usage_verify_pack);
+		if (json)
+			printf("{\"schema\": 1, \"type\": \"error\", \"pack\": null, \"message\": "
+			       "\"verify-pack needs a pack\"}\n");
 		return EXIT_TROUBLE;
 	}
 	for (i = optind; i < argc; i++) {
-		struct vp v = { argv[i], 0, isatty(STDERR_FILENO) };
+		struct vp v = { argv[i], argv[i], 0, isatty(STDERR_FILENO), json };
 		struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
 		struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 		char err[512];
@@ -499,11 +912,14 @@ int cmd_verify_pack(int argc, char **argv)
 			strcpy(shown + len - 4, ".pack");
 			name = shown;
 		}
+		v.name = name;
+		npacks++;
 		if (hexoid_pack_scan(argv[i], &o, &st, err, sizeof(err)) < 0) {
 			if (v.progress)
 				fputs("\r\033[K", stderr);
-			print_error(err);
+			print_error(err, name, json);
 			rc = EXIT_TROUBLE;
+			nfailed++;
 			free(shown);
 			continue;
 		}
@@ -511,7 +927,19 @@ int cmd_verify_pack(int argc, char **argv)
 			fputs("\r\033[K", stderr);
 		if (v.found && rc == EXIT_VALID)
 			rc = EXIT_INVALID;
-		if (v.found || !quiet) {
+		if (v.found)
+			nfound++;
+		if (json) {
+			struct sbuf b = { 0 };
+			sb_puts(&b, "{\"schema\": 1, \"type\": \"pack\", \"pack\": ");
+			sb_json_string(&b, name);
+			sb_printf(&b, ", \"objects\": %llu, \"commits\": %llu, \"tags\": %llu, "
+				  "\"deltas\": %llu, \"findings\": %llu, \"exit\": %d}\n",
+				  (unsigned long long)st.objects, (unsigned long long)st.commits,
+				  (unsigned long long)st.tags, (unsigned long long)st.deltas, v.found,
+				  v.found ? EXIT_INVALID : EXIT_VALID);
+			put_line(&b);
+		} else if (v.found || !quiet) {
 			printf("%s: %llu objects, %llu commits, %llu tags, %llu deltas resolved: ", name,
 			       (unsigned long long)st.objects, (unsigned long long)st.commits,
 			       (unsigned long long)st.tags, (unsigned long long)st.deltas);
@@ -522,6 +950,10 @@ int cmd_verify_pack(int argc, char **argv)
 		}
 		free(shown);
 	}
+	if (json)
+		printf("{\"schema\": 1, \"type\": \"run\", \"command\": \"verify-pack\", \"packs\": %llu, "
+		       "\"clean\": %llu, \"with_findings\": %llu, \"not_checked\": %llu, \"exit\": %d}\n",
+		       npacks, npacks - nfound - nfailed, nfound, nfailed, rc);
 	if (fflush(stdout)) {
 		fprintf(stderr, "hexoid: writing the report: %s\n", strerror(errno));
 		return EXIT_TROUBLE;

@@ -67,6 +67,19 @@ int cmd_update(int argc, char **argv);
 /* A decimal count for an option (no sign, no junk): 0, or -1 if `s` is not one. */
 int parse_count(const char *s, unsigned long *out);
 
+/* A growing buffer of text (always NUL-terminated once written to); oom is set, and
+ * further writes ignored, when memory runs out. */
+struct sbuf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_puts(struct sbuf *b, const char *s);
+/* A JSON string for s (null for NULL). */
+void sb_json_string(struct sbuf *b, const char *s);
+void sb_free(struct sbuf *b);
+
 /* The name to show for a path in messages. */
 const char *display_name(const char *path);
 

@@ -3,7 +3,9 @@
  * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -16,4 +18,86 @@ int parse_count(const char *s, unsigned long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/* --- a growing buffer, for reports written whole ----------------------------------- */
+
+static void sb_room(struct sbuf *b, size_t more)
+{
+	size_t cap;
+	char *p;
+
+	if (b->oom || b->len + more < b->cap)
+		return;
+	cap = b->cap ? b->cap : 256;
+	while (cap <= b->len + more)
+		cap *= 2;
+	if (!(p = realloc(b->p, cap))) {
+		b->oom = 1;
+		return;
+	}
+	b->p = p;
+	b->cap = cap;
+}
+
+void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->oom = 1;
+		return;
+	}
+	if (!b->p || b->len + (size_t)n >= b->cap) {
+		sb_room(b, (size_t)n + 1);
+		if (b->oom)
+			return;
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
+void sb_puts(struct sbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	sb_room(b, n + 1);
+	if (b->oom)
+		return;
+	memcpy(b->p + b->len, s, n + 1);
+	b->len += n;
+}
+
+void sb_json_string(struct sbuf *b, const char *s)
+{
+	if (!s) {
+		sb_puts(b, "null");
+		return;
+	}
+	sb_room(b, 2 * strlen(s) + 3);
+	sb_puts(b, "\"");
+	for (; *s && !b->oom; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			sb_printf(b, "\\%c", c);
+		else if (c < 0x20)
+			sb_printf(b, "\\u%04x", c);
+		else if (sb_room(b, 1), !b->oom) {
+			b->p[b->len++] = (char)c;
+			b->p[b->len] = 0;
+		}
+	}
+	sb_puts(b, "\"");
+}
+
+void sb_free(struct sbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
 }

@@ -28,6 +28,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,7 @@ extern char **environ;
 
 static const char usage_pre_receive[] =
 	"usage: hexoid pre-receive [--mixed] [--report-only] [--timeout=SECONDS]\n"
-	"                          [--on-timeout=reject|accept] [--jobs=N]\n"
+	"                          [--on-timeout=reject|accept] [--jobs=N] [--json]\n"
 	"\n"
 	"A pre-receive hook: reads git's '<old> <new> <ref>' lines on stdin and rejects the\n"
 	"push when a commit or tag it brings, or one a pushed ref now reaches that its old\n"
@@ -58,6 +59,9 @@ static const char usage_pre_receive[] =
 	"  --timeout=S      give up after S seconds (default 0: no limit)\n"
 	"  --on-timeout=W   reject (default) or accept the push when the time is up\n"
 	"  --jobs=N         threads for each pushed pack (default 1)\n"
+	"  --json           also JSON lines on stdout (git shows the pusher a hook's stdout\n"
+	"                   too: redirect it): each finding, each reason the check could not\n"
+	"                   be done, and the verdict last (\"schema\": 1; see the README)\n"
 	"\n"
 	"The same settings from git config: hexoid.mixed, hexoid.reportOnly, hexoid.timeout,\n"
 	"hexoid.onTimeout, hexoid.jobs; flags win over them.\n"
@@ -134,9 +138,45 @@ struct gate {
 
 #define SAY "hexoid: "
 
+/* --json: JSON lines on stdout beside the text on stderr. */
+static int json_lines;
+
+/* One JSON line onto stdout, flushed (threads and the child write them too). */
+static void json_line(struct sbuf *b)
+{
+	if (!b->oom)
+		fwrite(b->p, 1, b->len, stdout);
+	fflush(stdout);
+	sb_free(b);
+}
+
+/* Why the check cannot be done or trusted: on stderr, and with --json as an "error". */
+static void say_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say_error(const char *fmt, ...)
+{
+	char msg[1024];
+	size_t len;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, SAY "%s", msg);
+	len = strlen(msg);
+	if (len && msg[len - 1] == '\n')
+		msg[--len] = 0;
+	if (json_lines) {
+		struct sbuf b = { 0 };
+		sb_puts(&b, "{\"schema\": 1, \"type\": \"error\", \"message\": ");
+		sb_json_string(&b, msg);
+		sb_puts(&b, "}\n");
+		json_line(&b);
+	}
+}
+
 static void oom(void)
 {
-	fputs(SAY "out of memory\n", stderr);
+	say_error("out of memory\n");
 	exit(EXIT_TROUBLE);
 }
 
@@ -211,12 +251,12 @@ static int reap(pid_t pid, const char *what)
 
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
-			fprintf(stderr, SAY "%s: %s\n", what, strerror(errno));
+			say_error("%s: %s\n", what, strerror(errno));
 			return -1;
 		}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	fprintf(stderr, SAY "%s: killed by signal %d\n", what, WTERMSIG(status));
+	say_error("%s: killed by signal %d\n", what, WTERMSIG(status));
 	return -1;
 }
 
@@ -230,7 +270,7 @@ static char *capture(char *const argv[], int *status)
 
 	*status = -1;
 	if (pid < 0) {
-		fprintf(stderr, SAY "cannot run %s: %s\n", argv[0], strerror(errno));
+		say_error("cannot run %s: %s\n", argv[0], strerror(errno));
 		return NULL;
 	}
 	if (!(buf = malloc(cap)))
@@ -295,7 +335,7 @@ static int read_config(struct config *cfg)
 
 	/* 1 is git config's "no such key". */
 	if (!out || (status != 0 && status != 1)) {
-		fprintf(stderr, SAY "git config failed (exit %d)\n", status);
+		say_error("git config failed (exit %d)\n", status);
 		free(out);
 		return -1;
 	}
@@ -324,7 +364,7 @@ static int read_config(struct config *cfg)
 			bad = parse_jobs(value, &cfg->jobs);
 		}
 		if (bad) {
-			fprintf(stderr, SAY "bad value '%s' for git config hexoid.%s\n", value, key);
+			say_error("bad value '%s' for git config hexoid.%s\n", value, key);
 			free(out);
 			return -1;
 		}
@@ -342,7 +382,7 @@ static int cat_start(struct gate *g)
 
 	g->cat_pid = spawn(argv, &to, &from);
 	if (g->cat_pid < 0) {
-		fprintf(stderr, SAY "cannot run git cat-file: %s\n", strerror(errno));
+		say_error("cannot run git cat-file: %s\n", strerror(errno));
 		return -1;
 	}
 	g->cat_in = fdopen(to, "w");
@@ -405,7 +445,7 @@ static int cat_read(struct gate *g, FILE *out, const char *name, enum hexoid_obj
 broken:
 	free(*buf);
 	*buf = NULL;
-	fprintf(stderr, SAY "git cat-file --batch: unexpected output or end, reading %s\n", name);
+	say_error("git cat-file --batch: unexpected output or end, reading %s\n", name);
 	g->trouble = 1;
 	return -1;
 }
@@ -418,7 +458,7 @@ static int cat_get(struct gate *g, const char *name, enum hexoid_object_type *ty
 	if (!g->cat_pid && cat_start(g))
 		return -1;
 	if (fprintf(g->cat_in, "%s\n", name) < 0 || fflush(g->cat_in)) {
-		fprintf(stderr, SAY "git cat-file --batch: %s\n", strerror(errno));
+		say_error("git cat-file --batch: %s\n", strerror(errno));
 		g->trouble = 1;
 		return -1;
 	}
@@ -478,7 +518,7 @@ static int check_tags(struct gate *g, int ref, const char *start)
 		int rc = cat_get(g, name, &type, &text, &len, oid);
 
 		if (rc > 0) {
-			fprintf(stderr, SAY "%s: object %s is missing\n", g->u[ref].ref, name);
+			say_error("%s: object %s is missing\n", g->u[ref].ref, name);
 			g->trouble = 1;
 		}
 		if (rc)
@@ -500,7 +540,7 @@ static int check_tags(struct gate *g, int ref, const char *start)
 		if (hexoid_decode(NULL, name, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) != HEXOID_OK)
 			return 0; /* not an ID: already a finding, and nothing to follow */
 	}
-	fprintf(stderr, SAY "%s: more than 64 tags in a chain from %s\n", g->u[ref].ref, start);
+	say_error("%s: more than 64 tags in a chain from %s\n", g->u[ref].ref, start);
 	g->trouble = 1;
 	return -1;
 }
@@ -566,7 +606,7 @@ static void quarantine_load(struct gate *g)
 				continue;
 			}
 			if (hexoid_idx_open(&g->qidx[g->qidx_n], f->data, f->size, g->algo, &e) != HEXOID_IDX_OK) {
-				fprintf(stderr, SAY "pushed %s: %s\n", de->d_name, e.message);
+				say_error("pushed %s: %s\n", de->d_name, e.message);
 				cli_unload(f);
 				g->trouble = 1;
 				continue;
@@ -648,14 +688,14 @@ static pid_t start_fed(struct gate *g, char **argv, struct feeder *f, pthread_t 
 	pid_t pid = spawn(argv, &to, &from);
 
 	if (pid < 0) {
-		fprintf(stderr, SAY "cannot run git %s: %s\n", argv[1], strerror(errno));
+		say_error("cannot run git %s: %s\n", argv[1], strerror(errno));
 		g->trouble = 1;
 		return -1;
 	}
 	if (!(f->to = fdopen(to, "w")) || !(*out = fdopen(from, "r")))
 		oom();
 	if (pthread_create(thread, NULL, feed, f)) {
-		fputs(SAY "cannot start a thread\n", stderr);
+		say_error("cannot start a thread\n");
 		exit(EXIT_TROUBLE);
 	}
 	return pid;
@@ -686,7 +726,7 @@ static void check_stored(struct gate *g, int who, const struct oids *ids)
 		hex[g->hexsz] = 0;
 		rc = cat_read(g, out, hex, &type, &text, &len, oid);
 		if (rc > 0) {
-			fprintf(stderr, SAY "commit %s is missing\n", hex);
+			say_error("commit %s is missing\n", hex);
 			g->trouble = 1;
 		}
 		if (rc)
@@ -698,7 +738,7 @@ static void check_stored(struct gate *g, int who, const struct oids *ids)
 	fclose(out);
 	pthread_join(thread, NULL);
 	if (reap(pid, "git cat-file") != 0 || f.failed) {
-		fprintf(stderr, SAY "git cat-file --batch failed\n");
+		say_error("git cat-file --batch failed\n");
 		g->trouble = 1;
 	}
 }
@@ -728,7 +768,7 @@ static void walk(struct gate *g, const int *refs, size_t nrefs, struct oids *wal
 		unsigned char oid[HEXOID_MAX_RAWSZ];
 		if (strlen(line) != g->hexsz + 1 || line[g->hexsz] != '\n' ||
 		    hexoid_decode(oid, line, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) != HEXOID_OK) {
-			fprintf(stderr, SAY "git rev-list: unexpected output\n");
+			say_error("git rev-list: unexpected output\n");
 			g->trouble = 1;
 			break;
 		}
@@ -737,7 +777,7 @@ static void walk(struct gate *g, const int *refs, size_t nrefs, struct oids *wal
 	fclose(out);
 	pthread_join(thread, NULL);
 	if (reap(pid, "git rev-list") != 0 || f.failed) {
-		fprintf(stderr, SAY "%s: git rev-list failed\n", g->u[refs[0]].ref);
+		say_error("%s: git rev-list failed\n", g->u[refs[0]].ref);
 		g->trouble = 1;
 	}
 	oids_sort(walked);
@@ -776,14 +816,14 @@ static void name_pending(struct gate *g, const int *refs, size_t nrefs)
 	for (i = 0; i < need.n; i++)
 		named[i] = -1;
 	if ((pid = spawn(argv, &to, &from)) < 0) {
-		fprintf(stderr, SAY "cannot run git log: %s\n", strerror(errno));
+		say_error("cannot run git log: %s\n", strerror(errno));
 		g->trouble = 1;
 		goto out;
 	}
 	if (!(f.to = fdopen(to, "w")) || !(out = fdopen(from, "r")))
 		oom();
 	if (pthread_create(&thread, NULL, feed, &f)) {
-		fputs(SAY "cannot start a thread\n", stderr);
+		say_error("cannot start a thread\n");
 		exit(EXIT_TROUBLE);
 	}
 	while ((len = getline(&line, &cap, out)) > 0) {
@@ -804,7 +844,7 @@ static void name_pending(struct gate *g, const int *refs, size_t nrefs)
 	fclose(out);
 	pthread_join(thread, NULL);
 	if (reap(pid, "git log") != 0 || f.failed) {
-		fprintf(stderr, SAY "git log --source failed\n");
+		say_error("git log --source failed\n");
 		g->trouble = 1;
 	}
 out:
@@ -880,7 +920,7 @@ static void *scan_pushed(void *p)
 	struct dirent *de;
 
 	if (hexoid_loose_scan(g->quarantine, &o, &st, err, sizeof(err)) < 0) {
-		fprintf(stderr, SAY "pushed objects: %s\n", err);
+		say_error("pushed objects: %s\n", err);
 		ps->trouble = 1;
 	}
 	if (!(packdir = malloc(qlen + 6)))
@@ -889,7 +929,7 @@ static void *scan_pushed(void *p)
 	memcpy(packdir + qlen, "/pack", 6);
 	if (!(d = opendir(packdir))) {
 		if (errno != ENOENT) {
-			fprintf(stderr, SAY "pushed packs: %s: %s\n", packdir, strerror(errno));
+			say_error("pushed packs: %s: %s\n", packdir, strerror(errno));
 			ps->trouble = 1;
 		}
 		free(packdir);
@@ -910,7 +950,7 @@ static void *scan_pushed(void *p)
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		if (hexoid_pack_scan(names[i], &o, &st, err, sizeof(err)) < 0) {
-			fprintf(stderr, SAY "pushed pack %s\n", err);
+			say_error("pushed pack %s\n", err);
 			ps->trouble = 1;
 		}
 		free(names[i]);
@@ -956,6 +996,30 @@ static void print_rec(const struct gate *g, const struct rec *r)
 		fprintf(stderr, "%s %s: %s: %s\n", type, hex, cls, r->message);
 	else
 		fprintf(stderr, "%s: %s\n", cls, r->message);
+	if (json_lines) {
+		struct sbuf b = { 0 };
+		sb_puts(&b, "{\"schema\": 1, \"type\": \"finding\", \"ref\": ");
+		sb_json_string(&b, r->ref >= 0 ? g->u[r->ref].ref : NULL);
+		sb_puts(&b, ", \"pushed\": ");
+		sb_json_string(&b, r->ref >= 0 ? NULL : r->path);
+		sb_puts(&b, ", \"object\": ");
+		r->has_oid ? sb_printf(&b, "\"%s\"", hex) : sb_puts(&b, "null");
+		sb_puts(&b, ", \"object_type\": ");
+		sb_json_string(&b, r->has_oid ? type : NULL);
+		sb_puts(&b, ", \"header\": ");
+		sb_json_string(&b, r->header[0] ? r->header : NULL);
+		r->header[0] ? sb_printf(&b, ", \"line\": %u, \"column\": %u", r->line, r->column)
+			     : sb_puts(&b, ", \"line\": null, \"column\": null");
+		if (r->offset != HEXOID_NO_OFFSET)
+			sb_printf(&b, ", \"offset\": %llu", (unsigned long long)r->offset);
+		else
+			sb_puts(&b, ", \"offset\": null");
+		sb_printf(&b, ", \"class\": \"%s\", \"rejects\": %s, \"message\": ", cls,
+			  rejects(g, r) ? "true" : "false");
+		sb_json_string(&b, r->message);
+		sb_puts(&b, "}\n");
+		json_line(&b);
+	}
 }
 
 /*
@@ -1051,14 +1115,14 @@ static int read_updates(struct gate *g)
 		c = b ? strchr(b + 1, ' ') : NULL;
 		if (!c || add_update(g, a, (size_t)(b - a), b + 1, (size_t)(c - b - 1), c + 1,
 				     strlen(c + 1))) {
-			fprintf(stderr, SAY "<stdin>:%llu: error: expected '<old> <new> <ref>' with "
+			say_error("<stdin>:%llu: error: expected '<old> <new> <ref>' with "
 				"40 or 64 lowercase hex digits, as git sends them\n", nr);
 			rc = -1;
 			break;
 		}
 	}
 	if (ferror(stdin)) {
-		fprintf(stderr, SAY "reading the ref updates: %s\n", strerror(errno));
+		say_error("reading the ref updates: %s\n", strerror(errno));
 		rc = -1;
 	}
 	free(line);
@@ -1174,7 +1238,7 @@ static int supervise(struct gate *g, int update_hook)
 	/* Close-on-exec: git's processes must not hold the verdict's pipe open. */
 	if (pipe(vp) || fcntl(vp[0], F_SETFD, FD_CLOEXEC) || fcntl(vp[1], F_SETFD, FD_CLOEXEC) ||
 	    (pid = fork()) < 0) {
-		fprintf(stderr, SAY "cannot start the check: %s\n", strerror(errno));
+		say_error("cannot start the check: %s\n", strerror(errno));
 		return g->cfg.report_only ? EXIT_VALID : EXIT_TROUBLE;
 	}
 	if (pid == 0) {
@@ -1196,7 +1260,7 @@ static int supervise(struct gate *g, int update_hook)
 		alarm((unsigned)g->cfg.timeout);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
-			fprintf(stderr, SAY "waiting for the check: %s\n", strerror(errno));
+			say_error("waiting for the check: %s\n", strerror(errno));
 			kill(-pid, SIGKILL);
 			return g->cfg.report_only ? EXIT_VALID : EXIT_TROUBLE;
 		}
@@ -1205,11 +1269,11 @@ static int supervise(struct gate *g, int update_hook)
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
 			if (g->cfg.timeout_accept || g->cfg.report_only) {
-				fprintf(stderr, SAY "warning: push accepted unchecked: the check took "
+				say_error("warning: push accepted unchecked: the check took "
 					"longer than %lu seconds (hexoid.timeout)\n", g->cfg.timeout);
 				return EXIT_VALID;
 			}
-			fprintf(stderr, SAY "push rejected: the check took longer than %lu seconds "
+			say_error("push rejected: the check took longer than %lu seconds "
 				"(hexoid.timeout; hexoid.onTimeout=accept lets such pushes in)\n",
 				g->cfg.timeout);
 			return EXIT_TROUBLE;
@@ -1224,9 +1288,9 @@ static int supervise(struct gate *g, int update_hook)
 	/* Whatever the child left running goes with it. */
 	kill(-pid, SIGKILL);
 	if (WIFSIGNALED(status))
-		fprintf(stderr, SAY "internal error: the check died of signal %d\n", WTERMSIG(status));
+		say_error("internal error: the check died of signal %d\n", WTERMSIG(status));
 	else
-		fprintf(stderr, SAY "internal error: the check ended (exit status %d) without a "
+		say_error("internal error: the check ended (exit status %d) without a "
 			"verdict\n", WEXITSTATUS(status));
 	if (g->cfg.report_only) {
 		fputs(SAY "warning: push accepted unchecked (hexoid.reportOnly)\n", stderr);
@@ -1244,6 +1308,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "on-timeout", required_argument, NULL, 'T' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1260,6 +1325,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 		switch (c) {
 		case 'm': flags.mixed = set_mixed = 1; break;
 		case 'r': flags.report_only = set_report = 1; break;
+		case 'J': json_lines = 1; break;
 		case 't':
 			if (parse_count(optarg, &flags.timeout))
 				goto bad;
@@ -1290,7 +1356,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 	}
 	g.cfg.jobs = 1;
 	if (read_config(&g.cfg)) {
-		fputs(SAY "push rejected: the check could not be configured\n", stderr);
+		say_error("push rejected: the check could not be configured\n");
 		return EXIT_TROUBLE;
 	}
 	if (set_mixed) g.cfg.mixed = 1;
@@ -1302,7 +1368,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 	if (update_hook) {
 		const char *ref = argv[optind], *old = argv[optind + 1], *new = argv[optind + 2];
 		if (add_update(&g, old, strlen(old), new, strlen(new), ref, strlen(ref))) {
-			fprintf(stderr, SAY "update: expected REF OLD NEW with 40 or 64 lowercase hex "
+			say_error("update: expected REF OLD NEW with 40 or 64 lowercase hex "
 				"digits\n");
 			rc = EXIT_TROUBLE;
 			goto out;
@@ -1320,6 +1386,12 @@ out:
 	if (g.cfg.report_only)
 		rc = EXIT_VALID;
 done:
+	if (json_lines) {
+		printf("{\"schema\": 1, \"type\": \"run\", \"command\": \"%s\", \"refs\": %zu, "
+		       "\"verdict\": \"%s\", \"exit\": %d}\n", update_hook ? "update" : "pre-receive",
+		       g.nu, rc ? "reject" : "accept", rc);
+		fflush(stdout);
+	}
 	for (size_t i = 0; i < g.nu; i++)
 		free(g.u[i].ref);
 	free(g.u);

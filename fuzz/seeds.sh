@@ -2,12 +2,14 @@
 # Seed corpora for the fuzz targets, made from real git output: a small SHA-1 and SHA-256
 # repository and every listing format git prints for them.
 # Usage: fuzz/seeds.sh OUTDIR   (makes OUTDIR/kernels, OUTDIR/listing, OUTDIR/idx,
-#                               OUTDIR/pack, OUTDIR/loose and OUTDIR/object)
+#                               OUTDIR/pack, OUTDIR/loose, OUTDIR/object and
+#                               OUTDIR/reftable: tables made by the Git 3.0 build when
+#                               it is at hand, ../shared/tools/git3/git)
 set -eu
 out=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$out/kernels" "$out/listing" "$out/idx" "$out/pack" "$out/loose" "$out/object"
+mkdir -p "$out/kernels" "$out/listing" "$out/idx" "$out/pack" "$out/loose" "$out/object" "$out/reftable"
 git_() { git -c user.name=fuzz -c user.email=fuzz@example.com -c init.defaultBranch=main "$@"; }
 for fmt in sha1 sha256; do
 	r=$tmp/$fmt
@@ -134,3 +136,29 @@ for fmt in sha1 sha256; do
 	idx=$(ls "$tmp"/ref-$fmt-*.idx)
 	pack_seed "$idx" "${idx%.idx}.pack" "$out/pack/$fmt-refdelta"
 done
+
+# reftable: byte 0 = hash (bit 0: sha256) and prefix (bit 1: refs/replace/), byte 1 =
+# tables; then the tables of a stack, as the Git 3.0 build writes them: many refs in
+# several blocks, a replace ref, then a deletion in a table of its own.
+g3=$(cd "$(dirname "$0")/.." && pwd)/../shared/tools/git3/git
+byte() { printf "\\$(printf %03o "$1")"; }
+if [ -x "$g3" ]; then
+	for fmt in sha1 sha256; do
+		r=$tmp/rt-$fmt
+		"$g3" -c init.defaultBranch=main init -q --object-format=$fmt --ref-format=reftable "$r" 2>/dev/null || continue
+		(cd "$r" && echo a >a && "$g3" add a && "$g3" -c user.name=f -c user.email=f@example.com commit -q -m a &&
+			h=$("$g3" rev-parse HEAD) &&
+			awk -v h="$h" 'BEGIN { for (i = 0; i < 300; i++) printf "create refs/heads/b%03d %s\n", i, h }' |
+				"$g3" update-ref --stdin && "$g3" update-ref "refs/replace/$h" HEAD &&
+			"$g3" tag -a -m t v1 2>/dev/null; "$g3" update-ref -d refs/heads/b007) >/dev/null 2>&1 || continue
+		b=$(if [ $fmt = sha1 ]; then echo 0; else echo 1; fi)
+		n=$(wc -l <"$r/.git/reftable/tables.list")
+		for t in $(cat "$r/.git/reftable/tables.list"); do
+			{ byte $((b | 2)); byte 0; cat "$r/.git/reftable/$t"; } >"$out/reftable/$fmt-$t"
+		done
+		# the whole stack in one input, cut in as many tables as it has (when they are
+		# of one size, the cuts fall between them)
+		{ byte $b; byte $((n - 1)); for t in $(cat "$r/.git/reftable/tables.list"); do cat "$r/.git/reftable/$t"; done; } \
+			>"$out/reftable/$fmt-stack"
+	done
+fi

@@ -158,6 +158,18 @@ struct hexoid_audit;
  */
 HEXOID_API struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errlen);
 
+/*
+ * An objects folder alone, outside any repository (a shared object pool, a quarantine,
+ * a repository's objects/): its loose objects, its packs, and the folders its
+ * info/alternates lists (and theirs), as the audit reads a repository's. Findings name
+ * paths relative to it ("pack/pack-....pack", "ab/cdef..."), an alternate's by its own
+ * path. algo is its hash, or 0 to take it from its contents (the first pack's name, else
+ * a loose object's; SHA-1 when it holds neither). hexoid_audit_gitdir() gives the
+ * folder's absolute path. Returns NULL with the reason in err when it is not a folder.
+ */
+HEXOID_API struct hexoid_audit *hexoid_audit_open_objects(const char *dir, enum hexoid_algo algo,
+							  char *err, size_t errlen);
+
 /* The git directory the audit reads (a linked worktree's common directory), its hash and
  * its ref storage. The string lives as long as the audit. */
 HEXOID_API const char *hexoid_audit_gitdir(const struct hexoid_audit *audit);

@@ -346,6 +346,16 @@ for fmt in sha1 sha256; do
 	judge "$fmt: REPO a subfolder of the work tree: exit 0" 0 "" $?
 	check_report "$fmt: subfolder" "$tmp/none" "$r/deep/er" $fmt
 	rm -rf "$r/deep"
+	# No REPO, GIT_DIR set: that repository, wherever the command runs.
+	case $H in
+	/* | *' '/*)
+		mkdir -p "$tmp/elsewhere"
+		(cd "$tmp/elsewhere" && GIT_DIR=$r/.git $H audit --no-progress >"$tmp/out" 2>"$tmp/err" </dev/null)
+		judge "$fmt: GIT_DIR names the repository: exit 0" 0 "" $?
+		check_report "$fmt: GIT_DIR" "$tmp/none" "$r/.git" $fmt
+		;;
+	*) skip "$fmt: GIT_DIR" "HEXOID is a relative path" ;;
+	esac
 
 	# Refs git 2.x and the Git 3.0 build both take: a symbolic ref without the space, a
 	# ref ending in CRLF, an ID followed by a space and more, no final newline.
@@ -888,5 +898,5 @@ unusable "a directory that is not a repository" "$tmp/not-a-repo"
 unusable "a missing directory" "$tmp/no-such"
 unusable "an unknown option" --frob "$tmp/clean-sha1"
 unusable "--jobs without a number" --jobs
-unusable "two repositories" "$tmp/clean-sha1" "$tmp/clean-sha1"
+unusable "--json with two repositories" --json "$tmp/clean-sha1" "$tmp/clean-sha1"
 exit 0

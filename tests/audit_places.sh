@@ -642,6 +642,19 @@ for fmt in sha1 sha256; do
 			case_ config-files $fmt "$f" ignore-revs 1 1 $hx config-files git3 error blame --porcelain f
 			shown=
 		fi
+		# The same key in a file the config includes (include.path, relative to the
+		# including file's folder), itself including the one that names the list.
+		f=$tmp/config-include-$fmt
+		{ history "$f" $fmt && (cd "$f/repo" && git rev-parse HEAD~4 >.git/skiplist2 &&
+			git config include.path inc/one.cfg && mkdir .git/inc &&
+			git config -f .git/inc/one.cfg include.path two.cfg &&
+			git config -f .git/inc/two.cfg fsck.skipList .git/skiplist2); } >"$tmp/git.log" 2>&1 && st=ok || st=
+		if made "$fmt config files through include.path" "$st"; then
+			clean config-files-include $fmt "$f" fsck
+			shown=.git/skiplist2
+			case_ config-files-include $fmt "$f" skiplist2 1 1 $hx config-files git3 error fsck
+			shown=
+		fi
 	fi
 
 	# --- What `git update-server-info` writes for dumb-HTTP clients: info/refs
@@ -808,6 +821,75 @@ else
 				expect "$fmt $refs: a merge, a rebase, a cherry-pick and a bisect by the Git 3.0 build" "$f/repo"
 			fi
 		done
+	done
+fi
+
+# --- Reftable repositories made by the Git 3.0 build: the names of replace refs and the
+# notes refs are in reftable/, among 2,000 other refs (many blocks, an index), over a
+# stack of tables. An uppercase replace ref name is ignored by the Git 3.0 build ("bad
+# replace ref name"); a notes tree's uppercase fanout folder hides its notes. A replace
+# ref deleted in a newer table is gone. (Git 2.39 cannot read reftable: the Git 3.0
+# build is the only oracle here.)
+if [ -z "$g3" ]; then
+	skip "replace refs and notes in reftable" "$g3_why"
+else
+	for fmt in sha1 sha256; do
+		f=$tmp/rt-$fmt
+		{ git3_ init -q --object-format=$fmt --ref-format=reftable "$f/repo" && (cd "$f/repo" &&
+			awk 'BEGIN { for (i = 1; i <= 300; i++) {
+					printf "commit refs/heads/main\nmark :%d\ncommitter c <c@example.com> 1700000000 +0000\ndata 6\nc%04d\n", i, i
+					if (i > 1) printf "from :%d\n", i - 1
+					print "" }
+				print "commit refs/notes/commits\ncommitter c <c@example.com> 1700000000 +0000\ndata 0"
+				for (i = 1; i < 300; i++) printf "N inline :%d\ndata 5\nnote\n", i }' |
+				git3_ fast-import --quiet && git3_ checkout -q main && git3_ notes add -m last HEAD &&
+			h=$(git3_ rev-parse HEAD) &&
+			awk -v h="$h" 'BEGIN { for (i = 0; i < 1000; i++) printf "create refs/heads/b%04d %s\ncreate refs/tags/t%04d %s\n", i, h, i, h }' |
+				git3_ update-ref --stdin && git3_ replace HEAD~2 HEAD~3); } >"$tmp/git.log" 2>&1 && st=ok || st=
+		dir=$(git3_ -C "$f/repo" ls-tree refs/notes/commits 2>/dev/null | awk '$2 == "tree" && $4 ~ /[a-f]/ { print $4; exit }')
+		[ -n "$dir" ] && [ -s "$f/repo/.git/reftable/tables.list" ] || st=
+		if made "$fmt reftable with replace refs and notes" "$st"; then
+			expect "$fmt reftable: replace refs and notes as the Git 3.0 build leaves them" "$f/repo"
+			# the oracle's view of the clean state
+			run 3 "$f" repo log --format=%s -1 HEAD~4
+			cp "$tmp/o.3" "$tmp/clean.out"
+			cp "$tmp/e.3" "$tmp/clean.err"
+			victim=$(git3_ -C "$f/repo" rev-parse HEAD~4)
+			copy "$f" "$tmp/case"
+			git3_ -C "$tmp/case/repo" update-ref "refs/replace/$(up "$victim")" HEAD~5
+			expect "$fmt reftable: an uppercase replace ref name" "$tmp/case/repo" \
+				"replace refs/replace/$(up "$victim") null null git3"
+			run 3 "$tmp/case" repo log --format=%s -1 HEAD~4
+			if [ $rs = 0 ] && cmp -s "$tmp/o.3" "$tmp/clean.out" && grep -q 'bad replace ref name' "$tmp/e.3"; then
+				pass "$fmt reftable: the Git 3.0 build ignores the uppercase replace ref"
+			else
+				fail "$fmt reftable: the Git 3.0 build did not ignore the uppercase replace ref (exit $rs)"
+				sed 's/^/#   /' "$tmp/e.3" | head -3
+			fi
+			# deleted in a newer table of the stack: gone
+			git3_ -C "$tmp/case/repo" update-ref -d "refs/replace/$(up "$victim")"
+			t=$(wc -l <"$tmp/case/repo/.git/reftable/tables.list")
+			if [ "$t" -gt 1 ]; then
+				expect "$fmt reftable: the replace ref deleted in a newer table ($t tables)" "$tmp/case/repo"
+			else
+				fail "$fmt reftable: the deletion made no new table"
+			fi
+			# a notes tree whose fanout folder is uppercase, its commit in reftable
+			copy "$f" "$tmp/case"
+			leaf=$(git3_ -C "$tmp/case/repo" ls-tree --name-only "refs/notes/commits:$dir" | awk '/[a-f]/ { print; exit }')
+			(cd "$tmp/case/repo" &&
+				t=$(git3_ ls-tree refs/notes/commits | awk -v d="$dir" -v u="$(up "$dir")" -F '\t' '$2 == d { $0 = $1 "\t" u } { print }' | git3_ mktree) &&
+				c=$(echo renamed | git3_ commit-tree "$t" -p refs/notes/commits) && git3_ update-ref refs/notes/commits "$c")
+			expect "$fmt reftable: a notes fanout folder's name" "$tmp/case/repo" \
+				"notes refs/notes/commits:$(up "$dir")/$leaf null null git3"
+			n_clean=$(git3_ -C "$f/repo" notes list | wc -l)
+			n_case=$(git3_ -C "$tmp/case/repo" notes list | wc -l)
+			if [ "$n_case" -lt "$n_clean" ]; then
+				pass "$fmt reftable: the Git 3.0 build loses the notes under it ($n_clean, then $n_case)"
+			else
+				fail "$fmt reftable: the Git 3.0 build still lists $n_case of $n_clean notes"
+			fi
+		fi
 	done
 fi
 [ -n "$g3" ] || skip "the Git 3.0 build as the oracle" "$g3_why"

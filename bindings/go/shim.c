@@ -36,3 +36,45 @@ struct hexoid_listing *hx_listing_new(int format, int algo, int kind, uintptr_t 
 				  (enum hexoid_kind)kind, want_problems ? on_problem : NULL, NULL,
 				  (void *)handle);
 }
+
+void hx_audit_cancel(struct hx_audit *h)
+{
+	__atomic_store_n(&h->cancel, 1, __ATOMIC_RELAXED);
+}
+
+int hx_audit_cancelled(struct hx_audit *h)
+{
+	return __atomic_load_n(&h->cancel, __ATOMIC_RELAXED);
+}
+
+static int on_audit_finding(void *ctx, const struct hexoid_audit_finding *f)
+{
+	struct hx_audit *h = ctx;
+
+	if (hx_audit_cancelled(h))
+		return 1;
+	return hxGoFinding(h->handle, (struct hexoid_audit_finding *)f);
+}
+
+static int on_audit_progress(void *ctx, const char *what, uint64_t done, uint64_t total)
+{
+	struct hx_audit *h = ctx;
+
+	if (hx_audit_cancelled(h))
+		return 1;
+	if (!h->want_progress)
+		return 0;
+	return hxGoProgress(h->handle, (char *)what, done, total);
+}
+
+int hx_audit_run(struct hexoid_audit *a, struct hx_audit *h, unsigned jobs, int verify_ids)
+{
+	struct hexoid_audit_options o = HEXOID_AUDIT_OPTIONS_INIT;
+
+	o.jobs = jobs;
+	o.verify_ids = verify_ids;
+	o.on_finding = on_audit_finding;
+	o.on_progress = on_audit_progress;
+	o.ctx = h;
+	return hexoid_audit_run(a, &o, h->err, sizeof(h->err));
+}

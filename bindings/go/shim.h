@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <hexoid.h>
+#include <hexoid_audit.h>
 #include <hexoid_listing.h>
 
 struct hx_result {
@@ -25,5 +26,22 @@ struct hx_result hx_decode(unsigned char *out, const char *in, size_t n, size_t 
 
 struct hexoid_listing *hx_listing_new(int format, int algo, int kind, uintptr_t handle,
 				      int want_problems);
+
+/*
+ * A repository audit driven from Go: the Go side is reached through a cgo.Handle, and a
+ * cancel flag in C memory, set from another goroutine, stops the audit at its next
+ * finding or progress report (several times a second within packs) without a call into
+ * Go.
+ */
+struct hx_audit {
+	uintptr_t handle;
+	int want_progress;
+	int cancel;          /* read and written atomically */
+	char err[512];
+};
+void hx_audit_cancel(struct hx_audit *h);
+int hx_audit_cancelled(struct hx_audit *h);
+/* hexoid_audit_run() with the Go callbacks: 0 done, 1 stopped, -1 (h->err says why). */
+int hx_audit_run(struct hexoid_audit *a, struct hx_audit *h, unsigned jobs, int verify_ids);
 
 #endif

@@ -72,6 +72,7 @@ struct hexoid_audit {
 	char *common;   /* the repository's common git directory: what is audited */
 	enum hexoid_algo algo;
 	enum hexoid_ref_storage refs;
+	int objects_only;  /* hexoid_audit_open_objects(): common is an objects folder */
 	struct hexoid_audit_count count[HEXOID_AREA_COUNT];
 };
 
@@ -90,6 +91,7 @@ struct repo {
 	char *prefix;
 	enum hexoid_algo algo;
 	int reftable;
+	int objects_only; /* dir is an objects folder, alone */
 	struct where *wheres;  /* [0] is the repository's own; then its linked worktrees */
 	size_t nwheres;
 };
@@ -1001,22 +1003,30 @@ static void trim(char **s)
 	*s = p;
 }
 
+/* As git: no deeper than this many includes. */
+#define MAX_INCLUDE_DEPTH 10
+
+struct values {
+	char **v;
+	size_t n, cap;
+};
+
 /*
  * Every value of `key` ("section.name" or "section.subsection.name", as git config
- * names them) in the config file of dir, in order. A small reader: sections, quoted
- * values, comments; no includes.
+ * names them) in the config file `path`, in order, the files its include.path values
+ * name read where they are named (a relative path from the including file's folder, ~/
+ * from $HOME). A small reader: sections, quoted values, comments; includeIf is not
+ * followed.
  */
-static char **config_values(const char *dir, const char *key, size_t *count)
+static void config_read(const char *path, const char *key, struct values *out, int depth)
 {
-	char *path = join(dir, "config"), line[4096], section[512] = "";
-	FILE *f = path ? fopen(path, "r") : NULL;
-	char **v = NULL;
-	size_t n = 0, cap = 0;
+	char line[4096], section[512] = "";
+	struct stat st;
+	FILE *f;
 
-	free(path);
-	*count = 0;
-	if (!f)
-		return NULL;
+	/* Only a regular file is opened: a FIFO would block. */
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
+		return;
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line, *eq, *val, *o;
 		int quoted = 0;
@@ -1046,10 +1056,11 @@ static char **config_values(const char *dir, const char *key, size_t *count)
 		*eq = 0;
 		val = eq + 1;
 		trim(&p);
+		int include = !strcasecmp(section, "include") && !strcasecmp(p, "path");
 		{
 			char full[1024];
 			snprintf(full, sizeof(full), "%s.%s", section, p);
-			if (strcasecmp(full, key))
+			if (!include && strcasecmp(full, key))
 				continue;
 		}
 		trim(&val);
@@ -1066,14 +1077,47 @@ static char **config_values(const char *dir, const char *key, size_t *count)
 		}
 		*o = 0;
 		trim(&val);
-		if (!*val || grow(&v, &cap, n, sizeof(*v)))
+		if (!*val)
 			continue;
-		if ((v[n] = strdup(val)))
-			n++;
+		if (include) {
+			const char *home = getenv("HOME");
+			char *inc = NULL, *slash;
+			if (depth >= MAX_INCLUDE_DEPTH)
+				continue;
+			if (!strncmp(val, "~/", 2) && home) {
+				inc = join(home, val + 2);
+			} else if (val[0] == '/') {
+				inc = strdup(val);
+			} else if ((slash = strrchr(path, '/'))) {
+				char *folder = strndup(path, (size_t)(slash - path));
+				inc = folder ? join(folder, val) : NULL;
+				free(folder);
+			} else {
+				inc = strdup(val);
+			}
+			if (inc)
+				config_read(inc, key, out, depth + 1);
+			free(inc);
+			continue;
+		}
+		if (grow(&out->v, &out->cap, out->n, sizeof(*out->v)))
+			continue;
+		if ((out->v[out->n] = strdup(val)))
+			out->n++;
 	}
 	fclose(f);
-	*count = n;
-	return v;
+}
+
+static char **config_values(const char *dir, const char *key, size_t *count)
+{
+	struct values out = { NULL, 0, 0 };
+	char *path = join(dir, "config");
+
+	if (path)
+		config_read(path, key, &out, 0);
+	free(path);
+	*count = out.n;
+	return out.v;
 }
 
 /* Each file the config names for `pl` (fsck.skipList, ...), as git opens it: a relative
@@ -1216,6 +1260,44 @@ static void mails(struct run *r, const struct place *pl, const struct where *w, 
 	free(full);
 }
 
+/* A reftable reader's error, "<file>: <what>", as a finding on that file. */
+static void reftable_error(struct run *r, enum hexoid_audit_area area, const struct where *w,
+			   char *err)
+{
+	char *sep = strstr(err, ": ");
+
+	if (sep && !memcmp(err, "reftable/", 9)) {
+		*sep = 0;
+		file_finding(r, area, w, err, HEXOID_AUDIT_UNREADABLE, "cannot read: %s", sep + 2);
+	} else {
+		file_finding(r, area, w, "reftable", HEXOID_AUDIT_UNREADABLE, "cannot read: %s",
+			     err);
+	}
+}
+
+/* The names of refs in reftable that are IDs (refs/replace/<id>), shown as the refs'
+ * names, as git for-each-ref shows them and as the files backend's files are named. */
+static void reftable_names(struct run *r, const struct place *pl, const struct where *w,
+			   const struct repo *rp, struct feed *fd)
+{
+	struct rt_ref *v;
+	size_t n, i, plen = strlen(pl->path);
+	char err[512];
+
+	if (reftable_refs(w->dir, pl->path, rp->algo, &v, &n, err, sizeof(err))) {
+		reftable_error(r, pl->area, w, err);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		char *shown = concat(w->prefix, v[i].name);
+		if (shown && !feed_file(fd, shown))
+			id_name(fd, NAME_REPLACE, v[i].name + plen, strlen(v[i].name) - plen, 0, 0);
+		free(shown);
+		r->audit->count[pl->area].scanned++;
+	}
+	reftable_free(v, n);
+}
+
 /* Every place of one area in one git directory. */
 static void area_in(struct run *r, enum hexoid_audit_area area, const struct repo *rp,
 		    const struct where *w)
@@ -1227,7 +1309,8 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 		struct feed fd;
 		unsigned long long lines;
 		if (pl->area != area || (w->worktree && pl->scope != SCOPE_WORKTREE) ||
-		    (rp->reftable && (pl->flags & PLACE_FILES_REFS)))
+		    (rp->reftable && (pl->flags & PLACE_FILES_REFS)) ||
+		    (!rp->reftable && (pl->flags & PLACE_REFTABLE)))
 			continue;
 		if (pl->how == HOW_NOTES) {
 			audit_notes(r, rp);
@@ -1250,6 +1333,8 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 			mails(r, pl, w, &fd);
 		} else if (pl->how == HOW_FOLDER_NAMES) {
 			folder_names(r, pl, w, &fd);
+		} else if (pl->how == HOW_REFTABLE_NAMES) {
+			reftable_names(r, pl, w, rp, &fd);
 		} else {
 			int dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (dirfd >= 0) {
@@ -1479,8 +1564,26 @@ static void audit_notes(struct run *r, const struct repo *rp)
 
 	if (!packed || !objects)
 		goto out;
-	notes_loose(rp->dir, "refs/notes", &v, &n, &cap, rp->algo);
-	fd = open(packed, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (rp->reftable) {
+		struct rt_ref *t;
+		size_t nrt;
+		if (reftable_refs(rp->dir, "refs/notes/", rp->algo, &t, &nrt, err, sizeof(err))) {
+			reftable_error(r, HEXOID_AREA_NOTES, &rp->wheres[0], err);
+			goto out;
+		}
+		for (i = 0; i < nrt; i++) {
+			if ((t[i].type == 1 || t[i].type == 2) && !grow(&v, &cap, n, sizeof(*v))) {
+				memcpy(v[n].oid, t[i].oid, sizeof(v[n].oid));
+				v[n].name = t[i].name;
+				t[i].name = NULL;
+				n++;
+			}
+		}
+		reftable_free(t, nrt);
+	}
+	fd = rp->reftable ? -1 : open(packed, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (!rp->reftable)
+		notes_loose(rp->dir, "refs/notes", &v, &n, &cap, rp->algo);
 	if (fd >= 0) {
 		struct stat st;
 		char *data;
@@ -1878,7 +1981,7 @@ static void scan_alternates(struct objscan *os, const char *objects, int depth,
 
 static void scan_objects(struct objscan *os)
 {
-	char *objects = join(os->rp->dir, "objects");
+	char *objects = os->rp->objects_only ? strdup(os->rp->dir) : join(os->rp->dir, "objects");
 	struct run seen;
 
 	if (!objects)
@@ -2176,6 +2279,79 @@ fail:
 	return NULL;
 }
 
+/* The hash an objects folder's contents are named in: its first pack's name
+ * (pack-<checksum>.idx), else its first loose object's; 0 when it has neither. */
+static enum hexoid_algo objects_algo(const char *dir)
+{
+	char *packdir = join(dir, "pack");
+	enum hexoid_algo algo = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (packdir && (d = opendir(packdir))) {
+		while (!algo && (de = readdir(d))) {
+			size_t len = strlen(de->d_name);
+			if (len > 9 && !strncmp(de->d_name, "pack-", 5) &&
+			    !strcmp(de->d_name + len - 4, ".idx"))
+				algo = len - 9 == 40 ? HEXOID_SHA1 : len - 9 == 64 ? HEXOID_SHA256 : 0;
+		}
+		closedir(d);
+	}
+	free(packdir);
+	if (!algo && (d = opendir(dir))) {
+		while (!algo && (de = readdir(d))) {
+			char *sub;
+			DIR *sd;
+			struct dirent *e;
+			if (strlen(de->d_name) != 2 || !is_hex(de->d_name[0]) || !is_hex(de->d_name[1]) ||
+			    !(sub = join(dir, de->d_name)))
+				continue;
+			if ((sd = opendir(sub))) {
+				while (!algo && (e = readdir(sd))) {
+					size_t len = strlen(e->d_name);
+					algo = len == 38 ? HEXOID_SHA1 : len == 62 ? HEXOID_SHA256 : 0;
+				}
+				closedir(sd);
+			}
+			free(sub);
+		}
+		closedir(d);
+	}
+	return algo;
+}
+
+struct hexoid_audit *hexoid_audit_open_objects(const char *dir, enum hexoid_algo algo, char *err,
+					       size_t errlen)
+{
+	struct hexoid_audit *a;
+	struct stat st;
+
+	if (!dir || (algo && algo != HEXOID_SHA1 && algo != HEXOID_SHA256)) {
+		snprintf(err, errlen, "bad arguments: a folder, and HEXOID_SHA1, HEXOID_SHA256 or 0");
+		return NULL;
+	}
+	if (stat(dir, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a folder", dir);
+		return NULL;
+	}
+	if (!(a = calloc(1, sizeof(*a))) || !(a->common = realpath(dir, NULL)) ||
+	    !(a->gitdir = strdup(a->common))) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno ? errno : ENOMEM));
+		hexoid_audit_close(a);
+		return NULL;
+	}
+	a->algo = algo ? algo : objects_algo(a->common);
+	if (!a->algo)
+		a->algo = HEXOID_SHA1;
+	a->refs = HEXOID_REFS_FILES;
+	a->objects_only = 1;
+	return a;
+}
+
 const char *hexoid_audit_gitdir(const struct hexoid_audit *a)
 {
 	return a->common;
@@ -2445,6 +2621,27 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix, const
 	free(rp.dir);
 }
 
+/* An objects folder alone: its loose objects, packs and alternates, in this thread. */
+static void audit_objects(struct run *r, const char *dir)
+{
+	struct repo rp;
+	struct objscan os;
+
+	memset(&rp, 0, sizeof(rp));
+	memset(&os, 0, sizeof(os));
+	rp.dir = (char *)dir;
+	rp.top = (char *)dir;
+	rp.prefix = (char *)"";
+	rp.algo = r->audit->algo;
+	rp.objects_only = 1;
+	os.r = r;
+	os.rp = &rp;
+	scan_objects(&os);
+	r->audit->count[HEXOID_AREA_LOOSE_OBJECTS].scanned += os.scanned[0];
+	r->audit->count[HEXOID_AREA_PACK_OBJECTS].scanned += os.scanned[1];
+	r->audit->count[HEXOID_AREA_ALTERNATES].scanned += os.scanned[2];
+}
+
 int hexoid_audit_run(struct hexoid_audit *a, const struct hexoid_audit_options *options,
 		     char *err, size_t errlen)
 {
@@ -2465,7 +2662,10 @@ int hexoid_audit_run(struct hexoid_audit *a, const struct hexoid_audit_options *
 	r.audit = a;
 	memset(a->count, 0, sizeof(a->count));
 	seen_before(&r, a->common);
-	audit_repo(&r, a->common, "", a->top);
+	if (a->objects_only)
+		audit_objects(&r, a->common);
+	else
+		audit_repo(&r, a->common, "", a->top);
 	free(r.seen);
 	if (r.err[0]) {
 		snprintf(err, errlen, "%s", r.err);

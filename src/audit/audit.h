@@ -17,7 +17,9 @@ enum place_how {
 	HOW_MAILS,  /* the numbered mails in the folder `path`, when it says "rebasing" */
 	HOW_FOLDER_NAMES, /* the names of the folders in the folder `path` */
 	HOW_CONFIG, /* the files the config key `path` names, wherever they are */
-	HOW_NOTES,  /* the trees of the notes refs under `path` (and in packed-refs) */
+	HOW_NOTES,  /* the trees of the notes refs under `path` (and in packed-refs, or in
+		       reftable) */
+	HOW_REFTABLE_NAMES, /* the names of the refs under `path` in reftable */
 };
 
 /* What a place's files hold. */
@@ -48,6 +50,7 @@ enum {
 	PLACE_FILES_REFS = 1, /* only with the files ref backend: reftable keeps it in reftable/ */
 	PLACE_READ_AGAIN = 2, /* a file of another place: that one says when it cannot be read */
 	PLACE_MAY_BE_EMPTY = 4, /* an empty file holds no ID, and is fine */
+	PLACE_REFTABLE = 8,   /* only with the reftable ref backend */
 };
 
 struct place {
@@ -57,6 +60,24 @@ struct place {
 	const char *path;         /* relative to the git directory */
 	const char *reader;       /* the git source that reads it */
 };
+
+/* A ref of a reftable stack: its name, and its value when type is 1 or 2 (an ID; an ID
+ * and what it peels to); 3 is a symbolic ref. */
+struct rt_ref {
+	char *name;
+	unsigned char type;
+	unsigned char oid[HEXOID_MAX_RAWSZ];
+};
+
+/* The refs whose names begin with `prefix` in the reftable stack of the git directory
+ * `gitdir`, in name order: 0, or -1 with err set (nothing is returned then). */
+int reftable_refs(const char *gitdir, const char *prefix, enum hexoid_algo algo,
+		  struct rt_ref **refs, size_t *n, char *err, size_t errsz);
+/* The same from tables in memory, oldest first (for the fuzz target). */
+int reftable_refs_buffers(const unsigned char *const *tables, const size_t *sizes, size_t n,
+			  const char *prefix, enum hexoid_algo algo, struct rt_ref **refs,
+			  size_t *nrefs, char *err, size_t errsz);
+void reftable_free(struct rt_ref *refs, size_t n);
 
 extern const struct place audit_places[];
 extern const size_t audit_nplaces;

@@ -53,16 +53,19 @@ const struct place audit_places[] = {
 	/* "<commit> <parent>...", one graft a line. */
 	AT(GRAFTS, FMT_ALL_IDS, SCOPE_COMMON, "info/grafts", "commit.c (read_graft_line)"),
 
-	/* The names of replace refs are the IDs of the objects they replace. */
+	/* The names of replace refs are the IDs of the objects they replace: file names,
+	 * names in packed-refs, or names in reftable. */
 	ENTRY(REPLACE, HOW_TREE, FMT_ID_NAME, SCOPE_COMMON, PLACE_FILES_REFS, 0,
 	      "refs/replace", "replace-object.c"),
 	ENTRY(REPLACE, HOW_FILE, FMT_REPLACE_PACKED, SCOPE_COMMON,
 	      PLACE_FILES_REFS | PLACE_READ_AGAIN, 0,
 	      "packed-refs", "replace-object.c"),
+	ENTRY(REPLACE, HOW_REFTABLE_NAMES, FMT_ID_NAME, SCOPE_COMMON, PLACE_REFTABLE, 0,
+	      "refs/replace/", "replace-object.c"),
 
 	/* Notes: the paths of a notes tree are the annotated objects' IDs, perhaps in
 	 * fanout folders (ab/cdef...). Read through the objects, loose or packed. */
-	ENTRY(NOTES, HOW_NOTES, FMT_LISTING, SCOPE_COMMON, PLACE_FILES_REFS, 0, "refs/notes",
+	ENTRY(NOTES, HOW_NOTES, FMT_LISTING, SCOPE_COMMON, 0, 0, "refs/notes",
 	      "notes.c (load_subtree)"),
 	/* A conflicted `git notes merge`: a file for each note, named by its object's ID. */
 	ENTRY(NOTES, HOW_TREE, FMT_ID_NAME, SCOPE_WORKTREE, 0, 0, "NOTES_MERGE_WORKTREE",

@@ -1,0 +1,283 @@
+package hexoid
+
+/*
+#include <stdlib.h>
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"runtime/cgo"
+	"unsafe"
+)
+
+// FindingClass says what a finding means for Git 3.0.
+type FindingClass int
+
+const (
+	// Git3: Git 2.x accepts it, Git 3.0 rejects or ignores it (uppercase hex).
+	Git3 FindingClass = C.HEXOID_CLASS_GIT3
+	// FindingError: both reject it: malformed, damaged or unreadable.
+	FindingError FindingClass = C.HEXOID_CLASS_ERROR
+	// Warn: uppercase that Git 3.0 still accepts (a pack's name, a note's own name).
+	Warn FindingClass = C.HEXOID_CLASS_WARN
+)
+
+// String is "git3", "error" or "warn", as hexoid audit prints it.
+func (c FindingClass) String() string {
+	if s := C.hexoid_finding_class_name(C.enum_hexoid_finding_class(c)); s != nil {
+		return C.GoString(s)
+	}
+	return fmt.Sprintf("FindingClass(%d)", int(c))
+}
+
+// Finding is one thing the audit found. Its strings are Go's own: they stay valid.
+type Finding struct {
+	Code       string       // a stable name: "uppercase-id", "bad-id", "not-a-file", ...
+	Class      FindingClass // what it means for Git 3.0
+	Area       string       // "refs", "packed-refs", ..., "pack-objects", "alternates"
+	Path       string       // relative to the git directory (or the objects folder)
+	Line       uint64       // in a file of lines or in the object's text, from 1; 0 if none
+	Column     uint64       // from 1; 0 if none
+	Object     string       // the object's ID in lowercase hex, "" when not about an object
+	ObjectType string       // "commit" or "tag" for an object's headers, else ""
+	Header     string       // "tree", "parent", "object", "mergetag object", or ""
+	Offset     int64        // in a pack, or -1
+	Message    string       // one line, for people
+}
+
+func (f Finding) String() string {
+	if f.Object != "" && f.Header != "" {
+		return fmt.Sprintf("[%s] %s: %s %s: %s header, line %d, column %d: %s: %s", f.Area, f.Path,
+			f.ObjectType, f.Object, f.Header, f.Line, f.Column, f.Class, f.Message)
+	}
+	if f.Line != 0 && f.Object == "" {
+		return fmt.Sprintf("[%s] %s:%d:%d: %s: %s", f.Area, f.Path, f.Line, f.Column, f.Class, f.Message)
+	}
+	return fmt.Sprintf("[%s] %s: %s: %s", f.Area, f.Path, f.Class, f.Message)
+}
+
+// AuditOptions are the audit's settings; the zero value (or nil) is one thread.
+type AuditOptions struct {
+	Jobs      int  // threads for the objects; 0 or 1: the calling goroutine's thread only
+	VerifyIDs bool // also rehash every commit and tag
+	// ObjectsDir: the path is an objects folder outside any repository (a shared
+	// object pool, a quarantine); Algo is its hash, AutoAlgo to take it from its
+	// contents.
+	ObjectsDir bool
+	Algo       Algo
+	// Progress, if set, is called now and then while packs are scanned: what is
+	// scanned, and done of total objects. A non-nil error stops the audit.
+	Progress func(what string, done, total uint64) error
+}
+
+// AreaCount is what one area of the repository held.
+type AreaCount struct {
+	Area                      string
+	Scanned, Git3, Warn, Errs uint64
+}
+
+// AuditSummary is what the audit read and found, area by area in report order.
+type AuditSummary struct {
+	GitDir     string // the (common) git directory, or the objects folder, audited
+	Algo       Algo
+	RefStorage string // "files", "reftable", or "" for an objects folder
+	Areas      []AreaCount
+	Total      AreaCount // Area ""
+}
+
+type auditState struct {
+	ctx      context.Context
+	fn       func(Finding) error
+	progress func(string, uint64, uint64) error
+	err      error
+	panicked interface{}
+	didPanic bool
+}
+
+func (st *auditState) recovered(stop *C.int) {
+	if r := recover(); r != nil {
+		st.panicked, st.didPanic, *stop = r, true, 1
+	}
+}
+
+//export hxGoFinding
+func hxGoFinding(h C.uintptr_t, f *C.struct_hexoid_audit_finding) (stop C.int) {
+	st := cgo.Handle(h).Value().(*auditState)
+	// A panic must not unwind through the C frames: it is raised again once C returns.
+	defer st.recovered(&stop)
+	if st.ctx.Err() != nil {
+		return 1
+	}
+	if st.fn == nil {
+		return 0
+	}
+	g := Finding{
+		Code:    C.GoString(C.hexoid_audit_code_name(f.code)),
+		Class:   FindingClass(f.cls),
+		Area:    C.GoString(C.hexoid_audit_area_name(f.area)),
+		Path:    C.GoString(f.path),
+		Line:    uint64(f.line),
+		Column:  uint64(f.column),
+		Offset:  -1,
+		Message: C.GoString(f.message),
+	}
+	if f.has_oid != 0 {
+		n := Algo(f.algo).RawSize()
+		g.Object = hex.EncodeToString(C.GoBytes(unsafe.Pointer(&f.oid[0]), C.int(n)))
+	}
+	if f._type == C.HEXOID_OBJ_COMMIT || f._type == C.HEXOID_OBJ_TAG {
+		g.ObjectType = C.GoString(C.hexoid_object_type_name(f._type))
+	}
+	if f.header != nil {
+		g.Header = C.GoString(f.header)
+	}
+	if f.offset != C.HEXOID_NO_OFFSET {
+		g.Offset = int64(f.offset)
+	}
+	if err := st.fn(g); err != nil {
+		st.err = err
+		return 1
+	}
+	return 0
+}
+
+//export hxGoProgress
+func hxGoProgress(h C.uintptr_t, what *C.char, done, total C.uint64_t) (stop C.int) {
+	st := cgo.Handle(h).Value().(*auditState)
+	defer st.recovered(&stop)
+	if err := st.progress(C.GoString(what), uint64(done), uint64(total)); err != nil {
+		st.err = err
+		return 1
+	}
+	return 0
+}
+
+// ErrNotAudited wraps why a repository could not be opened or read.
+var ErrNotAudited = errors.New("hexoid: not audited")
+
+// Audit reads everything in the repository at or above path (found as git finds it)
+// that Git 3.0 will reject, and everything malformed, and calls fn with each finding
+// (nil only counts them), in report order, from the calling goroutine. A non-nil error
+// from fn stops the audit and is returned; so does ctx's error once ctx is done: fn is
+// not called again, and the audit stops at its next finding or progress report (several
+// times a second while packs are scanned). A panic in fn is raised again from
+// Audit. The error wraps ErrNotAudited when there is no repository or it cannot be
+// read. Findings alone are not an error: the summary counts them.
+//
+// The C side holds no Go pointer: fn is reached through a runtime/cgo.Handle, deleted
+// when Audit returns. Several audits may run at once in different goroutines.
+func Audit(ctx context.Context, path string, opts *AuditOptions, fn func(Finding) error) (AuditSummary, error) {
+	var sum AuditSummary
+	var o AuditOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Jobs < 0 || o.Jobs > 256 {
+		return sum, fmt.Errorf("hexoid: Jobs %d (0..256)", o.Jobs)
+	}
+	if err := ctx.Err(); err != nil {
+		return sum, err
+	}
+	h := (*C.struct_hx_audit)(C.calloc(1, C.sizeof_struct_hx_audit))
+	if h == nil {
+		return sum, errors.New("hexoid: out of memory")
+	}
+	defer C.free(unsafe.Pointer(h))
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	var a *C.struct_hexoid_audit
+	if o.ObjectsDir {
+		a = C.hexoid_audit_open_objects(cpath, C.enum_hexoid_algo(o.Algo), &h.err[0], C.size_t(len(h.err)))
+	} else {
+		a = C.hexoid_audit_open(cpath, &h.err[0], C.size_t(len(h.err)))
+	}
+	if a == nil {
+		return sum, fmt.Errorf("%w: %s", ErrNotAudited, C.GoString(&h.err[0]))
+	}
+	defer C.hexoid_audit_close(a)
+
+	st := &auditState{ctx: ctx, fn: fn, progress: o.Progress}
+	handle := cgo.NewHandle(st)
+	defer handle.Delete()
+	h.handle = C.uintptr_t(handle)
+	if o.Progress != nil {
+		h.want_progress = 1
+	}
+	// The context is watched from beside the audit: a flag in C memory stops it.
+	done := make(chan struct{})
+	defer close(done)
+	if ctx.Done() != nil {
+		go func() {
+			select {
+			case <-ctx.Done():
+				C.hx_audit_cancel(h)
+			case <-done:
+			}
+		}()
+	}
+	verify := C.int(0)
+	if o.VerifyIDs {
+		verify = 1
+	}
+	rc := C.hx_audit_run(a, h, C.uint(o.Jobs), verify)
+	if st.didPanic {
+		panic(st.panicked)
+	}
+	if st.err != nil {
+		return sum, st.err
+	}
+	if rc != 0 && ctx.Err() != nil {
+		return sum, ctx.Err()
+	}
+	if rc < 0 {
+		return sum, fmt.Errorf("%w: %s", ErrNotAudited, C.GoString(&h.err[0]))
+	}
+
+	sum.GitDir = C.GoString(C.hexoid_audit_gitdir(a))
+	sum.Algo = Algo(C.hexoid_audit_algo(a))
+	if !o.ObjectsDir {
+		sum.RefStorage = "files"
+		if C.hexoid_audit_ref_storage(a) == C.HEXOID_REFS_REFTABLE {
+			sum.RefStorage = "reftable"
+		}
+	}
+	for i := 0; i < C.HEXOID_AREA_COUNT; i++ {
+		var c C.struct_hexoid_audit_count
+		C.hexoid_audit_summary(a, C.enum_hexoid_audit_area(i), &c)
+		ac := AreaCount{Area: C.GoString(C.hexoid_audit_area_name(C.enum_hexoid_audit_area(i))),
+			Scanned: uint64(c.scanned), Git3: uint64(c.git3), Warn: uint64(c.warn), Errs: uint64(c.errors)}
+		sum.Areas = append(sum.Areas, ac)
+		sum.Total.Scanned += ac.Scanned
+		sum.Total.Git3 += ac.Git3
+		sum.Total.Warn += ac.Warn
+		sum.Total.Errs += ac.Errs
+	}
+	return sum, nil
+}
+
+// AuditFindings is Audit with the findings on a channel, closed when the audit ends;
+// then the error channel gives Audit's summary error (nil when done) and is closed. A
+// reader that stops reading must cancel ctx, or the audit waits for it.
+func AuditFindings(ctx context.Context, path string, opts *AuditOptions) (<-chan Finding, <-chan error) {
+	findings := make(chan Finding, 16)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := Audit(ctx, path, opts, func(f Finding) error {
+			select {
+			case findings <- f:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		close(findings)
+		errc <- err
+		close(errc)
+	}()
+	return findings, errc
+}
