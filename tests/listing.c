@@ -217,7 +217,7 @@ TEST(listing_every_format_whatever_the_pieces)
 		/* %(rest): any text after the type, or none. */
 		C(HEXOID_FORMAT_BATCH_CHECK, A " commit some rest\n" B " tree \n" A " blob 12 " I "\n" U " blob x y\n", "P4:21:2:"),
 		/* Lines that almost fit the fast lines of each format, between ones that do. */
-		C(HEXOID_FORMAT_REV_LIST, A " " B "\n" A " " U "\n" A " 4b825dc642cb6eb9a060e54bf8d69288fbee49G4\n" A " " B "\r\n" A " " B " " A "\n" B "\n", "P3:80:1:invalid hex digit 'G'"),
+		C(HEXOID_FORMAT_REV_LIST, A " " B "\n" A " " U "\n" A " 4b825dc642cb6eb9a060e54bf8d69288fbee49G4\n" A " " B "\r\n" A " " B " " A "\n" B "\n" A " " B " " U "\n" A " " B "  " A "\n" A " " B " " A " \n" A " " B " 4b825dc642cb6eb9a060e54bf8d69288fbee4-04\n", "P3:80:1:invalid hex digit 'G'"),
 		C_GIVEN(HEXOID_FORMAT_BATCH_CHECK, A " blob 12 30 " B "\n" A " tree 1 2 " U "\n" A " blob 12 30 4b825dc642cb6eb9a060e54bf8d69288fbee49G4\n" A " blob 123456789012345678901 3 " B "\n" A " blob 12345678901234567890 1234567890123456789 " B "\n" A " commit 1  " B "\n" A " tag 1 2 " B "\r\n" A " blob 12 30 " B " \n", "P2:71:2:"),
 		C(HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n100648 blob " A "\tf\n100644 blib " A "\tf\n100644  blob " A "\tf\n040000 tree " A "\t\n100644 blob " A " \tf\n100644 blob " A "       -\tf\n100644 blob " A " 123456789012345678901\tf\n100644 blob " A "      12 \tf\n160000 commit " U "\tsm\n100644 tag " A "x\tf\r\n", "P10:35:2:"),
 		C_GIVEN(HEXOID_FORMAT_LS_FILES, "100644 " A " 0\tf\n100644 " A " 3\tf\n100644 " A " 4\tf\n100644 " A " 0\t\n10064 " A " 0\tf\n100644 " U " 0 \tf\n100644 " A "\r0\tf\n", "P3:49:1:expected the stage"),

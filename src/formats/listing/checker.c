@@ -569,7 +569,7 @@ HEXOID_INLINE size_t fast_number(const char *s, size_t p)
 /*
  * Is the line s[0, n) (s[n] ends it: a newline, or a NUL for -z) a fast line of the
  * format: one the grammar
- * takes whole, whose only items are one or two IDs? Returns its REC_* kind with their
+ * takes whole, whose only items are one to three IDs? Returns its REC_* kind with their
  * 0-based columns in col[], or 0 when the grammar must look. Never wrong the other way:
  * a line it takes is such a line, with its IDs where the grammar has them (whether
  * their digits are good is the engine's to say), and leaves the format's state as the
@@ -593,15 +593,21 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			return 0;
 		if (state == REV_OBJECTS)
 			return REC_FAST;
-		/* In the commits, "<oid> <oid>" whose second ID is all hex digits, either
-		 * case (the grammar's surest shape of an ID): %H %T, --parents. */
-		if ((state != REV_COMMITS && state != REV_BARE) || n != 2 * hexsz + 1)
+		/* In the commits, "<oid> <oid>[ <oid>]" whose later IDs are all hex digits,
+		 * either case (the grammar's surest shape of an ID): %H %T, --parents and a
+		 * merge's. */
+		if ((state != REV_COMMITS && state != REV_BARE) ||
+		    (n != 2 * hexsz + 1 && (n != 3 * hexsz + 2 || s[2 * hexsz + 1] != ' ')))
 			return 0;
-		for (size_t i = 0; i < hexsz; i += 8)
+		for (size_t i = 0; i < n - hexsz - 1; i += 8) {
+			if (i == hexsz) /* the space between the second and third */
+				i++;
 			if (!hex8(s + hexsz + 1 + i))
 				return 0;
+		}
 		col[1] = (unsigned char)(hexsz + 1);
-		return REC_FAST2_END;
+		col[2] = (unsigned char)(2 * hexsz + 2);
+		return n == 2 * hexsz + 1 ? REC_FAST2_END : REC_FAST3_END;
 	case HEXOID_FORMAT_BATCH_CHECK: { /* <oid> <type> <size> */
 		/* The shortest is "<oid> tag 0". A line that ends in a digit is never one
 		 * of the "<name> missing" lines the grammar lets by. */
@@ -770,7 +776,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 		}
 		size_t nl = scan_next(&sc);
 		unsigned state = l->state;
-		unsigned char col[2];
+		unsigned char col[3];
 		if (format != HEXOID_FORMAT_COUNT && format != HEXOID_FORMAT_OIDS) {
 			/* A run of fast lines while the batch has room, its counters in locals:
 			 * the compiler cannot keep fields in registers across the stores of
