@@ -54,28 +54,33 @@ typedef void hexoid_encode_fn(char *out, size_t stride, const unsigned char *in,
 
 /*
  * A one-ID kernel validates and decodes the single record of hexsz digits at in, for the
- * hexsz and kind its name says, and is hexoid_decode() with n = 1 from there on: when
- * every digit is good it writes the rawsz bytes to out (unless out is NULL) and returns
- * HEXOID_OK, with err (unless NULL) set as hexoid_decode() sets it; otherwise it writes
- * nothing to out and returns hexoid_decode1_fail(), which locates the bad byte. It reads
- * nothing outside [in, in + hexsz). This is the call most programs make (a ref, a
- * protocol line, a commit header), so it skips everything the bulk kernels need for n
- * records: no loop, no tail, no stride, tables that are constants, and the caller
- * reaches it with a tail call.
+ * hexsz and kind its name says. It reads nothing outside [in, in + hexsz) and, when a
+ * digit is bad, writes nothing to out itself. This is the call most programs make (a
+ * ref, a protocol line, a commit header), so it skips everything the bulk kernels need
+ * for n records: no loop, no tail, no stride, tables that are constants, and the public
+ * entry points reach it with a tail call. Each ISA has two of them per hexsz and kind:
+ *  - decode1 is hexoid_decode() with n = 1 from there on: when every digit is good it
+ *    writes the rawsz bytes to out (unless out is NULL) and returns HEXOID_OK, with err
+ *    (unless NULL) set as hexoid_decode() sets it; otherwise it returns
+ *    hexoid_decode1_fail(), which locates the bad byte;
+ *  - bytes1 is hexoid_hex_to_bytes() from there on (err unused, out not NULL): 0, or
+ *    git's loop, which writes the bytes before the bad pair, and its -1.
+ * Both are one inline function with a constant `git` flag (hexoid_decode1_ok/_bad), so
+ * that neither tests at run time which of the two it is.
  */
-typedef enum hexoid_status hexoid_decode1_fn(unsigned char *out, const char *in,
-					     struct hexoid_error *err);
+typedef int hexoid_decode1_fn(unsigned char *out, const char *in, struct hexoid_error *err);
 
-/*
- * hexoid_hex_to_bytes() passes this as err: a bad ID then ends in git's loop, which
- * writes the bytes before the bad pair, instead of in the locator. Never written.
- */
-extern HEXOID_HIDDEN struct hexoid_error hexoid_hex_to_bytes_mode;
+/* The bad ends (src/hexoid.c): the scalar locator's column and status for record 0, and
+ * git's loop over len bytes (-1 for a bad pair, else 0). */
+enum hexoid_status hexoid_decode1_fail(const char *in, size_t hexsz, enum hexoid_kind kind,
+				       struct hexoid_error *err);
+int hexoid_hex_to_bytes_loop(unsigned char *bin, const char *hex, size_t len,
+			     enum hexoid_kind kind);
 
 /* The good end of a one-ID kernel. */
-HEXOID_INLINE enum hexoid_status hexoid_decode1_ok(struct hexoid_error *err)
+HEXOID_INLINE int hexoid_decode1_ok(struct hexoid_error *err, int git)
 {
-	if (err && err != &hexoid_hex_to_bytes_mode) {
+	if (!git && HEXOID_UNLIKELY(err != NULL)) {
 		err->record = 1;
 		err->column = 0;
 		err->status = HEXOID_OK;
@@ -83,9 +88,14 @@ HEXOID_INLINE enum hexoid_status hexoid_decode1_ok(struct hexoid_error *err)
 	return HEXOID_OK;
 }
 
-/* The bad end (src/hexoid.c): the scalar locator's column and status for record 0. */
-enum hexoid_status hexoid_decode1_fail(unsigned char *out, const char *in, size_t hexsz,
-				       enum hexoid_kind kind, struct hexoid_error *err);
+/* The bad end of a one-ID kernel: nothing written to out yet. */
+HEXOID_INLINE int hexoid_decode1_bad(unsigned char *out, const char *in, size_t hexsz,
+				     enum hexoid_kind kind, struct hexoid_error *err, int git)
+{
+	if (git)
+		return hexoid_hex_to_bytes_loop(out, in, hexsz / 2, kind);
+	return (int)hexoid_decode1_fail(in, hexsz, kind, err);
+}
 
 /*
  * Kernel symbols. Each ISA folder src/<isa>/ defines HEXOID_KSYM(<isa>, decode) and
@@ -103,12 +113,39 @@ enum hexoid_status hexoid_decode1_fail(unsigned char *out, const char *in, size_
 	hexoid_decode_fn hexoid_##isa##_decode, hexoid_##isa##_decode_emu;                  \
 	hexoid_encode_fn hexoid_##isa##_encode, hexoid_##isa##_encode_emu
 
-/* The four one-ID kernels of an ISA: SHA-1 and SHA-256, mixed case and lowercase-only. */
+/* The eight one-ID kernels of an ISA: decode1 and bytes1 for SHA-1 and SHA-256, mixed
+ * case and lowercase-only. */
+#define HEXOID_DECLARE_DECODE1_ONE(isa, sfx)                                                \
+	hexoid_decode1_fn hexoid_##isa##_decode1_40_mixed##sfx,                              \
+		hexoid_##isa##_decode1_40_lower##sfx, hexoid_##isa##_decode1_64_mixed##sfx,  \
+		hexoid_##isa##_decode1_64_lower##sfx, hexoid_##isa##_bytes1_40_mixed##sfx,   \
+		hexoid_##isa##_bytes1_40_lower##sfx, hexoid_##isa##_bytes1_64_mixed##sfx,    \
+		hexoid_##isa##_bytes1_64_lower##sfx
 #define HEXOID_DECLARE_DECODE1(isa)                                                         \
-	hexoid_decode1_fn hexoid_##isa##_decode1_40_mixed, hexoid_##isa##_decode1_40_lower,   \
-		hexoid_##isa##_decode1_64_mixed, hexoid_##isa##_decode1_64_lower,             \
-		hexoid_##isa##_decode1_40_mixed_emu, hexoid_##isa##_decode1_40_lower_emu,     \
-		hexoid_##isa##_decode1_64_mixed_emu, hexoid_##isa##_decode1_64_lower_emu
+	HEXOID_DECLARE_DECODE1_ONE(isa, );                                                  \
+	HEXOID_DECLARE_DECODE1_ONE(isa, _emu)
+
+/*
+ * Define the eight from an ISA's inline function
+ *   int one(unsigned char *out, const char *in, size_t hexsz, enum hexoid_kind kind,
+ *           struct hexoid_error *err, int git)
+ * that ends in hexoid_decode1_ok() or hexoid_decode1_bad().
+ */
+#define HEXOID_DEFINE_DECODE1_ONE(isa, one, job, hexsz, name, kind, git)                    \
+	int HEXOID_KSYM(isa, job##_##hexsz##_##name)(unsigned char *out, const char *in,     \
+						    struct hexoid_error *err)                \
+	{                                                                                   \
+		return one(out, in, hexsz, kind, err, git);                                  \
+	}
+#define HEXOID_DEFINE_DECODE1(isa, one)                                                     \
+	HEXOID_DEFINE_DECODE1_ONE(isa, one, decode1, 40, mixed, HEXOID_MIXED, 0)             \
+	HEXOID_DEFINE_DECODE1_ONE(isa, one, decode1, 40, lower, HEXOID_LOWER, 0)             \
+	HEXOID_DEFINE_DECODE1_ONE(isa, one, decode1, 64, mixed, HEXOID_MIXED, 0)             \
+	HEXOID_DEFINE_DECODE1_ONE(isa, one, decode1, 64, lower, HEXOID_LOWER, 0)             \
+	HEXOID_DEFINE_DECODE1_ONE(isa, one, bytes1, 40, mixed, HEXOID_MIXED, 1)              \
+	HEXOID_DEFINE_DECODE1_ONE(isa, one, bytes1, 40, lower, HEXOID_LOWER, 1)              \
+	HEXOID_DEFINE_DECODE1_ONE(isa, one, bytes1, 64, mixed, HEXOID_MIXED, 1)              \
+	HEXOID_DEFINE_DECODE1_ONE(isa, one, bytes1, 64, lower, HEXOID_LOWER, 1)
 
 HEXOID_DECLARE_KERNEL(scalar);
 HEXOID_DECLARE_KERNEL(sse);
@@ -134,7 +171,7 @@ HEXOID_DECLARE_DECODE1(neon);
 /* One row of the kernel table (src/dispatch.c). */
 struct hexoid_kernel {
 	/* First, so the one-ID call is a single indexed load from the active row. */
-	hexoid_decode1_fn *decode1[2][2]; /* [hexsz == 64][kind == HEXOID_LOWER] */
+	hexoid_decode1_fn *decode1[2][2][2]; /* [bytes1][hexsz == 64][kind == HEXOID_LOWER] */
 	const char *name;
 	const char *requires; /* for people: the features in `needs` */
 	uint32_t needs;
@@ -142,15 +179,19 @@ struct hexoid_kernel {
 	hexoid_encode_fn *encode;
 };
 
-/* The active kernel, NULL until the first use picks one (src/dispatch.c). */
-/* Hidden, so position-independent code reaches it without the GOT. */
+/*
+ * The active kernel (src/dispatch.c), &hexoid_pending until the first use picks one:
+ * that row's one-ID functions pick it and go on, so the one-ID paths need no test.
+ * Hidden, so position-independent code reaches them without the GOT.
+ */
 extern HEXOID_HIDDEN _Atomic(const struct hexoid_kernel *) hexoid_active;
+extern HEXOID_HIDDEN const struct hexoid_kernel hexoid_pending;
 const struct hexoid_kernel *hexoid_first_use(void);
 
 HEXOID_INLINE const struct hexoid_kernel *hexoid_current(void)
 {
 	const struct hexoid_kernel *k = atomic_load_explicit(&hexoid_active, memory_order_acquire);
-	return HEXOID_LIKELY(k != NULL) ? k : hexoid_first_use();
+	return HEXOID_LIKELY(k != &hexoid_pending) ? k : hexoid_first_use();
 }
 
 /* The active kernel's functions, chosen at first use. */
@@ -162,12 +203,6 @@ HEXOID_INLINE hexoid_decode_fn *hexoid_active_decode(void)
 HEXOID_INLINE hexoid_encode_fn *hexoid_active_encode(void)
 {
 	return hexoid_current()->encode;
-}
-
-/* hexsz is 40 or 64, kind HEXOID_MIXED or HEXOID_LOWER. */
-HEXOID_INLINE hexoid_decode1_fn *hexoid_active_decode1(size_t hexsz, enum hexoid_kind kind)
-{
-	return hexoid_current()->decode1[hexsz == 64][kind == HEXOID_LOWER];
 }
 
 /* CPU features, one bit each, as detected at run time (src/cpu.c). */

@@ -71,6 +71,42 @@ static int env_child(const char *value, const char *want)
 	return strcmp(got, want) ? 1 : 0;
 }
 
+/*
+ * The first call of the process is a one-ID call: entry `which` ("dN" hexoid_decode, "hN"
+ * hexoid_hex_to_bytes; N = 2*sha256 + lower, +4 for a bad ID), with HEXOID_KERNEL=env.
+ * It must pick the kernel on its way (env's) and answer as any later call does.
+ */
+static int one_child(const char *which, const char *env)
+{
+	size_t v = (size_t)(which[1] - '0'), sha256 = v >> 1 & 1, bad = v >> 2 & 1;
+	enum hexoid_kind kind = v & 1 ? HEXOID_LOWER : HEXOID_MIXED;
+	size_t hexsz = sha256 ? 64 : 40;
+	char in[64];
+	unsigned char out[32], want[32];
+	struct hexoid_error e = { 7, 7, HEXOID_EARG }, r;
+	int fails = 0;
+	setenv("HEXOID_KERNEL", env, 1);
+	for (size_t i = 0; i < hexsz; i++)
+		in[i] = "0123456789abcdef"[(i * 7 + 3) % 16];
+	in[5] = 'B'; /* mixed case: good for HEXOID_MIXED only */
+	if (bad)
+		in[hexsz - 3] = 'x';
+	enum hexoid_status rs = ref_decode(want, in, 1, hexsz, hexsz, kind, &r);
+	memset(out, 0, sizeof(out));
+	if (which[0] == 'd') {
+		enum hexoid_status st = hexoid_decode(out, in, 1, hexsz,
+						      sha256 ? HEXOID_SHA256 : HEXOID_SHA1, kind, &e);
+		fails += st != rs || e.status != rs || e.record != (rs == HEXOID_OK) ||
+			 e.column != (rs == HEXOID_OK ? 0 : r.column);
+	} else {
+		fails += hexoid_hex_to_bytes(out, in, hexsz / 2, kind) != (rs == HEXOID_OK ? 0 : -1);
+	}
+	if (rs == HEXOID_OK)
+		fails += memcmp(out, want, hexsz / 2) != 0;
+	fails += strcmp(hexoid_kernel(), env) != 0;
+	return fails ? 1 : 0;
+}
+
 static int in_child(int (*fn)(const char *, const char *), const char *a, const char *b)
 {
 	fflush(stdout);
@@ -84,9 +120,21 @@ static int in_child(int (*fn)(const char *, const char *), const char *a, const 
 }
 
 static int first_use_result = -1, env_scalar = -1, env_bogus = -1, env_auto = -1;
+static int one_first[2][8][2];
 
 void threads_first_use_check(void)
 {
+	static const char *const names[2][8] = {
+		{ "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7" },
+		{ "h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7" },
+	};
+	const char *nk[16];
+	hexoid_kernels(nk, 16); /* detects the CPU, chooses nothing */
+	for (size_t f = 0; f < 2; f++)
+		for (size_t v = 0; v < 8; v++)
+			for (size_t k = 0; k < 2; k++) /* the best kernel, and scalar */
+				one_first[f][v][k] = in_child(one_child, names[f][v],
+							      k ? "scalar" : nk[0]);
 	first_use_result = in_child(NULL, NULL, NULL);
 	env_scalar = in_child(env_child, "scalar", "scalar");
 	env_bogus = in_child(env_child, "no-such-kernel", "best");
@@ -96,6 +144,17 @@ void threads_first_use_check(void)
 TEST(threads_concurrent_first_use_and_set_kernel)
 {
 	CHECK(first_use_result == 0, "concurrent first use: child result %d", first_use_result);
+}
+
+TEST(threads_first_call_is_one_id)
+{
+	for (size_t f = 0; f < 2; f++)
+		for (size_t v = 0; v < 8; v++)
+			for (size_t k = 0; k < 2; k++)
+				CHECK(one_first[f][v][k] == 0,
+				      "first call %s %zu of the process (%s kernel): child result %d",
+				      f ? "hexoid_hex_to_bytes" : "hexoid_decode n=1", v,
+				      k ? "scalar" : "best", one_first[f][v][k]);
 }
 
 TEST(threads_env_forces_kernel_at_first_use)

@@ -278,33 +278,24 @@ size_t HEXOID_KSYM(avx2, decode)(unsigned char *out, const char *in, size_t n, s
  * 4..19, which two overlapping 16-byte stores write. SHA-256: two loads, one store.
  * Nothing is stored unless every digit is good.
  */
-HEXOID_INLINE enum hexoid_status decode1(unsigned char *out, const char *in, size_t hexsz,
-					 enum hexoid_kind kind, struct hexoid_error *err)
+HEXOID_INLINE int decode1(unsigned char *out, const char *in, size_t hexsz,
+			  enum hexoid_kind kind, struct hexoid_error *err, int git)
 {
 	struct decoder d = decoder_init(kind);
 	simde__m256i ok;
 	simde__m256i a = nibbles(&d, load32(in), &ok, 0);
 	simde__m256i b = nibbles(&d, load32(in + (hexsz == 40 ? 8 : 32)), &ok, 1);
 	if (HEXOID_UNLIKELY(any_bad(ok)))
-		return hexoid_decode1_fail(out, in, hexsz, kind, err);
+		return hexoid_decode1_bad(out, in, hexsz, kind, err, git);
 	simde__m256i bytes = pack(merge(&d, a), merge(&d, b));
-	if (!out) {
+	if (!git && !out) { /* bytes1 always has out */
 	} else if (hexsz == 40) {
 		store16(out, simde_mm256_castsi256_si128(bytes));
 		store16(out + 4, simde_mm256_extracti128_si256(bytes, 1));
 	} else {
 		store32(out, bytes);
 	}
-	return hexoid_decode1_ok(err);
+	return hexoid_decode1_ok(err, git);
 }
 
-#define AVX2_DECODE1(hexsz, name, kind)                                                    \
-	enum hexoid_status HEXOID_KSYM(avx2, decode1_##hexsz##_##name)(                     \
-		unsigned char *out, const char *in, struct hexoid_error *err)               \
-	{                                                                                   \
-		return decode1(out, in, hexsz, kind, err);                                  \
-	}
-AVX2_DECODE1(40, mixed, HEXOID_MIXED)
-AVX2_DECODE1(40, lower, HEXOID_LOWER)
-AVX2_DECODE1(64, mixed, HEXOID_MIXED)
-AVX2_DECODE1(64, lower, HEXOID_LOWER)
+HEXOID_DEFINE_DECODE1(avx2, decode1)

@@ -259,18 +259,15 @@ size_t HEXOID_KSYM(neon, decode)(unsigned char *out, const char *in, size_t n, s
 }
 
 /* One ID per call: the bulk kernel on one record, into scratch, copied out when good. */
-#define NEON_DECODE1(hexsz, name, kind)                                                    \
-	enum hexoid_status HEXOID_KSYM(neon, decode1_##hexsz##_##name)(                     \
-		unsigned char *out, const char *in, struct hexoid_error *err)               \
-	{                                                                                   \
-		unsigned char tmp[hexsz / 2];                                               \
-		if (HEXOID_KSYM(neon, decode)(tmp, in, 1, hexsz, hexsz, kind) != 1)         \
-			return hexoid_decode1_fail(out, in, hexsz, kind, err);                   \
-		if (out)                                                                    \
-			memcpy(out, tmp, hexsz / 2);                                        \
-		return hexoid_decode1_ok(err);                                              \
-	}
-NEON_DECODE1(40, mixed, HEXOID_MIXED)
-NEON_DECODE1(40, lower, HEXOID_LOWER)
-NEON_DECODE1(64, mixed, HEXOID_MIXED)
-NEON_DECODE1(64, lower, HEXOID_LOWER)
+HEXOID_INLINE int decode1(unsigned char *out, const char *in, size_t hexsz,
+			  enum hexoid_kind kind, struct hexoid_error *err, int git)
+{
+	unsigned char tmp[32];
+	if (HEXOID_KSYM(neon, decode)(tmp, in, 1, hexsz, hexsz, kind) != 1)
+		return hexoid_decode1_bad(out, in, hexsz, kind, err, git);
+	if (git || out) /* bytes1 always has out */
+		memcpy(out, tmp, hexsz / 2);
+	return hexoid_decode1_ok(err, git);
+}
+
+HEXOID_DEFINE_DECODE1(neon, decode1)

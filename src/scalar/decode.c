@@ -100,28 +100,19 @@ size_t HEXOID_KSYM(scalar, decode)(unsigned char *out, const char *in, size_t n,
 		     : decode_loop(out, in, n, stride, 8, HEXOID_MIXED, 0);
 }
 
-/* One record of `words` words for the one-ID call: stored only when it is good. */
-HEXOID_INLINE enum hexoid_status decode1(unsigned char *out, const char *in, size_t words,
-					 enum hexoid_kind kind, struct hexoid_error *err)
+/* One record for the one-ID call: stored only when it is good. */
+HEXOID_INLINE int decode1(unsigned char *out, const char *in, size_t hexsz,
+			  enum hexoid_kind kind, struct hexoid_error *err, int git)
 {
 	unsigned char tmp[32];
-	if (HEXOID_UNLIKELY(decode_record(tmp, in, words, kind)))
-		return hexoid_decode1_fail(out, in, 8 * words, kind, err);
-	if (out)
-		memcpy(out, tmp, 4 * words);
-	return hexoid_decode1_ok(err);
+	if (HEXOID_UNLIKELY(decode_record(tmp, in, hexsz / 8, kind)))
+		return hexoid_decode1_bad(out, in, hexsz, kind, err, git);
+	if (git || out) /* bytes1 always has out */
+		memcpy(out, tmp, hexsz / 2);
+	return hexoid_decode1_ok(err, git);
 }
 
-#define SCALAR_DECODE1(hexsz, name, kind)                                                  \
-	enum hexoid_status HEXOID_KSYM(scalar, decode1_##hexsz##_##name)(                   \
-		unsigned char *out, const char *in, struct hexoid_error *err)               \
-	{                                                                                   \
-		return decode1(out, in, hexsz / 8, kind, err);                              \
-	}
-SCALAR_DECODE1(40, mixed, HEXOID_MIXED)
-SCALAR_DECODE1(40, lower, HEXOID_LOWER)
-SCALAR_DECODE1(64, mixed, HEXOID_MIXED)
-SCALAR_DECODE1(64, lower, HEXOID_LOWER)
+HEXOID_DEFINE_DECODE1(scalar, decode1)
 
 /*
  * Why the record at rec was rejected, and where. A byte that is no hex digit at all

@@ -210,25 +210,16 @@ size_t HEXOID_KSYM(sse, decode)(unsigned char *out, const char *in, size_t n, si
 }
 
 /* One ID per call: the one-record path into scratch, copied out when good. */
-HEXOID_INLINE enum hexoid_status decode1(unsigned char *out, const char *in, size_t hexsz,
-					 enum hexoid_kind kind, struct hexoid_error *err)
+HEXOID_INLINE int decode1(unsigned char *out, const char *in, size_t hexsz,
+			  enum hexoid_kind kind, struct hexoid_error *err, int git)
 {
 	struct decoder d = decoder_init(kind);
 	unsigned char tmp[32];
 	if (HEXOID_UNLIKELY(!(hexsz == 40 ? one40(&d, tmp, in) : one64(&d, tmp, in))))
-		return hexoid_decode1_fail(out, in, hexsz, kind, err);
-	if (out)
+		return hexoid_decode1_bad(out, in, hexsz, kind, err, git);
+	if (git || out) /* bytes1 always has out */
 		memcpy(out, tmp, hexsz / 2);
-	return hexoid_decode1_ok(err);
+	return hexoid_decode1_ok(err, git);
 }
 
-#define SSE_DECODE1(hexsz, name, kind)                                                     \
-	enum hexoid_status HEXOID_KSYM(sse, decode1_##hexsz##_##name)(                      \
-		unsigned char *out, const char *in, struct hexoid_error *err)               \
-	{                                                                                   \
-		return decode1(out, in, hexsz, kind, err);                                  \
-	}
-SSE_DECODE1(40, mixed, HEXOID_MIXED)
-SSE_DECODE1(40, lower, HEXOID_LOWER)
-SSE_DECODE1(64, mixed, HEXOID_MIXED)
-SSE_DECODE1(64, lower, HEXOID_LOWER)
+HEXOID_DEFINE_DECODE1(sse, decode1)
