@@ -84,6 +84,9 @@ THREADS := -pthread
 # The pack module inflates with libdeflate (zlib for streams and diagnostics) and hashes
 # with OpenSSL's libcrypto.
 LIBS := -ldeflate -lz -lcrypto $(THREADS)
+# The command opens libcrypto at its first hash instead (cli/crypto.c; src/pack/common.h
+# says why), so it does not link it.
+CLI_LIBS := -ldeflate -lz -ldl $(THREADS)
 
 DEPS_STAMP := $(BUILD)/.deps-core
 ifeq ($(NODEPS),1)
@@ -138,7 +141,7 @@ $(SHARED): $(LIB_OBJ)
 
 # The command links the static library: it runs from the build tree as it is.
 $(HEXOID): $(CLI_OBJ) $(STATIC)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CLI_LIBS)
 
 $(TESTRUN): $(TEST_OBJ) $(EMU_OBJ) $(STATIC)
 	@mkdir -p $(@D)

@@ -14,8 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-
 #include "common.h"
 
 int pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen)
@@ -63,23 +61,29 @@ void pk_unmap(struct pk_map *map)
 	map->size = 0;
 }
 
-static const EVP_MD *md_of(enum hexoid_algo algo)
+const char *pk_hash_unavailable(void)
 {
-	return algo == HEXOID_SHA1 ? EVP_sha1() : algo == HEXOID_SHA256 ? EVP_sha256() : NULL;
+	const char *why = NULL;
+	return pk_crypto(&why) ? NULL : why;
 }
 
 static int digest2(enum hexoid_algo algo, const void *a, size_t alen, const void *b,
 		   size_t blen, unsigned char *out)
 {
-	const EVP_MD *md = md_of(algo);
+	const char *why;
+	const struct pk_crypto *f = pk_crypto(&why);
+	const EVP_MD *md;
 	EVP_MD_CTX *c;
 	int ok;
 
-	if (!md || !(c = EVP_MD_CTX_new()))
+	if (!f)
 		return -1;
-	ok = EVP_DigestInit_ex(c, md, NULL) && EVP_DigestUpdate(c, a, alen) &&
-	     (!blen || EVP_DigestUpdate(c, b, blen)) && EVP_DigestFinal_ex(c, out, NULL);
-	EVP_MD_CTX_free(c);
+	md = algo == HEXOID_SHA1 ? f->sha1() : algo == HEXOID_SHA256 ? f->sha256() : NULL;
+	if (!md || !(c = f->ctx_new()))
+		return -1;
+	ok = f->init(c, md, NULL) && f->update(c, a, alen) && (!blen || f->update(c, b, blen)) &&
+	     f->final(c, out, NULL);
+	f->ctx_free(c);
 	return ok ? 0 : -1;
 }
 

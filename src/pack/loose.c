@@ -343,6 +343,10 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 		snprintf(err, errlen, "%s: bad arguments", objects_dir ? objects_dir : "(null)");
 		return -1;
 	}
+	if (opt->verify_ids && pk_hash_unavailable()) {
+		snprintf(err, errlen, "%s: cannot hash objects: %s", objects_dir, pk_hash_unavailable());
+		return -1;
+	}
 	if (loose_start(&l, opt)) {
 		snprintf(err, errlen, "%s: %s", objects_dir,
 			 hexoid_rawsz(opt->algo) ? "out of memory" : "the repository's hash must be given");

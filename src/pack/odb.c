@@ -362,6 +362,10 @@ struct hexoid_odb *hexoid_odb_open(const char *objects_dir, const struct hexoid_
 		say(err, errlen, "%s: the repository's hash must be given", objects_dir);
 		return NULL;
 	}
+	if ((opt->flags & HEXOID_ODB_VERIFY) && pk_hash_unavailable()) {
+		say(err, errlen, "%s: cannot hash objects: %s", objects_dir, pk_hash_unavailable());
+		return NULL;
+	}
 	if (!(o = calloc(1, sizeof(*o)))) {
 		say(err, errlen, "%s: out of memory", objects_dir);
 		return NULL;

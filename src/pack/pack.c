@@ -1175,6 +1175,10 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 	s.pack.size = pack_size;
 	s.idxmap.data = idx;
 	s.idxmap.size = idx_size;
+	if (pk_hash_unavailable()) { /* the pack's checksum cannot be checked */
+		snprintf(err, errlen, "%s: cannot hash: %s", pack_path, pk_hash_unavailable());
+		goto out;
+	}
 	if (hexoid_idx_open(&s.idx, s.idxmap.data, s.idxmap.size, opt->algo, &ie) != HEXOID_IDX_OK) {
 		snprintf(err, errlen, "%s: %s", idx_path, ie.message);
 		goto out;
