@@ -1,10 +1,12 @@
 /*
- * verify and decode: a file's bytes go to the listing checker 1 MiB at a time; problems
+ * verify and decode: a file's bytes go to the listing checker 128 KiB at a time; problems
  * come back as FILE:LINE:COL: error: reports, good IDs as raw bytes for decode.
  *
- * A regular file is mapped, a window at a time, and fed from the mapping: no copy into a
- * buffer. Pipes, terminals and whatever cannot be mapped are read(). Both feed the same
- * 1 MiB pieces, so what the checker sees, and so what it reports, is the same either way.
+ * Files and pipes alike are read() into one buffer that stays in the core's L2 cache
+ * while the checker reads it back. Mapping regular files instead was measured slower on
+ * every format but one: each page of a mapping costs a fault on first touch, which a
+ * virtual machine makes dearer, while read() copies from the page cache through the
+ * kernel's own large pages (and 128 KiB pieces beat 1 MiB ones, which spill from L2).
  * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
@@ -12,16 +14,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 
-#define BUF_SIZE (1u << 20) /* a piece fed to the checker, and the read() size */
-/* Mapped at once: a multiple of BUF_SIZE. The window's pages count in the resident size
- * only while it is mapped, so memory stays bounded whatever the file's size. */
-#define WINDOW (16u << 20)
+#define READ_SIZE (128u << 10) /* a piece read and fed to the checker */
+#define BUF_SIZE (1u << 20)    /* decode's raw IDs, written out when this much waits */
 
 struct run {
 	const char *name;
@@ -136,41 +134,6 @@ static int feed(struct run *r, struct hexoid_listing *l, const char *buf, size_t
 	return r->opt->binary_out && flush_out(r);
 }
 
-/*
- * The bytes of a regular file from *pos to `size` (its size when the run began), mapped a
- * window at a time. Returns nonzero when the run must stop; otherwise *pos tells how far
- * it got (short of `size` if a window could not be mapped: the caller reads the rest).
- *
- * If another process truncates the file while a window is mapped, touching the pages
- * past its new end raises SIGBUS, as for any program that maps files it reads; reading
- * only up to the size seen at the start makes that the one way to get it.
- */
-static int run_mapped(int fd, off_t *pos, off_t size, struct run *r, struct hexoid_listing *l)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0)
-		return 0;
-	while (*pos < size) {
-		/* Mappings start on a page; the piece boundaries stay where read() has them. */
-		off_t start = *pos - *pos % page;
-		size_t skip = (size_t)(*pos - start);
-		size_t len = size - start < (off_t)(skip + WINDOW) ? (size_t)(size - start)
-								    : skip + WINDOW;
-		char *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, start);
-		if (map == MAP_FAILED)
-			return 0;
-		madvise(map, len, MADV_SEQUENTIAL);
-		int stop = 0;
-		for (size_t at = skip; at < len && !stop; at += BUF_SIZE)
-			stop = feed(r, l, map + at, len - at < BUF_SIZE ? len - at : BUF_SIZE);
-		munmap(map, len);
-		if (stop)
-			return 1;
-		*pos = start + (off_t)len;
-	}
-	return 0;
-}
-
 void lines_run(const char *path, const struct lines_options *opt, struct lines_totals *tot)
 {
 	struct run r = { display_name(path), opt, tot, NULL, 0, 0 };
@@ -184,7 +147,7 @@ void lines_run(const char *path, const struct lines_options *opt, struct lines_t
 		return;
 	}
 	unsigned long long bad_before = tot->bad;
-	char *buf = malloc(BUF_SIZE);
+	char *buf = malloc(READ_SIZE);
 	r.out = opt->binary_out ? malloc(BUF_SIZE) : NULL;
 	struct hexoid_listing *l =
 		hexoid_listing_new(opt->format, opt->algo, opt->kind, on_problem,
@@ -193,22 +156,8 @@ void lines_run(const char *path, const struct lines_options *opt, struct lines_t
 		trouble(&r, "%s", "out of memory");
 		goto done;
 	}
-	struct stat fs;
-	off_t pos = 0;
-	if (!fstat(fd, &fs) && S_ISREG(fs.st_mode) && (pos = lseek(fd, 0, SEEK_CUR)) >= 0 &&
-	    pos < fs.st_size) {
-		if (run_mapped(fd, &pos, fs.st_size, &r, l))
-			goto stopped;
-		/* Whatever is left (a window that could not be mapped, or bytes added
-		 * since) is read from there. */
-		if (lseek(fd, pos, SEEK_SET) < 0) {
-			snprintf(why, sizeof(why), "%s: %s", r.name, strerror(errno));
-			trouble(&r, "%s", why);
-			goto stopped;
-		}
-	}
 	for (;;) {
-		ssize_t got = read(fd, buf, BUF_SIZE);
+		ssize_t got = read(fd, buf, READ_SIZE);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
@@ -223,7 +172,6 @@ void lines_run(const char *path, const struct lines_options *opt, struct lines_t
 		if (feed(&r, l, buf, (size_t)got))
 			break;
 	}
-stopped:
 	if (opt->binary_out)
 		flush_out(&r);
 	struct hexoid_listing_stats st;
