@@ -13,6 +13,8 @@
 #   make bench-peers   hexoid beside libgit2, faster-hex and hex-simd in one process, from
 #                      ../shared/tools/peers when it is there (QUICK=1, GITDIR=repo.git,
 #                      PEERS_CPU=n, PEERS_WORK=dir; see bench/peers.sh)
+#   make bench-show-index GITDIR='a.git b.git'  hexoid show-index beside git show-index
+#                      on each pack, and on the same pack indexed as version 1
 #
 # The cases are C (bench/*.c) over a C interface (bench/harness.h) to Google Benchmark
 # (bench/harness.cc). Where libbenchmark cannot be linked for the target, the AArch64
@@ -59,7 +61,7 @@ BENCH_LIBS = $(if $(BENCH_HAVE_GBENCH),-lbenchmark) \
              $(if $(BENCH_HAVE_GIT2),$(shell pkg-config --libs libgit2))
 
 .PHONY: bench bench-build bench-report bench-aarch64 bench-arm-model bench-x86-model bench-deps bench-config-check \
-        bench-peers
+        bench-peers bench-show-index
 
 $(BUILD)/.deps-bench:
 	@sh scripts/deps.sh bench
@@ -136,5 +138,9 @@ PEERS_WORK ?= $(BUILD)/peers
 bench-peers:
 	@PEERS='$(PEERS)' WORK='$(PEERS_WORK)' QUICK='$(QUICK)' GITDIR='$(GITDIR)' \
 		$(if $(PEERS_CPU),CPU='$(PEERS_CPU)') sh bench/peers.sh
+
+bench-show-index: $(HEXOID)
+	@if [ -z '$(GITDIR)' ]; then echo "bench-show-index: GITDIR='a.git b.git' names the repositories" >&2; exit 2; fi
+	HEXOID=$(HEXOID) WORK=$(BUILD)/show-index sh bench/show_index_speed.sh $(GITDIR)
 
 endif # HEXOID_BENCH_MK
