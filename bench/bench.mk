@@ -15,6 +15,9 @@
 #                      PEERS_CPU=n, PEERS_WORK=dir; see bench/peers.sh)
 #   make bench-show-index GITDIR='a.git b.git'  hexoid show-index beside git show-index
 #                      on each pack, and on the same pack indexed as version 1
+#   make bench-all     every speed figure of the README in one command: bench-report, the
+#                      peers, the models, and with GITDIR show-index and verify beside git
+#                      and wc -l; each part that cannot run says why (see bench/all.sh)
 #
 # The cases are C (bench/*.c) over a C interface (bench/harness.h) to Google Benchmark
 # (bench/harness.cc). Where libbenchmark cannot be linked for the target, the AArch64
@@ -61,7 +64,7 @@ BENCH_LIBS = $(if $(BENCH_HAVE_GBENCH),-lbenchmark) \
              $(if $(BENCH_HAVE_GIT2),$(shell pkg-config --libs libgit2))
 
 .PHONY: bench bench-build bench-report bench-aarch64 bench-arm-model bench-x86-model bench-deps bench-config-check \
-        bench-peers bench-show-index
+        bench-peers bench-show-index bench-all
 
 $(BUILD)/.deps-bench:
 	@sh scripts/deps.sh bench
@@ -142,5 +145,10 @@ bench-peers:
 bench-show-index: $(HEXOID)
 	@if [ -z '$(GITDIR)' ]; then echo "bench-show-index: GITDIR='a.git b.git' names the repositories" >&2; exit 2; fi
 	HEXOID=$(HEXOID) WORK=$(BUILD)/show-index sh bench/show_index_speed.sh $(GITDIR)
+
+# Each part runs through this make again (bench-report, bench-peers, ...).
+bench-all:
+	@MAKE='$(MAKE)' BUILD='$(BUILD)' QUICK='$(QUICK)' GITDIR='$(GITDIR)' RUN='$(RUN)' \
+		$(if $(PARTS),PARTS='$(PARTS)') sh bench/all.sh
 
 endif # HEXOID_BENCH_MK
