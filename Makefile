@@ -10,6 +10,8 @@
 #   make check-aarch64    cross-build for AArch64 and run the tests under qemu-aarch64
 #   make bench            the benchmarks (ARGS='--benchmark_filter=...'); see bench/bench.mk
 #   make bench-report     a fixed set; writes bench/results/<cpu>.{json,md,svg}
+#   make bench-all        every speed figure of the README in one command (QUICK=1,
+#                         GITDIR='repo.git ...'); bench-peers, bench-show-index: bench/bench.mk
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # Each ISA folder src/<isa>/ is compiled with its own -m flags and nothing else is, so no

@@ -10,6 +10,14 @@
 #                      (ARM_CPUS='neoverse-n1 neoverse-v1' by default)
 #   make bench-x86-model  the AVX2 and AVX-512 loops on Intel's and Zen 4's models
 #                      (X86_CPUS='sapphirerapids icelake-server znver4')
+#   make bench-peers   hexoid beside libgit2, faster-hex and hex-simd in one process, from
+#                      ../shared/tools/peers when it is there (QUICK=1, GITDIR=repo.git,
+#                      PEERS_CPU=n, PEERS_WORK=dir; see bench/peers.sh)
+#   make bench-show-index GITDIR='a.git b.git'  hexoid show-index beside git show-index
+#                      on each pack, and on the same pack indexed as version 1
+#   make bench-all     every speed figure of the README in one command: bench-report, the
+#                      peers, the models, and with GITDIR show-index and verify beside git
+#                      and wc -l; each part that cannot run says why (see bench/all.sh)
 #
 # The cases are C (bench/*.c) over a C interface (bench/harness.h) to Google Benchmark
 # (bench/harness.cc). Where libbenchmark cannot be linked for the target, the AArch64
@@ -55,7 +63,8 @@ BENCH_GIT2_CFLAGS = $(if $(BENCH_HAVE_GIT2),-DHEXOID_BENCH_LIBGIT2 $(shell pkg-c
 BENCH_LIBS = $(if $(BENCH_HAVE_GBENCH),-lbenchmark) \
              $(if $(BENCH_HAVE_GIT2),$(shell pkg-config --libs libgit2))
 
-.PHONY: bench bench-build bench-report bench-aarch64 bench-arm-model bench-x86-model bench-deps bench-config-check
+.PHONY: bench bench-build bench-report bench-aarch64 bench-arm-model bench-x86-model bench-deps bench-config-check \
+        bench-peers bench-show-index bench-all
 
 $(BUILD)/.deps-bench:
 	@sh scripts/deps.sh bench
@@ -124,5 +133,22 @@ bench-arm-model:
 bench-x86-model:
 	@sh scripts/deps.sh model
 	sh bench/x86_model.sh $(X86_CPUS)
+
+# The peers harness (../shared/tools/peers, read-only: built and run from outside it),
+# pinned to one CPU. Absent: says so and succeeds.
+PEERS      ?= ../shared/tools/peers
+PEERS_WORK ?= $(BUILD)/peers
+bench-peers:
+	@PEERS='$(PEERS)' WORK='$(PEERS_WORK)' QUICK='$(QUICK)' GITDIR='$(GITDIR)' \
+		$(if $(PEERS_CPU),CPU='$(PEERS_CPU)') sh bench/peers.sh
+
+bench-show-index: $(HEXOID)
+	@if [ -z '$(GITDIR)' ]; then echo "bench-show-index: GITDIR='a.git b.git' names the repositories" >&2; exit 2; fi
+	HEXOID=$(HEXOID) WORK=$(BUILD)/show-index sh bench/show_index_speed.sh $(GITDIR)
+
+# Each part runs through this make again (bench-report, bench-peers, ...).
+bench-all:
+	@MAKE='$(MAKE)' BUILD='$(BUILD)' QUICK='$(QUICK)' GITDIR='$(GITDIR)' RUN='$(RUN)' \
+		$(if $(PARTS),PARTS='$(PARTS)') sh bench/all.sh
 
 endif # HEXOID_BENCH_MK

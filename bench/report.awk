@@ -64,6 +64,18 @@ BEGIN {
 	title["decode"] = "Bulk decode"
 	title["validate"] = "Validate only (out = NULL)"
 	title["encode"] = "Encode"
+	# The cases the peers harness (../shared/tools/peers, `make bench-peers`) runs too,
+	# by its ids: the rows are labelled with them, so a figure in either report can be
+	# found in the other.
+	peer["decode/sha1/stride=41/lower/n=64K"] = "c1"
+	peer["decode/sha1/stride=41/lower/n=8K"] = "c1s"
+	peer["decode/sha1/stride=41/mixed/n=64K"] = "c2m"
+	peer["validate/sha1/stride=41/lower/n=64K"] = "c2v"
+	peer["validate/sha1/stride=41/mixed/n=64K"] = "c2vm"
+	peer["decode/sha256/stride=65/lower/n=64K"] = "c3"
+	peer["decode/sha1/stride=41/lower/n=16M"] = "c4"
+	peer["validate/sha1/stride=41/lower/n=16M"] = "c4v"
+	peer["encode/sha1/stride=41/n=64K"] = "c5"
 }
 
 /"benchmarks": *\[/ { in_bench = 1; next }
@@ -99,12 +111,13 @@ function columns(op,    i, n, impl) {
 	return n
 }
 
-function label(cfg) {
+function label(cfg,    id) {
+	id = (cfg in peer) ? "`" peer[cfg] "` " : ""
 	sub(/^[^\/]*\//, "", cfg)
 	gsub(/stride=/, "s", cfg)
 	gsub(/n=/, "", cfg)
 	gsub(/\//, " ", cfg)
-	return cfg
+	return id cfg
 }
 
 function fmt(x) {
@@ -168,6 +181,7 @@ function md(    ops, o, k, notrun) {
 	print "- CPU features seen: " ctx["hexoid_cpu_features"]
 	print "- harness: " ctx["harness"] "; libgit2: " ctx["libgit2"]
 	print "- one run; every ratio compares figures of that same run (CPU time)"
+	print "- `c1`, `c1s`, ...: the same case in the peers harness (`make bench-peers`)"
 	notrun = ""
 	for (k in why)
 		if (!(k in ran_any))

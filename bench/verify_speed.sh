@@ -10,6 +10,8 @@
 # kept there and made only when it has none (to time again after a change).
 set -eu
 H=${HEXOID:?HEXOID must name the hexoid command}
+# The listings are made and timed in another directory: a relative HEXOID is made absolute.
+case $H in */*) H=$(cd "$(dirname "$H")" && pwd)/$(basename "$H") ;; esac
 command -v hyperfine >/dev/null || { echo "verify_speed.sh: needs hyperfine (apt-get install hyperfine)" >&2; exit 2; }
 G="git -C $(cd "${1:-.}" && pwd)"
 [ $# -gt 0 ] && shift
