@@ -258,6 +258,10 @@ static int slurp_at(struct run *r, enum hexoid_audit_area area, const struct whe
 		if (got == 0)
 			break;
 		*size += (size_t)got;
+		/* A regular file read short is read to its end: no second read() for the
+		 * 0 that says so (a third of the system calls of 10,000 loose refs). */
+		if (*size < cap)
+			break;
 	}
 	close(fd);
 	*data = buf;
