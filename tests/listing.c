@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/listing/listing.h"
 #include "hexoid_listing.h"
 #include "test.h"
 
@@ -276,6 +277,115 @@ TEST(listing_every_format_whatever_the_pieces)
 #undef B
 #undef U
 #undef I
+}
+
+/*
+ * The fast lines against the grammar: each sample line and a few hundred mutations of it
+ * (each byte replaced by one of a set, deleted, or a space put before it), after a good
+ * line that tells the hash (and sets the format's state), must give the same problems
+ * at the same columns and the same IDs with the fast lines as with the grammar alone.
+ */
+static void run_mutant(enum hexoid_format format, const char *lead, const char *line, size_t len,
+		       int grammar_only, struct record *r)
+{
+	char text[512];
+	char eol = format == HEXOID_FORMAT_LS_TREE_Z || format == HEXOID_FORMAT_LS_FILES_Z ? '\0' : '\n';
+	size_t n = strlen(lead);
+	for (size_t i = 0; i < n; i++) /* the lead's records end as the format's do */
+		text[i] = lead[i] == '\n' ? eol : lead[i];
+	memcpy(text + n, line, len);
+	text[n + len] = eol;
+	memset(r, 0, sizeof(*r));
+	struct hexoid_listing *l = hexoid_listing_new(format, 0, HEXOID_LOWER, note_problem, note_oid, r);
+	l->grammar_only = grammar_only;
+	hexoid_listing_feed(l, text, n + len + 1);
+	hexoid_listing_finish(l);
+	hexoid_listing_free(l);
+}
+
+TEST(listing_fast_lines_as_the_grammar)
+{
+#define A "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+#define B "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+	static const struct {
+		enum hexoid_format format;
+		const char *lead; /* good lines that tell the hash and set the state */
+		const char *line;
+	} cases[] = {
+		{ HEXOID_FORMAT_OIDS, A "\n", B },
+		{ HEXOID_FORMAT_REV_LIST, A "\n", B " dir/file" },
+		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A " " B },
+		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A },
+		{ HEXOID_FORMAT_PACK_OBJECTS, A "\n", B " name" },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " commit 245" },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " tag 12 30 " A },
+		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "040000 tree " B "\td/e" },
+		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "100644 blob " B "      12\tf" },
+		{ HEXOID_FORMAT_LS_TREE_Z, "100644 blob " A "\tf\n", "160000 commit " B "\tsm" },
+		{ HEXOID_FORMAT_LS_FILES, "100644 " A " 0\tf\n", "100755 " B " 2\tx y" },
+		{ HEXOID_FORMAT_LS_FILES_Z, "100644 " A " 0\tf\n", "100755 " B " 2\tx y" },
+		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", ":000000 100644 " A " " B " R100\ta" },
+		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", B },
+		{ HEXOID_FORMAT_FOR_EACH_REF, A " commit\trefs/heads/m\n", B " tag\trefs/tags/v1" },
+		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", "^" B },
+		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", B " refs/tags/v1" },
+		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/tags/v1^{}" },
+		{ HEXOID_FORMAT_PROMISOR, A " refs/heads/m\n", B " HEAD" },
+		{ HEXOID_FORMAT_LS_REMOTE, A "\tHEAD\n", B "\trefs/heads/main" },
+		{ HEXOID_FORMAT_REFLOG, A " " B " a <a@b> 1 +0000\tm\n", B " " A " b <b@c> 2 +0100\tcommit: x" },
+		{ HEXOID_FORMAT_FETCH_HEAD, A "\t\tbranch 'main' of x\n", B "\tnot-for-merge\tbranch 'x' of y" },
+		{ HEXOID_FORMAT_MARKS, ":1 " A "\n", ":42 " B },
+		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A " (0123abcd)\n", "3232 " B " (6250f05a)" },
+		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A "\n", "3232 " B },
+		{ HEXOID_FORMAT_FSCK, "root " A "\n", "dangling blob " B },
+		{ HEXOID_FORMAT_FSCK, "root " A "\n", "root " B },
+		{ HEXOID_FORMAT_FSCK, "root " A "\n", "tagged commit " A " (v1) in " B },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " tag    136 128 12" },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 " A },
+		/* A summary line that looks like a delta's: "...: ok" ends it. */
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 4b825dc642cb6eb9a060e54bf8d69288fbe: ok" },
+		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", B " refs/heads/main" },
+		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", "-" B " subject" },
+	};
+	static const char put[] = " \tXa0A9:-.(@g\r";
+	static struct record grammar, fast;
+	char m[256];
+	size_t compared = 0;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const char *line = cases[k].line;
+		size_t len = strlen(line);
+		/* Mutation j < len * sizeof(put): byte j / sizeof(put) replaced by a byte of
+		 * put[], or deleted (put[]'s NUL); then a space put before each byte; then the
+		 * line itself. */
+		size_t count = len * sizeof(put) + len + 1;
+		for (size_t j = 0; j < count; j++) {
+			size_t n = len;
+			memcpy(m, line, len);
+			if (j < len * sizeof(put)) {
+				size_t at = j / sizeof(put), c = j % sizeof(put);
+				if (put[c]) {
+					m[at] = put[c];
+				} else {
+					memmove(m + at, m + at + 1, len - at - 1);
+					n--;
+				}
+			} else if (j < count - 1) {
+				size_t at = j - len * sizeof(put);
+				memmove(m + at + 1, m + at, len - at);
+				m[at] = ' ';
+				n++;
+			}
+			run_mutant(cases[k].format, cases[k].lead, m, n, 1, &grammar);
+			run_mutant(cases[k].format, cases[k].lead, m, n, 0, &fast);
+			compared++;
+			CHECK(grammar.len == fast.len && !memcmp(grammar.text, fast.text, grammar.len),
+			      "%s, '%.*s': the grammar says\n%s\nthe fast lines:\n%s",
+			      hexoid_format_name(cases[k].format), (int)n, m, grammar.text, fast.text);
+		}
+	}
+	CHECK(compared > 10000, "only %zu lines compared", compared);
+#undef A
+#undef B
 }
 
 /* AUTO on shapes whose first lines look like another format's: rev-list --parents of a

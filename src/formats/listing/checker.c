@@ -742,6 +742,70 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			       ? REC_FAST
 			       : 0;
 	}
+	case HEXOID_FORMAT_FSCK: {
+		/* dangling|unreachable|missing <type> <oid>, root <oid>,
+		 * tagged <type> <oid> (<name>) in <oid> */
+		if (n == 5 + hexsz && !memcmp(s, "root ", 5)) {
+			col[0] = 5;
+			return REC_FAST_END;
+		}
+		size_t k = s[0] == 'd' && n > 9 && !memcmp(s, "dangling ", 9)	     ? 9
+			 : s[0] == 'u' && n > 12 && !memcmp(s, "unreachable ", 12) ? 12
+			 : s[0] == 'm' && n > 8 && !memcmp(s, "missing ", 8)	     ? 8
+			 : s[0] == 't' && n > 7 && !memcmp(s, "tagged ", 7)	     ? 7
+										     : 0;
+		if (!k || n < k + 5 + hexsz)
+			return 0;
+		size_t t = fast_type(s + k), e = k + t + 1 + hexsz;
+		if (!t || s[k + t] != ' ')
+			return 0;
+		col[0] = (unsigned char)(k + t + 1);
+		if (k != 7)
+			return n == e ? REC_FAST_END : 0;
+		/* The tag's name may hold anything: the last ") in " ends it. */
+		if (n < e + 7 + hexsz || s[e] != ' ' || s[e + 1] != '(' ||
+		    memcmp(s + n - hexsz - 5, ") in ", 5))
+			return 0;
+		col[1] = (unsigned char)(n - hexsz);
+		return REC_FAST2_END;
+	}
+	case HEXOID_FORMAT_VERIFY_PACK: {
+		/* <oid> <type> <size> <size-in-pack> <offset>[ <depth> <base>], the type
+		 * padded to 6 with spaces. Not a summary line: those that end in ": ok" are. */
+		size_t k = hexsz + 1;
+		if (n < k + 13 || s[hexsz] != ' ' || !memcmp(s + n - 4, ": ok", 4))
+			return 0;
+		size_t t = fast_type(s + k);
+		if (!t)
+			return 0;
+		for (size_t i = k + t; i <= k + 6; i++)
+			if (s[i] != ' ')
+				return 0;
+		size_t d1 = fast_number(s, k + 7);
+		if (!d1 || s[d1] != ' ')
+			return 0;
+		size_t d2 = fast_number(s, d1 + 1);
+		if (!d2 || s[d2] != ' ')
+			return 0;
+		size_t d3 = fast_number(s, d2 + 1);
+		if (d3 == n)
+			return REC_FAST;
+		if (!d3 || s[d3] != ' ')
+			return 0;
+		size_t d4 = fast_number(s, d3 + 1); /* the depth: at most 10 digits */
+		if (!d4 || d4 - d3 > 11 || s[d4] != ' ' || n != d4 + 1 + hexsz)
+			return 0;
+		col[1] = (unsigned char)(d4 + 1);
+		return REC_FAST2_END;
+	}
+	case HEXOID_FORMAT_BUNDLE: /* among the refs: <oid> <ref>, -<oid>[ <subject>] */
+		if (state != BUNDLE_REFS || n <= hexsz || s[0] == '@')
+			return 0;
+		if (s[0] == '-') {
+			col[0] = 1;
+			return n == hexsz + 1 ? REC_FAST_END : s[hexsz + 1] == ' ' ? REC_FAST : 0;
+		}
+		return n > hexsz + 1 && s[hexsz] == ' ' && fast_ref(s, hexsz + 1, n) ? REC_FAST : 0;
 	default:
 		return 0;
 	}
@@ -849,7 +913,7 @@ static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 		int sha1 = l->hexsz == 40;
 		const char *b = buf + p;
 		size_t m = len - p;
-		switch (l->format) {
+		switch (l->grammar_only ? HEXOID_FORMAT_COUNT : l->format) {
 #define FAST_LINES(format)                                                                  \
 	case format:                                                                        \
 		p += sha1 ? lines_loop(l, b, m, format, 40) : lines_loop(l, b, m, format, 64); \
@@ -871,6 +935,9 @@ static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 		FAST_LINES(HEXOID_FORMAT_FETCH_HEAD)
 		FAST_LINES(HEXOID_FORMAT_MARKS)
 		FAST_LINES(HEXOID_FORMAT_SHOW_INDEX)
+		FAST_LINES(HEXOID_FORMAT_FSCK)
+		FAST_LINES(HEXOID_FORMAT_VERIFY_PACK)
+		FAST_LINES(HEXOID_FORMAT_BUNDLE)
 #undef FAST_LINES
 		case HEXOID_FORMAT_OIDS:
 			p += lines_loop(l, b, m, HEXOID_FORMAT_OIDS, l->hexsz);

@@ -88,6 +88,7 @@ struct hexoid_listing {
 	char *probe;
 	size_t probe_len;
 	int widening; /* AUTO chose: a line that does not fit may widen the format */
+	int grammar_only; /* tests: no fast lines, every line through the grammar */
 
 	/*
 	 * The batch. nitems counts its items as the grammar would make them (one per fast
