@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "formats/listing/listing.h"
+#include "formats/scan.h"
 #include "hexoid_listing.h"
 #include "test.h"
 
@@ -429,6 +430,7 @@ TEST(listing_auto_past_the_probe)
 /* The grammars' word-sized tests against byte-by-byte ones: every byte value in every
  * lane, and random words. */
 #include "formats/listing/listing.h"
+#include "formats/scan.h"
 
 TEST(listing_word_helpers)
 {
@@ -460,6 +462,17 @@ TEST(listing_word_helpers)
 				blank = i;
 		CHECK(find_blank(w, n) == blank, "find_blank: %zu, want %zu", find_blank(w, n), blank);
 	}
+	/* scan_all_hex: each byte value at each place of 40 and 64 hex digits. */
+	char id[64];
+	for (int sz = 40; sz <= 64; sz += 24)
+		for (int at = 0; at < sz; at++)
+			for (int v = 0; v < 256; v++) {
+				for (int i = 0; i < sz; i++)
+					id[i] = "0123456789abcdefABCDEF"[(i * 7 + v) % 22];
+				id[at] = (char)v;
+				int want = (v >= '0' && v <= '9') || (v >= 'a' && v <= 'f') || (v >= 'A' && v <= 'F');
+				CHECK(scan_all_hex(id, (size_t)sz) == want, "scan_all_hex: byte %d at %d of %d", v, at, sz);
+			}
 }
 
 /* Each problem's code: its stable name and class, one per kind of message. */

@@ -54,6 +54,48 @@ HEXOID_INLINE uint16_t scan_le16(const char *p)
 	return (uint16_t)((unsigned char)p[0] | (unsigned)(unsigned char)p[1] << 8);
 }
 
+/* Are the len bytes at p (len 40 or 64: a multiple of 8, at least 16) all hex digits,
+ * either case? Sixteen bytes at a time, the last sixteen overlapping. */
+HEXOID_INLINE int scan_all_hex(const char *p, size_t len)
+{
+#if defined(SCAN_SSE2)
+	const __m128i fold = _mm_set1_epi8(0x20);
+	int ok = 0xffff;
+	for (size_t i = 0; i < len; i += 16) {
+		size_t at = i + 16 <= len ? i : len - 16;
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
+		__m128i y = _mm_or_si128(x, fold); /* 'A'-'F' to 'a'-'f'; signed: >= 0x80 fails */
+		__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+					      _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+		__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('a' - 1)),
+					       _mm_cmplt_epi8(y, _mm_set1_epi8('f' + 1)));
+		ok &= _mm_movemask_epi8(_mm_or_si128(digit, letter));
+	}
+	return ok == 0xffff;
+#elif defined(SCAN_NEON)
+	uint8x16_t all = vdupq_n_u8(0xff);
+	for (size_t i = 0; i < len; i += 16) {
+		size_t at = i + 16 <= len ? i : len - 16;
+		uint8x16_t x = vld1q_u8((const uint8_t *)p + at), y = vorrq_u8(x, vdupq_n_u8(0x20));
+		uint8x16_t digit = vcleq_u8(vsubq_u8(x, vdupq_n_u8('0')), vdupq_n_u8(9));
+		uint8x16_t letter = vcleq_u8(vsubq_u8(y, vdupq_n_u8('a')), vdupq_n_u8(5));
+		all = vandq_u8(all, vorrq_u8(digit, letter));
+	}
+	return vminvq_u8(all) == 0xff;
+#else
+	const uint64_t ones = 0x0101010101010101ull, top = 0x8080808080808080ull;
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t x = scan_le64(p + i), y = x | 0x2020202020202020ull;
+		/* each byte's top bit: within '0'-'9' (of x) or 'a'-'f' (of y) */
+		uint64_t d = ((x | top) - '0' * ones) & ~((x | top) - ('9' + 1) * ones) & ~x & top;
+		uint64_t a = ((y | top) - 'a' * ones) & ~((y | top) - ('f' + 1) * ones) & ~y & top;
+		if ((d | a) != top)
+			return 0;
+	}
+	return 1;
+#endif
+}
+
 /* Bit i set for each byte p[i] == eol ('\n', or '\0' for NUL-ended records), i < 64
  * (all 64 bytes must be readable). */
 HEXOID_INLINE uint64_t newline_mask64(const char *p, char eol)

@@ -608,12 +608,9 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		if ((state != REV_COMMITS && state != REV_BARE) ||
 		    (n != 2 * hexsz + 1 && (n != 3 * hexsz + 2 || s[2 * hexsz + 1] != ' ')))
 			return 0;
-		for (size_t i = 0; i < n - hexsz - 1; i += 8) {
-			if (i == hexsz) /* the space between the second and third */
-				i++;
-			if (!hex8(s + hexsz + 1 + i))
-				return 0;
-		}
+		if (!scan_all_hex(s + hexsz + 1, hexsz) ||
+		    (n > 2 * hexsz + 1 && !scan_all_hex(s + 2 * hexsz + 2, hexsz)))
+			return 0;
 		col[1] = (unsigned char)(hexsz + 1);
 		col[2] = (unsigned char)(2 * hexsz + 2);
 		return n == 2 * hexsz + 1 ? REC_FAST2_END : REC_FAST3_END;
@@ -650,9 +647,8 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		size_t d2 = fast_number(s, d1 + 1, n);
 		if (!d2 || s[d2] != ' ' || n != d2 + 1 + hexsz)
 			return 0;
-		for (size_t i = 0; i < hexsz; i += 8)
-			if (!hex8(s + d2 + 1 + i))
-				return 0;
+		if (!scan_all_hex(s + d2 + 1, hexsz))
+			return 0;
 		col[1] = (unsigned char)(d2 + 1);
 		return REC_FAST2_END;
 	}
