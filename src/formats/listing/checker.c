@@ -858,7 +858,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 				l->recs[nrecs++] = rel++ << REC_SHIFT | kind;
 				for (unsigned k = 0; k < kind >> 1; k++) {
 					l->slot_col[nslots] = col[k];
-					memcpy(l->packed + nslots++ * hexsz, buf + p + col[k], hexsz);
+					scan_copy_id(l->packed + nslots++ * hexsz, buf + p + col[k], hexsz);
 				}
 				nitems += kind >> 1;
 				p = nl + 1;
@@ -884,7 +884,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			l->recs[l->nrecs++] = (uint32_t)(l->lineno - l->batch_line) << REC_SHIFT | kind;
 			for (unsigned k = 0; k < kind >> 1; k++) {
 				l->slot_col[l->nslots] = col[k];
-				memcpy(l->packed + l->nslots++ * hexsz, s + col[k], hexsz);
+				scan_copy_id(l->packed + l->nslots++ * hexsz, s + col[k], hexsz);
 			}
 			l->nitems += kind >> 1;
 			l->lineno++;
