@@ -1,7 +1,7 @@
 # Print every loop of function FN in a GCC assembly (.s) file, AArch64 or x86-64 (ISA=x86):
 # for each branch back to a label of the same function, the instructions from the label to
 # the branch, as "loop N: <count> instructions, <lookups> lookups, <st> stores, <orr> orr"
-# (lookups: TBX on AArch64, two-source VPERMT2B/VPERMI2B on x86; stores: AArch64 stores, x86
+# (lookups: TBL and TBX on AArch64, two-source VPERMT2B/VPERMI2B on x86; stores: AArch64 stores, x86
 # vector moves to or from memory), then ", <m> marked": lines matching the regex MARK; and
 # when N == PICK, that loop's instructions into the file OUT.
 BEGIN {
@@ -10,7 +10,7 @@ BEGIN {
 		branch = "^j[a-z]+$"; lookup = "\\tvperm[it]2b\\t"; store = "\\tvmovdq[au](8|64)?\\t"
 	} else {
 		branch = "^(b\\.?(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)?|cbz|cbnz|tbz|tbnz)$"
-		lookup = "\\ttbx\\t"; store = "\\t(st1|str|stp)\\t"
+		lookup = "\\t(tbl|tbx)\\t"; store = "\\t(st1|str|stp)\\t"
 	}
 }
 $0 ~ "^" FN ":" { infn = 1; next }

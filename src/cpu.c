@@ -68,17 +68,50 @@ uint32_t hexoid_cpu_detect(void)
 #elif defined(__aarch64__)
 #if defined(__linux__)
 #include <sys/auxv.h>
+#ifndef HWCAP_CPUID
+#define HWCAP_CPUID (1 << 11)
+#endif
 #ifndef HWCAP_SVE
 #define HWCAP_SVE (1 << 22)
 #endif
+
+/*
+ * MIDR_EL1, which names the core (implementer and part number), or 0. With HWCAP_CPUID
+ * (Linux 4.11 and later) the kernel emulates reading it from user space, for the core
+ * the thread runs on; otherwise sysfs has it for cpu0. On a system mixing core types
+ * either answer picks a kernel that is correct everywhere, only not tuned everywhere.
+ */
+static uint64_t read_midr(unsigned long hwcap)
+{
+	uint64_t midr = 0;
+	if (hwcap & HWCAP_CPUID) {
+		__asm__ volatile("mrs %0, MIDR_EL1" : "=r"(midr));
+		return midr;
+	}
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");
+	if (f) {
+		unsigned long long v;
+		if (fscanf(f, "%llx", &v) == 1)
+			midr = v;
+		fclose(f);
+	}
+	return midr;
+}
 #endif
+
+/* MIDR_EL1 fields: implementer in bits 31..24 (0x41 is Arm), part number in 15..4. */
+#define MIDR_ARM_PART(midr)                                                                 \
+	(((midr) >> 24 & 0xff) == 0x41 ? (unsigned)((midr) >> 4 & 0xfff) : 0)
 
 uint32_t hexoid_cpu_detect(void)
 {
 	uint32_t f = HEXOID_CPU_NEON; /* Advanced SIMD is mandatory on AArch64 */
 #if defined(__linux__)
-	if (getauxval(AT_HWCAP) & HWCAP_SVE)
+	unsigned long hwcap = getauxval(AT_HWCAP);
+	if (hwcap & HWCAP_SVE)
 		f |= HEXOID_CPU_SVE;
+	if (MIDR_ARM_PART(read_midr(hwcap)) == 0xd40) /* Neoverse V1 */
+		f |= HEXOID_CPU_NEOVERSE_V1;
 #endif
 	return f;
 }
@@ -106,6 +139,7 @@ static const struct {
 	{ HEXOID_CPU_AVX512VBMI, "avx512vbmi" },
 	{ HEXOID_CPU_NEON, "neon" },
 	{ HEXOID_CPU_SVE, "sve" },
+	{ HEXOID_CPU_NEOVERSE_V1, "neoverse-v1" },
 };
 
 void hexoid_cpu_names(uint32_t features, char *buf, size_t size)

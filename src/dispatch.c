@@ -44,9 +44,14 @@
 #ifdef HEXOID_HAVE_NEON
 #define FNS_NEON FNS(neon)
 #define ONE_NEON ONE(neon)
+/* The NEON folder's second decoder (src/neon/decode.c) encodes with the first's encoder. */
+#define FNS_NEONWIDE hexoid_neonwide_decode, hexoid_neon_encode
+#define ONE_NEONWIDE ONE(neonwide)
 #else
 #define FNS_NEON NOT_BUILT
 #define ONE_NEON ONE_NOT_BUILT
+#define FNS_NEONWIDE NOT_BUILT
+#define ONE_NEONWIDE ONE_NOT_BUILT
 #endif
 /* Every CPU with AVX-512 BW has AVX2, whose one-ID kernel the BW variant shares. */
 #if defined(HEXOID_HAVE_AVX512) && defined(HEXOID_HAVE_AVX2)
@@ -58,16 +63,23 @@
 #define AVX512_NEEDS                                                                        \
 	(HEXOID_CPU_AVX512F | HEXOID_CPU_AVX512BW | HEXOID_CPU_AVX512VL | HEXOID_CPU_BMI2)
 
-/* Best first: automatic selection takes the first row that is built and supported. */
+/*
+ * Best first: automatic selection takes the first row that is built and supported and
+ * whose `prefers` the CPU has too. `prefers` is no requirement: a kernel runs correctly
+ * without it (so it can be forced, and is tested, anywhere), it is only slower there.
+ */
 static const struct hexoid_kernel kernels[] = {
 	/* AVX-512 is one kernel for users; CPUs without VBMI run its BW-only variant. */
 	{ ONE_AVX512VBMI, "avx512", "avx512f avx512bw avx512vl avx512vbmi bmi2",
-	  AVX512_NEEDS | HEXOID_CPU_AVX512VBMI, FNS_AVX512VBMI },
-	{ ONE_AVX512, "avx512bw", "avx512f avx512bw avx512vl bmi2", AVX512_NEEDS, FNS_AVX512 },
-	{ ONE_AVX2, "avx2", "avx2", HEXOID_CPU_AVX2, FNS_AVX2 },
-	{ ONE_SSE, "sse", "ssse3 sse4.1", HEXOID_CPU_SSSE3 | HEXOID_CPU_SSE41, FNS_SSE },
-	{ ONE_NEON, "neon", "neon", HEXOID_CPU_NEON, FNS_NEON },
-	{ ONE(scalar), "scalar", "", 0, FNS(scalar) },
+	  AVX512_NEEDS | HEXOID_CPU_AVX512VBMI, FNS_AVX512VBMI, 0 },
+	{ ONE_AVX512, "avx512bw", "avx512f avx512bw avx512vl bmi2", AVX512_NEEDS, FNS_AVX512, 0 },
+	{ ONE_AVX2, "avx2", "avx2", HEXOID_CPU_AVX2, FNS_AVX2, 0 },
+	{ ONE_SSE, "sse", "ssse3 sse4.1", HEXOID_CPU_SSSE3 | HEXOID_CPU_SSE41, FNS_SSE, 0 },
+	/* The same work in fewer table lookups, for cores where each costs two micro-ops. */
+	{ ONE_NEONWIDE, "neonwide", "neon", HEXOID_CPU_NEON, FNS_NEONWIDE,
+	  HEXOID_CPU_NEOVERSE_V1 },
+	{ ONE_NEON, "neon", "neon", HEXOID_CPU_NEON, FNS_NEON, 0 },
+	{ ONE(scalar), "scalar", "", 0, FNS(scalar), 0 },
 };
 #define NKERNELS (sizeof(kernels) / sizeof(kernels[0]))
 static const struct hexoid_kernel *const scalar_kernel = &kernels[NKERNELS - 1];
@@ -93,7 +105,7 @@ FIRST(1, 1, 1)
 const struct hexoid_kernel hexoid_pending = {
 	{ { { first_000, first_001 }, { first_010, first_011 } },
 	  { { first_100, first_101 }, { first_110, first_111 } } },
-	"auto", "", 0, NULL, NULL,
+	"auto", "", 0, NULL, NULL, 0,
 };
 
 /* Bit 31 marks the features as detected, so a CPU with none still caches its answer. */
@@ -128,7 +140,8 @@ static const struct hexoid_kernel *find_usable(const char *name)
 static const struct hexoid_kernel *best(void)
 {
 	for (size_t i = 0; i < NKERNELS; i++)
-		if (usable(&kernels[i]))
+		if (usable(&kernels[i]) &&
+		    (cpu_features() & kernels[i].prefers) == kernels[i].prefers)
 			return &kernels[i];
 	return scalar_kernel;
 }
@@ -171,12 +184,16 @@ HEXOID_API int hexoid_set_kernel(const char *name)
 
 HEXOID_API size_t hexoid_kernels(const char **names, size_t cap)
 {
+	/* Best first: the one automatic selection picks, then the others in table order
+	 * (a row tuned for another CPU is still faster here than those below it). */
+	const struct hexoid_kernel *top = best();
 	size_t count = 0;
-	for (size_t i = 0; i < NKERNELS; i++) {
-		if (!usable(&kernels[i]))
+	for (size_t i = 0; i <= NKERNELS; i++) {
+		const struct hexoid_kernel *k = i ? &kernels[i - 1] : top;
+		if (!usable(k) || (i && k == top))
 			continue;
 		if (names && count < cap)
-			names[count] = kernels[i].name;
+			names[count] = k->name;
 		count++;
 	}
 	return count;

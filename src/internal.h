@@ -153,6 +153,8 @@ HEXOID_DECLARE_KERNEL(avx2);
 HEXOID_DECLARE_KERNEL(avx512);
 HEXOID_DECLARE_KERNEL(avx512vbmi);
 HEXOID_DECLARE_KERNEL(neon);
+/* The NEON folder's second decode kernel (src/neon/decode.c); it shares neon's encode. */
+hexoid_decode_fn hexoid_neonwide_decode, hexoid_neonwide_decode_emu;
 
 /*
  * The scalar locator: the first byte of the hexsz bytes at rec that `kind` does not
@@ -167,6 +169,7 @@ HEXOID_DECLARE_DECODE1(sse);
 HEXOID_DECLARE_DECODE1(avx2);
 HEXOID_DECLARE_DECODE1(avx512vbmi);
 HEXOID_DECLARE_DECODE1(neon);
+HEXOID_DECLARE_DECODE1(neonwide);
 
 /* One row of the kernel table (src/dispatch.c). */
 struct hexoid_kernel {
@@ -177,6 +180,7 @@ struct hexoid_kernel {
 	uint32_t needs;
 	hexoid_decode_fn *decode; /* NULL: not built into this library */
 	hexoid_encode_fn *encode;
+	uint32_t prefers; /* picked automatically only on CPUs with these too (src/dispatch.c) */
 };
 
 /*
@@ -219,6 +223,8 @@ enum {
 	HEXOID_CPU_AVX512VBMI = 1u << 9,
 	HEXOID_CPU_NEON = 1u << 16,
 	HEXOID_CPU_SVE = 1u << 17,
+	/* A core type rather than a feature: from MIDR_EL1, for kernels tuned to it. */
+	HEXOID_CPU_NEOVERSE_V1 = 1u << 18,
 };
 uint32_t hexoid_cpu_detect(void);
 /* Space-separated names of the bits in `features`, into buf (always NUL-terminated). */

@@ -28,6 +28,7 @@ static const struct emulated_kernel emulated_kernels[] = {
 #endif
 #ifdef HEXOID_EMU_HAVE_NEON
 	{ "neon (simde)", hexoid_neon_decode_emu, hexoid_neon_encode_emu },
+	{ "neonwide (simde)", hexoid_neonwide_decode_emu, hexoid_neon_encode_emu },
 #endif
 	{ NULL, NULL, NULL },
 };

@@ -390,6 +390,7 @@ static const struct one_kernel one_emulated[] = {
 #endif
 #ifdef HEXOID_EMU_HAVE_NEON
 	ONE_EMU(neon, "neon (simde)"),
+	ONE_EMU(neonwide, "neonwide (simde)"),
 #endif
 	{ NULL, { { { NULL } } } },
 };

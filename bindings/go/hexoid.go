@@ -202,8 +202,8 @@ func Encode(dst []byte, stride int, src []byte, algo Algo) (int, error) {
 	return n, nil
 }
 
-// Kernel is the library's active kernel: "scalar", "sse", "avx2", "avx512", "avx512bw"
-// or "neon".
+// Kernel is the library's active kernel: "scalar", "sse", "avx2", "avx512", "avx512bw",
+// "neon" or "neonwide".
 func Kernel() string { return C.GoString(C.hexoid_kernel()) }
 
 // Version is the library's version, "MAJOR.MINOR.PATCH".
