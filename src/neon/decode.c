@@ -366,26 +366,27 @@ size_t HEXOID_KSYM(neonwide, decode)(unsigned char *out, const char *in, size_t 
 }
 
 /* One ID per call: the bulk kernel on one record, into scratch, copied out when good. */
-HEXOID_INLINE int decode1(unsigned char *out, const char *in, size_t hexsz,
-			  enum hexoid_kind kind, struct hexoid_error *err, int git)
+HEXOID_INLINE int decode1_with(unsigned char *out, const char *in, size_t hexsz,
+			       enum hexoid_kind kind, struct hexoid_error *err, int git, int wide)
 {
 	unsigned char tmp[32];
-	if (HEXOID_KSYM(neon, decode)(tmp, in, 1, hexsz, hexsz, kind) != 1)
+	if (neon_decode(tmp, in, 1, hexsz, hexsz, kind == HEXOID_LOWER, wide) != 1)
 		return hexoid_decode1_bad(out, in, hexsz, kind, err, git);
 	if (git || out) /* bytes1 always has out */
 		memcpy(out, tmp, hexsz / 2);
 	return hexoid_decode1_ok(err, git);
 }
 
+HEXOID_INLINE int decode1(unsigned char *out, const char *in, size_t hexsz,
+			  enum hexoid_kind kind, struct hexoid_error *err, int git)
+{
+	return decode1_with(out, in, hexsz, kind, err, git, 0);
+}
+
 HEXOID_INLINE int decode1_wide(unsigned char *out, const char *in, size_t hexsz,
 			       enum hexoid_kind kind, struct hexoid_error *err, int git)
 {
-	unsigned char tmp[32];
-	if (HEXOID_KSYM(neonwide, decode)(tmp, in, 1, hexsz, hexsz, kind) != 1)
-		return hexoid_decode1_bad(out, in, hexsz, kind, err, git);
-	if (git || out) /* bytes1 always has out */
-		memcpy(out, tmp, hexsz / 2);
-	return hexoid_decode1_ok(err, git);
+	return decode1_with(out, in, hexsz, kind, err, git, 1);
 }
 
 HEXOID_DEFINE_DECODE1(neon, decode1)
