@@ -25,6 +25,7 @@ for group in "$@"; do
 		need libssl-dev hdr openssl/evp.h # packs: SHA-1 and SHA-256 (libcrypto)
 		need golang-go has go             # the Go package's tests (bindings/go)
 		need xz-utils has xz              # unpacks the Git 3.0 build the tests take as their oracle
+		need python3 has python3          # the tests read the JSON output with it
 		;;
 	demo)
 		need git has git
