@@ -226,13 +226,6 @@ HEXOID_INLINE uint64_t load64(const char *p)
 	return x;
 }
 
-/* Are the 8 bytes at p all hex digits, either case? */
-HEXOID_INLINE int hex8(const char *p)
-{
-	uint64_t x = load64(p), y = x | 0x2020202020202020ull; /* 'A'-'F' to 'a'-'f' */
-	return (bytes_in(x, '0', '9') | bytes_in(y, 'a', 'f')) == 0x8080808080808080ull;
-}
-
 HEXOID_INLINE int number(struct cursor *c, int base, size_t min, size_t max, const char *what)
 {
 	if (c->failed)

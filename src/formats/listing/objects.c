@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "listing.h"
+#include "../scan.h"
 
 /* <oid>: pack-objects output, .git/shallow, loose refs, the *-chain files. */
 void parse_oids(struct cursor *c)
@@ -43,10 +44,7 @@ static int ids_follow(const struct cursor *c)
 	for (;;) {
 		size_t n = 0, odd = 0;
 		if (c->len - p >= hexsz && (c->len - p == hexsz || s[p + hexsz] == ' ')) {
-			int whole = 1; /* the common case: hexsz hex digits, in words */
-			for (size_t i = 0; i < hexsz && whole; i += 8) /* hexsz is 40 or 64 */
-				whole = hex8(s + p + i);
-			if (whole)
+			if (scan_all_hex(s + p, hexsz)) /* the common case: hexsz hex digits */
 				n = hexsz;
 		}
 		if (!n) {
@@ -142,10 +140,7 @@ static int sizes_follow(const struct cursor *c)
 	for (size_t k = 0;; k++) {
 		size_t n = 0, digits = 0, odd = 0, slash = 0;
 		if (k && len - p >= hexsz && (len - p == hexsz || s[p + hexsz] == ' ')) {
-			int whole = 1; /* the common ID: hexsz hex digits, in words */
-			for (size_t i = 0; i < hexsz && whole; i += 8) /* hexsz is 40 or 64 */
-				whole = hex8(s + p + i);
-			if (whole) {
+			if (scan_all_hex(s + p, hexsz)) { /* the common ID: hexsz hex digits */
 				p += hexsz;
 				if (p == len)
 					return 1;
