@@ -1,7 +1,8 @@
 # hexoid — build, test, install.
 #
 #   make                  library (static + shared) and the hexoid command, in build/
-#   make check            all tests (installs missing Debian packages when run as root)
+#   make check            all tests (installs missing Debian packages when run as root);
+#                         T=NAME runs the C tests and shell suites whose names hold NAME
 #   make check-go         the Go package (bindings/go): go test, shared and static
 #   make demo             verify this repository's and a fresh SHA-256 repository's listings
 #   make check-sanitize   the tests again under -fsanitize=address,undefined
@@ -69,6 +70,7 @@ isaflags = $(FLAGS_$(word 2,$(subst /, ,$(1)))) $(if $(filter %_vbmi.c,$(1)),$(V
 
 LIB_SRC := src/hexoid.c src/dispatch.c src/cpu.c $(wildcard src/scalar/*.c) $(wildcard src/formats/*.c) \
            $(wildcard src/formats/listing/*.c) $(wildcard src/pack/*.c) $(wildcard src/audit/*.c) \
+           $(wildcard src/util/*.c) $(wildcard src/gate/*.c) \
            $(foreach i,$(NATIVE_ISAS),$(wildcard src/$(i)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 EMU_OBJ := $(foreach i,$(EMU_ISAS),$(patsubst %.c,$(BUILD)/emu/%.o,$(wildcard src/$(i)/*.c)))
@@ -76,6 +78,9 @@ CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+
+# The public headers: every include/hexoid*.h is installed.
+HEADERS := $(sort $(wildcard include/hexoid*.h))
 
 STATIC := $(BUILD)/libhexoid.a
 SONAME := libhexoid.so.$(SOVERSION)
@@ -168,7 +173,7 @@ SHELL_TESTS := \
 check: all $(TESTRUN)
 	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" \
 	CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" RUN="$(RUN)" \
-		$(RUN) $(TESTRUN) $(SHELL_TESTS)
+		$(RUN) $(TESTRUN) $(if $(T),--only '$(T)') $(SHELL_TESTS)
 
 # The Go package against this build: a hexoid.pc naming the source's headers and the
 # build's libraries, then go test linked with the shared library (found at run time
@@ -245,8 +250,7 @@ demo: all
 # hexoid.pc is written at install time: it must name the PREFIX of this install.
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
-	install -m 644 include/hexoid.h include/hexoid_listing.h include/hexoid_idx.h \
-		include/hexoid_pack.h include/hexoid_audit.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
 	ln -sf libhexoid.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -257,9 +261,7 @@ install: all
 	install -m 755 $(HEXOID) $(DESTDIR)$(BINDIR)/
 
 uninstall:
-	rm -f $(DESTDIR)$(INCLUDEDIR)/hexoid.h $(DESTDIR)$(INCLUDEDIR)/hexoid_listing.h \
-	      $(DESTDIR)$(INCLUDEDIR)/hexoid_idx.h $(DESTDIR)$(INCLUDEDIR)/hexoid_pack.h \
-	      $(DESTDIR)$(INCLUDEDIR)/hexoid_audit.h \
+	rm -f $(HEADERS:include/%=$(DESTDIR)$(INCLUDEDIR)/%) \
 	      $(DESTDIR)$(LIBDIR)/libhexoid.* \
 	      $(DESTDIR)$(LIBDIR)/pkgconfig/hexoid.pc $(DESTDIR)$(BINDIR)/hexoid
 

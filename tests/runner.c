@@ -2,6 +2,9 @@
  * The test runner: the C tests registered with TEST(), then each shell script named on
  * the command line, whose "ok - ..." and "not ok - ..." lines count as tests too.
  * Usage: run [--only SUBSTRING] [SCRIPT...]
+ * With --only, the C tests whose names hold SUBSTRING run, and the scripts whose file name
+ * (without its folder and .sh) holds it: `make check T=audit` runs audit_api's tests,
+ * tests/audit.sh and tests/audit_places.sh.
  * SPDX-License-Identifier: MIT
  */
 #include <stdarg.h>
@@ -121,7 +124,19 @@ static void run_script(const char *path, unsigned *passed, unsigned *failed)
 	*failed += bad;
 }
 
-
+/* Whether the script's name, without its folder and .sh, holds `only`. */
+static int script_matches(const char *path, const char *only)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base);
+	if (n > 3 && !strcmp(base + n - 3, ".sh"))
+		n -= 3;
+	for (size_t i = 0, k = strlen(only); i + k <= n; i++)
+		if (!strncmp(base + i, only, k))
+			return 1;
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -158,7 +173,7 @@ int main(int argc, char **argv)
 			passed++;
 	}
 	for (; argi < argc; argi++)
-		if (!only)
+		if (!only || script_matches(argv[argi], only))
 			run_script(argv[argi], &passed, &failed);
 
 	printf("%u passed, %u failed\n", passed, failed);
