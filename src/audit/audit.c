@@ -19,6 +19,9 @@
 #include <unistd.h>
 
 #include "audit/audit.h"
+#include "util/dir.h"
+#include "util/file.h"
+#include "util/str.h"
 
 /* --- names and classes ------------------------------------------------------------- */
 
@@ -136,31 +139,6 @@ static const char *errtext(int e, struct errtext *t)
 	return t->s;
 }
 
-static char *join(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *s = malloc(la + lb + 2);
-
-	if (!s)
-		return NULL;
-	memcpy(s, a, la);
-	s[la] = '/';
-	memcpy(s + la + 1, b, lb + 1);
-	return s;
-}
-
-static char *concat(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *s = malloc(la + lb + 1);
-
-	if (!s)
-		return NULL;
-	memcpy(s, a, la);
-	memcpy(s + la, b, lb + 1);
-	return s;
-}
-
 /* A finding about a file as a whole (no line): shown as PREFIX + rel. */
 static void file_finding(struct run *r, enum hexoid_audit_area area, const struct where *w,
 			 const char *rel, enum hexoid_audit_code code, const char *fmt, ...)
@@ -171,7 +149,7 @@ static void file_finding(struct run *r, enum hexoid_audit_area area, const struc
 {
 	struct hexoid_audit_finding f;
 	char msg[512];
-	char *path = concat(w->prefix, rel);
+	char *path = hexoid_concat(w->prefix, rel);
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -190,90 +168,39 @@ static void file_finding(struct run *r, enum hexoid_audit_area area, const struc
 /* --- reading files ----------------------------------------------------------------- */
 
 /*
- * Read a whole small file `name` in the folder dirfd. With `checked`, the caller knows it
- * is a regular file (readdir said so); otherwise it is stat'ed first, so a FIFO, socket
- * or device is never opened. Returns 0 with the data, 1 if it does not exist, -1 after
- * reporting why it cannot be read.
+ * Read a whole small file `name` in the folder dirfd (util/file.h). With `checked`, the
+ * caller knows it is a regular file (readdir said so); otherwise it is stat'ed first, so
+ * a FIFO, socket or device is never opened. Returns 0 with the data, 1 if it does not
+ * exist, -1 after reporting why it cannot be read (when `say`).
  */
 static int slurp_at(struct run *r, enum hexoid_audit_area area, const struct where *w, int dirfd,
 		    const char *name, const char *rel, int checked, char **data, size_t *size,
 		    int say)
 {
-	size_t cap = 4096;
-	char *buf = NULL;
-	int fd = -1, err;
+	struct hexoid_file f;
 	struct errtext et;
+	enum hexoid_file_status st = hexoid_file_read_at(dirfd, name, checked ? HEXOID_FILE_REGULAR : 0,
+							  0, &f);
 
-	*data = NULL;
-	*size = 0;
-	if (!checked) {
-		struct stat st;
-		if (fstatat(dirfd, name, &st, 0) < 0) {
-			if (errno == ENOENT || errno == ENOTDIR) {
-				/* A symbolic link to nothing is not nothing. */
-				if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-				    S_ISLNK(st.st_mode)) {
-					if (say)
-						file_finding(r, area, w, rel, HEXOID_AUDIT_BROKEN_LINK,
-							     "symbolic link to nothing");
-					return -1;
-				}
-				return 1;
-			}
-			goto fail;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			if (say)
-				file_finding(r, area, w, rel, HEXOID_AUDIT_NOT_A_FILE,
-					     "not a regular file (%s): not read",
-					     S_ISDIR(st.st_mode)    ? "a folder"
-					     : S_ISFIFO(st.st_mode) ? "a FIFO"
-					     : S_ISSOCK(st.st_mode) ? "a socket"
-								    : "a device");
-			return -1;
-		}
-	}
-	/* O_NONBLOCK all the same: what was a file a moment ago may be a FIFO now. */
-	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 1;
-		goto fail;
-	}
-	if (!(buf = malloc(cap)))
-		goto fail;
-	for (;;) {
-		ssize_t got;
-		if (*size == cap) {
-			char *nb = realloc(buf, cap = 2 * cap);
-			if (!nb)
-				goto fail;
-			buf = nb;
-		}
-		got = read(fd, buf + *size, cap - *size);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			goto fail;
-		if (got == 0)
-			break;
-		*size += (size_t)got;
-		/* A regular file read short is read to its end: no second read() for the
-		 * 0 that says so (a third of the system calls of 10,000 loose refs). */
-		if (*size < cap)
-			break;
-	}
-	close(fd);
-	*data = buf;
-	return 0;
-fail:
-	err = errno;
-	if (say)
+	*data = f.data;
+	*size = f.size;
+	if (st == HEXOID_FILE_OK)
+		return 0;
+	if (st == HEXOID_FILE_MISSING)
+		return 1;
+	if (!say)
+		return -1;
+	if (st == HEXOID_FILE_BROKEN_LINK)
+		file_finding(r, area, w, rel, HEXOID_AUDIT_BROKEN_LINK, "symbolic link to nothing");
+	else if (st == HEXOID_FILE_NOT_REGULAR)
+		file_finding(r, area, w, rel, HEXOID_AUDIT_NOT_A_FILE, "not a regular file (%s): not read",
+			     S_ISDIR(f.mode)    ? "a folder"
+			     : S_ISFIFO(f.mode) ? "a FIFO"
+			     : S_ISSOCK(f.mode) ? "a socket"
+						: "a device");
+	else
 		file_finding(r, area, w, rel, HEXOID_AUDIT_UNREADABLE, "cannot read: %s",
-			     err == ELOOP ? "symbolic link loop" : errtext(err, &et));
-	if (fd >= 0)
-		close(fd);
-	free(buf);
+			     f.error == ELOOP ? "symbolic link loop" : errtext(f.error, &et));
 	return -1;
 }
 
@@ -350,22 +277,6 @@ static int collect(void *ctx, const struct hexoid_problem *p)
 	return 0;
 }
 
-/* Room for one more element of an array. */
-static int grow(void *pv, size_t *cap, size_t n, size_t size)
-{
-	void **p = pv;
-	void *v;
-
-	if (n < *cap)
-		return 0;
-	v = realloc(*p, (*cap ? 2 * *cap : 32) * size);
-	if (!v)
-		return -1;
-	*p = v;
-	*cap = *cap ? 2 * *cap : 32;
-	return 0;
-}
-
 static int feed_start(struct run *r, struct feed *fd, enum hexoid_audit_area area,
 		      enum hexoid_format format, enum hexoid_algo algo)
 {
@@ -397,7 +308,7 @@ static int feed_file(struct feed *fd, const char *path)
 {
 	char *copy;
 
-	if (grow(&fd->files, &fd->capfiles, fd->nfiles, sizeof(*fd->files)) ||
+	if (hexoid_grow(&fd->files, &fd->capfiles, fd->nfiles, sizeof(*fd->files)) ||
 	    !(copy = strdup(path))) {
 		fd->oom = 1;
 		return -1;
@@ -430,7 +341,7 @@ static void feed_token(struct feed *fd, const char *tok, size_t len, unsigned lo
 {
 	struct token *t;
 
-	if (grow(&fd->tokens, &fd->captokens, fd->ntokens, sizeof(*fd->tokens))) {
+	if (hexoid_grow(&fd->tokens, &fd->captokens, fd->ntokens, sizeof(*fd->tokens))) {
 		fd->oom = 1;
 		return;
 	}
@@ -445,21 +356,11 @@ static void feed_token(struct feed *fd, const char *tok, size_t len, unsigned lo
 
 static struct found *extra(struct feed *fd)
 {
-	if (grow(&fd->extra, &fd->capextra, fd->nextra, sizeof(*fd->extra))) {
+	if (hexoid_grow(&fd->extra, &fd->capextra, fd->nextra, sizeof(*fd->extra))) {
 		fd->oom = 1;
 		return NULL;
 	}
 	return &fd->extra[fd->nextra++];
-}
-
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-static int is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 /*
@@ -477,7 +378,7 @@ static void feed_name(struct feed *fd, const char *tok, size_t len, unsigned lon
 	if (len < 4 || len > hexoid_hexsz(fd->algo))
 		return;
 	for (i = 0; i < len; i++) {
-		if (!is_hex(tok[i]))
+		if (!hexoid_is_hex(tok[i]))
 			return;
 		if (tok[i] >= 'A' && tok[i] <= 'F' && up == len)
 			up = i;
@@ -545,30 +446,9 @@ static size_t token_len(const char *p, size_t n, const char *stop)
 {
 	size_t i = 0;
 
-	while (i < n && !is_space(p[i]) && !(stop && p[i] && strchr(stop, p[i])))
+	while (i < n && !hexoid_is_space(p[i]) && !(stop && p[i] && strchr(stop, p[i])))
 		i++;
 	return i;
-}
-
-/* Each line of data as (line, start, length), without its newline. */
-struct lines_it {
-	const char *data;
-	size_t size, at;
-	unsigned long long line;
-	char sep;
-};
-static int next_line(struct lines_it *it, const char **p, size_t *len)
-{
-	const char *nl;
-
-	if (it->at >= it->size)
-		return 0;
-	nl = memchr(it->data + it->at, it->sep, it->size - it->at);
-	*p = it->data + it->at;
-	*len = nl ? (size_t)(nl - *p) : it->size - it->at;
-	it->at += *len + 1;
-	it->line++;
-	return 1;
 }
 
 /* Skip blanks (not newlines); returns the new offset. */
@@ -600,7 +480,7 @@ static int todo_takes_name(const char *cmd, size_t n)
  * (a symbolic ref, a branch name). */
 static int feed_tokens(struct feed *fd, enum place_format format, const char *data, size_t size)
 {
-	struct lines_it it = { data, size, 0, 0, '\n' };
+	struct hexoid_lines it = { data, size, 0, 0, '\n' };
 	size_t hexsz = hexoid_hexsz(fd->algo), len, n;
 	const char *p;
 
@@ -613,7 +493,7 @@ static int feed_tokens(struct feed *fd, enum place_format format, const char *da
 			return 1;
 		if (format == FMT_MAYBE_ID) {
 			n = size;
-			while (n && is_space(data[n - 1]))
+			while (n && hexoid_is_space(data[n - 1]))
 				n--;
 			if (n != hexsz || hexoid_decode(NULL, data, 1, hexsz, fd->algo, HEXOID_MIXED,
 							NULL) != HEXOID_OK)
@@ -622,15 +502,15 @@ static int feed_tokens(struct feed *fd, enum place_format format, const char *da
 		feed_token(fd, data, token_len(data, size, NULL), 1, 1);
 		return 0;
 	case FMT_ID_LINES:
-		while (next_line(&it, &p, &len))
+		while (hexoid_next_line(&it, &p, &len))
 			feed_token(fd, p, token_len(p, len, NULL), it.line, 1);
 		return 0;
 	case FMT_ALL_IDS:
 		/* info/grafts: "<commit>[ <parent>]...", the line's end trimmed; one
 		 * whitespace byte between IDs; '#' starts a comment line. */
-		while (next_line(&it, &p, &len)) {
+		while (hexoid_next_line(&it, &p, &len)) {
 			size_t i = 0;
-			while (len && is_space(p[len - 1]))
+			while (len && hexoid_is_space(p[len - 1]))
 				len--;
 			if (!len || p[0] == '#')
 				continue;
@@ -661,13 +541,13 @@ static int feed_tokens(struct feed *fd, enum place_format format, const char *da
 	case FMT_OID_LIST:
 		/* fsck.skipList, blame.ignoreRevsFile: an ID a line, blanks around it and
 		 * '#' comments allowed. */
-		while (next_line(&it, &p, &len)) {
+		while (hexoid_next_line(&it, &p, &len)) {
 			const char *hash = memchr(p, '#', len);
 			size_t i, end = hash ? (size_t)(hash - p) : len;
-			while (end && is_space(p[end - 1]))
+			while (end && hexoid_is_space(p[end - 1]))
 				end--;
 			i = 0;
-			while (i < end && is_space(p[i]))
+			while (i < end && hexoid_is_space(p[i]))
 				i++;
 			if (i < end)
 				feed_token(fd, p + i, end - i, it.line, (unsigned long)i + 1);
@@ -675,7 +555,7 @@ static int feed_tokens(struct feed *fd, enum place_format format, const char *da
 		return 0;
 	case FMT_PAIRS:
 		/* rewritten lists: "<old> <new>[ ...]". */
-		while (next_line(&it, &p, &len)) {
+		while (hexoid_next_line(&it, &p, &len)) {
 			size_t i = token_len(p, len, NULL), j;
 			feed_token(fd, p, i, it.line, 1);
 			j = skip_blanks(p, i, len);
@@ -689,23 +569,23 @@ static int feed_tokens(struct feed *fd, enum place_format format, const char *da
 	case FMT_RECORDS:
 		/* MERGE_RR: "<hex>[.<variant>]\t<path>", each record ending in NUL. */
 		it.sep = '\0';
-		while (next_line(&it, &p, &len))
+		while (hexoid_next_line(&it, &p, &len))
 			if (len)
 				feed_token(fd, p, token_len(p, len, "."), it.line, 1);
 		return 0;
 	case FMT_MAIL:
 		/* "From <id> Mon Sep 17 00:00:00 2001": the commit a mail came from. */
-		if (next_line(&it, &p, &len) && len > 5 && !memcmp(p, "From ", 5))
+		if (hexoid_next_line(&it, &p, &len) && len > 5 && !memcmp(p, "From ", 5))
 			feed_token(fd, p + 5, token_len(p + 5, len - 5, NULL), 1, 6);
 		return 0;
 	case FMT_UPDATE_REFS:
 		/* Lines 2 and 3 of each group of three are IDs. */
-		while (next_line(&it, &p, &len))
+		while (hexoid_next_line(&it, &p, &len))
 			if (it.line % 3 != 1)
 				feed_token(fd, p, token_len(p, len, NULL), it.line, 1);
 		return 0;
 	case FMT_TODO:
-		while (next_line(&it, &p, &len)) {
+		while (hexoid_next_line(&it, &p, &len)) {
 			size_t i = skip_blanks(p, 0, len), c;
 			if (i == len || p[i] == '#')
 				continue;
@@ -720,13 +600,13 @@ static int feed_tokens(struct feed *fd, enum place_format format, const char *da
 		}
 		return 0;
 	case FMT_PACKS:
-		while (next_line(&it, &p, &len))
+		while (hexoid_next_line(&it, &p, &len))
 			if (len > 7 && !memcmp(p, "P pack-", 7))
 				feed_token(fd, p + 7, token_len(p + 7, len - 7, "."), it.line, 8);
 		return 0;
 	case FMT_REPLACE_PACKED:
 		/* "<oid> refs/replace/<name>": the name, where packed-refs keeps it. */
-		while (next_line(&it, &p, &len)) {
+		while (hexoid_next_line(&it, &p, &len)) {
 			size_t i = token_len(p, len, NULL);
 			if (!i || p[0] == '#' || p[0] == '^')
 				continue;
@@ -860,7 +740,7 @@ static void place_file(struct run *r, const struct place *pl, const struct where
 	if (slurp_at(r, pl->area, w, dirfd, name, rel, checked, &data, &size,
 		     !(pl->flags & PLACE_READ_AGAIN)))
 		return;
-	path = concat(w->prefix, rel);
+	path = hexoid_concat(w->prefix, rel);
 	if (!path || feed_file(fd, path)) {
 		fd->oom = 1;
 	} else if (pl->format == FMT_LISTING) {
@@ -879,17 +759,6 @@ static void place_file(struct run *r, const struct place *pl, const struct where
 
 /* --- walking folders --------------------------------------------------------------- */
 
-static int cmp_name(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
-
 /*
  * Every file under the folder `rel` of the git directory, in the order of their whole
  * paths as strings (as git sorts refs: refs/heads/a-b before refs/heads/a/b), so folders
@@ -902,7 +771,7 @@ static int ends_with(const char *s, const char *suffix)
 static void walk(struct run *r, const struct place *pl, const struct where *w,
 		 const struct repo *rp, struct feed *fd, const char *rel)
 {
-	char *full = join(w->dir, rel);
+	char *full = hexoid_join(w->dir, rel);
 	DIR *d = full ? opendir(full) : NULL;
 	struct dirent *de;
 	char **names = NULL;
@@ -926,7 +795,7 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 				is_dir = S_ISDIR(st.st_mode);
 		}
-		if (!is_dir && ends_with(de->d_name, ".lock"))
+		if (!is_dir && hexoid_ends_with(de->d_name, ".lock"))
 			continue;
 		if (n == cap) {
 			char **v = realloc(names, (cap = cap ? 2 * cap : 32) * sizeof(*v));
@@ -948,7 +817,7 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 		names[n++] = path;
 	}
 	if (n)
-		qsort(names, n, sizeof(*names), cmp_name);
+		qsort(names, n, sizeof(*names), hexoid_cmp_str);
 	for (i = 0; i < n; i++) {
 		size_t len = strlen(names[i]);
 		char type = names[i][len + 1];
@@ -962,7 +831,7 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 				char target[6];
 				ssize_t tl;
 				if (pl->format == FMT_ID_NAME) {
-					char *shown = concat(w->prefix, names[i]);
+					char *shown = hexoid_concat(w->prefix, names[i]);
 					if (shown && !feed_file(fd, shown))
 						id_name(fd, pl->area == HEXOID_AREA_NOTES ? NAME_NOTES_MERGE
 											  : NAME_REPLACE,
@@ -991,7 +860,6 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 }
 
 static void audit_notes(struct run *r, const struct repo *rp);
-static char *resolve(const char *base, const char *rel);
 
 /* --- files named by the config ------------------------------------------------------ */
 
@@ -1002,7 +870,7 @@ static void trim(char **s)
 	while (*p == ' ' || *p == '\t')
 		p++;
 	e = p + strlen(p);
-	while (e > p && is_space(e[-1]))
+	while (e > p && hexoid_is_space(e[-1]))
 		*--e = 0;
 	*s = p;
 }
@@ -1089,12 +957,12 @@ static void config_read(const char *path, const char *key, struct values *out, i
 			if (depth >= MAX_INCLUDE_DEPTH)
 				continue;
 			if (!strncmp(val, "~/", 2) && home) {
-				inc = join(home, val + 2);
+				inc = hexoid_join(home, val + 2);
 			} else if (val[0] == '/') {
 				inc = strdup(val);
 			} else if ((slash = strrchr(path, '/'))) {
 				char *folder = strndup(path, (size_t)(slash - path));
-				inc = folder ? join(folder, val) : NULL;
+				inc = folder ? hexoid_join(folder, val) : NULL;
 				free(folder);
 			} else {
 				inc = strdup(val);
@@ -1104,7 +972,7 @@ static void config_read(const char *path, const char *key, struct values *out, i
 			free(inc);
 			continue;
 		}
-		if (grow(&out->v, &out->cap, out->n, sizeof(*out->v)))
+		if (hexoid_grow(&out->v, &out->cap, out->n, sizeof(*out->v)))
 			continue;
 		if ((out->v[out->n] = strdup(val)))
 			out->n++;
@@ -1115,7 +983,7 @@ static void config_read(const char *path, const char *key, struct values *out, i
 static char **config_values(const char *dir, const char *key, size_t *count)
 {
 	struct values out = { NULL, 0, 0 };
-	char *path = join(dir, "config");
+	char *path = hexoid_join(dir, "config");
 
 	if (path)
 		config_read(path, key, &out, 0);
@@ -1137,9 +1005,9 @@ static void config_files(struct run *r, const struct place *pl, const struct rep
 		const char *home = getenv("HOME");
 		char *full;
 		if (!strncmp(v[i], "~/", 2) && home)
-			full = join(home, v[i] + 2);
+			full = hexoid_join(home, v[i] + 2);
 		else
-			full = resolve(rp->top, v[i]);
+			full = hexoid_resolve(rp->top, v[i]);
 		if (full && !r->stopped)
 			place_file(r, pl, &shown, fd, AT_FDCWD, full, v[i], 0);
 		free(full);
@@ -1148,8 +1016,11 @@ static void config_files(struct run *r, const struct place *pl, const struct rep
 	free(v);
 }
 
-static char **subfolders(const char *dir, size_t *count);
-static void free_names(char **names, size_t n);
+static int is_promisor(const char *name, void *ctx)
+{
+	(void)ctx;
+	return hexoid_ends_with(name, ".promisor");
+}
 
 /*
  * The .promisor files beside packs: git never parses their lines (they are copied as
@@ -1159,24 +1030,15 @@ static void free_names(char **names, size_t n);
 static void promisor_names(struct run *r, const struct place *pl, const struct where *w,
 			   const struct repo *rp, struct feed *fd)
 {
-	char *full = join(w->dir, pl->path);
-	DIR *d = full ? opendir(full) : NULL;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i, hexsz = hexoid_hexsz(rp->algo);
+	char *full = hexoid_join(w->dir, pl->path), **names;
+	struct hexoid_names list = { NULL, 0 };
+	size_t i, hexsz = hexoid_hexsz(rp->algo);
 
-	while (d && (de = readdir(d))) {
-		if (!ends_with(de->d_name, ".promisor") || grow(&names, &cap, n, sizeof(*names)))
-			continue;
-		if ((names[n] = strdup(de->d_name)))
-			n++;
-	}
-	if (d)
-		closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_name);
-	for (i = 0; i < n; i++) {
-		char *rel = join(pl->path, names[i]), *shown = rel ? concat(w->prefix, rel) : NULL;
+	if (full)
+		hexoid_dir_names(full, HEXOID_DIR_ANY, is_promisor, NULL, &list);
+	names = list.v;
+	for (i = 0; i < list.n; i++) {
+		char *rel = hexoid_join(pl->path, names[i]), *shown = rel ? hexoid_concat(w->prefix, rel) : NULL;
 		struct hexoid_error e;
 		struct found *f;
 		r->audit->count[pl->area].scanned++;
@@ -1198,9 +1060,8 @@ static void promisor_names(struct run *r, const struct place *pl, const struct w
 		}
 		free(rel);
 		free(shown);
-		free(names[i]);
 	}
-	free(names);
+	hexoid_names_free(&list);
 	free(full);
 }
 
@@ -1208,58 +1069,53 @@ static void promisor_names(struct run *r, const struct place *pl, const struct w
 static void folder_names(struct run *r, const struct place *pl, const struct where *w,
 			 struct feed *fd)
 {
-	char *full = join(w->dir, pl->path), **names;
-	size_t n, i;
+	char *full = hexoid_join(w->dir, pl->path), **names;
+	struct hexoid_names list = { NULL, 0 };
+	size_t i;
 
-	names = full ? subfolders(full, &n) : NULL;
-	for (i = 0; names && i < n; i++) {
-		char *rel = join(pl->path, names[i]), *shown = rel ? concat(w->prefix, rel) : NULL;
+	if (full)
+		hexoid_dir_names(full, HEXOID_DIR_FOLDERS, NULL, NULL, &list);
+	names = list.v;
+	for (i = 0; i < list.n; i++) {
+		char *rel = hexoid_join(pl->path, names[i]), *shown = rel ? hexoid_concat(w->prefix, rel) : NULL;
 		if (shown && !feed_file(fd, shown))
 			id_name(fd, NAME_RERERE, names[i], strlen(names[i]), 0, 0);
 		r->audit->count[pl->area].scanned++;
 		free(rel);
 		free(shown);
 	}
-	if (names)
-		free_names(names, n);
+	hexoid_names_free(&list);
 	free(full);
+}
+
+static int is_mail(const char *name, void *ctx)
+{
+	(void)ctx;
+	return strspn(name, "0123456789") == strlen(name);
 }
 
 /* The mails of `git am` or `git rebase --apply` (rebase-apply/0001, ...), read for the
  * commit they came from only when rebasing. */
 static void mails(struct run *r, const struct place *pl, const struct where *w, struct feed *fd)
 {
-	char *full = join(w->dir, pl->path), *flag = full ? join(full, "rebasing") : NULL;
-	DIR *d = NULL;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
+	char *full = hexoid_join(w->dir, pl->path), *flag = full ? hexoid_join(full, "rebasing") : NULL;
+	struct hexoid_names list = { NULL, 0 };
+	size_t i;
 	struct stat st;
 
-	if (flag && stat(flag, &st) == 0 && (d = opendir(full))) {
-		while ((de = readdir(d))) {
-			size_t len = strlen(de->d_name);
-			if (!len || strspn(de->d_name, "0123456789") != len)
-				continue;
-			if (grow(&names, &cap, n, sizeof(*names)))
-				break;
-			if ((names[n] = join(pl->path, de->d_name)))
-				n++;
+	if (flag && stat(flag, &st) == 0 &&
+	    !hexoid_dir_names(full, HEXOID_DIR_ANY, is_mail, NULL, &list) && list.n) {
+		int dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		for (i = 0; i < list.n && dirfd >= 0 && !r->stopped; i++) {
+			char *rel = hexoid_join(pl->path, list.v[i]);
+			if (rel)
+				place_file(r, pl, w, fd, dirfd, rel, rel, 0);
+			free(rel);
 		}
-		closedir(d);
-		if (n)
-			qsort(names, n, sizeof(*names), cmp_name);
-		if (n) {
-			int dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			for (i = 0; i < n && dirfd >= 0 && !r->stopped; i++)
-				place_file(r, pl, w, fd, dirfd, names[i], names[i], 0);
-			if (dirfd >= 0)
-				close(dirfd);
-		}
-		for (i = 0; i < n; i++)
-			free(names[i]);
-		free(names);
+		if (dirfd >= 0)
+			close(dirfd);
 	}
+	hexoid_names_free(&list);
 	free(flag);
 	free(full);
 }
@@ -1293,7 +1149,7 @@ static void reftable_names(struct run *r, const struct place *pl, const struct w
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		char *shown = concat(w->prefix, v[i].name);
+		char *shown = hexoid_concat(w->prefix, v[i].name);
 		if (shown && !feed_file(fd, shown))
 			id_name(fd, NAME_REPLACE, v[i].name + plen, strlen(v[i].name) - plen, 0, 0);
 		free(shown);
@@ -1352,8 +1208,6 @@ static void area_in(struct run *r, enum hexoid_audit_area area, const struct rep
 	}
 }
 
-static char *read_line(const char *path);
-
 /* --- notes ------------------------------------------------------------------------- */
 
 /*
@@ -1402,15 +1256,6 @@ static void notes_finding(struct notes *n, enum hexoid_audit_code code, const ch
 	free(shown);
 }
 
-static int all_hex(const char *s, size_t len)
-{
-	size_t i;
-	for (i = 0; i < len; i++)
-		if (!is_hex(s[i]))
-			return 0;
-	return 1;
-}
-
 static void notes_tree(struct notes *n, const unsigned char *oid, size_t have)
 {
 	struct hexoid_object obj;
@@ -1442,7 +1287,7 @@ static void notes_tree(struct notes *n, const unsigned char *oid, size_t have)
 		entry_oid = (const unsigned char *)name + nlen + 1;
 		at += (size_t)(name - e) + nlen + 1 + rawsz;
 		is_tree = sp - e == 5 && !memcmp(e, "40000", 5);
-		if (!is_tree && have + nlen == hexsz && !all_hex(name, nlen)) {
+		if (!is_tree && have + nlen == hexsz && !hexoid_all_hex(name, nlen)) {
 			/* A note's shape, not a note's name: both gits keep it as some other
 			 * file and show no note for it. */
 			snprintf(n->path + plen, sizeof(n->path) - plen, "%s%.*s", plen ? "/" : "",
@@ -1452,7 +1297,7 @@ static void notes_tree(struct notes *n, const unsigned char *oid, size_t have)
 			n->path[plen] = 0;
 			continue;
 		}
-		if (!all_hex(name, nlen) || have + nlen > hexsz)
+		if (!hexoid_all_hex(name, nlen) || have + nlen > hexsz)
 			continue;
 		snprintf(n->path + plen, sizeof(n->path) - plen, "%s%.*s", plen ? "/" : "",
 			 (int)nlen, name);
@@ -1498,7 +1343,7 @@ static void notes_ref_add(struct notes_ref **v, size_t *n, size_t *cap, const ch
 	for (i = 0; i < *n; i++)
 		if (strlen((*v)[i].name) == nlen && !memcmp((*v)[i].name, name, nlen))
 			return; /* a loose ref hides its packed one */
-	if (grow(v, cap, *n, sizeof(**v)))
+	if (hexoid_grow(v, cap, *n, sizeof(**v)))
 		return;
 	if (hexoid_decode((*v)[*n].oid, hex, 1, hexsz, algo, HEXOID_MIXED, NULL) != HEXOID_OK)
 		return; /* the refs areas report it */
@@ -1506,48 +1351,37 @@ static void notes_ref_add(struct notes_ref **v, size_t *n, size_t *cap, const ch
 		(*n)++;
 }
 
+/* Not a hidden file, nor git's work in progress. */
+static int is_loose_ref(const char *name, void *ctx)
+{
+	(void)ctx;
+	return name[0] != '.' && !hexoid_ends_with(name, ".lock");
+}
+
 static void notes_loose(const char *dir, const char *rel, struct notes_ref **v, size_t *n,
 			size_t *cap, enum hexoid_algo algo)
 {
-	char *full = join(dir, rel);
-	char **names;
-	size_t count, i;
-	DIR *d;
-	struct dirent *de;
+	char *full = hexoid_join(dir, rel);
+	struct hexoid_names list = { NULL, 0 };
+	size_t i;
 
-	if (!full)
-		return;
-	d = opendir(full);
-	if (!d) {
-		free(full);
-		return;
-	}
-	names = NULL;
-	count = 0;
-	i = 0;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || ends_with(de->d_name, ".lock"))
-			continue;
-		if (grow(&names, &i, count, sizeof(*names)))
-			break;
-		if ((names[count] = join(rel, de->d_name)))
-			count++;
-	}
-	closedir(d);
-	for (i = 0; i < count; i++) {
-		char *path = join(dir, names[i]), *line;
+	if (full)
+		hexoid_dir_names(full, HEXOID_DIR_ANY, is_loose_ref, NULL, &list);
+	for (i = 0; i < list.n; i++) {
+		char *name = hexoid_join(rel, list.v[i]), *path = name ? hexoid_join(dir, name) : NULL;
+		char *line;
 		struct stat st;
 		if (path && lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			notes_loose(dir, names[i], v, n, cap, algo);
-		} else if (path && S_ISREG(st.st_mode) && (line = read_line(path))) {
+			notes_loose(dir, name, v, n, cap, algo);
+		} else if (path && S_ISREG(st.st_mode) && (line = hexoid_file_first_line(path))) {
 			if (strlen(line) >= hexoid_hexsz(algo))
-				notes_ref_add(v, n, cap, names[i], strlen(names[i]), line, algo);
+				notes_ref_add(v, n, cap, name, strlen(name), line, algo);
 			free(line);
 		}
 		free(path);
-		free(names[i]);
+		free(name);
 	}
-	free(names);
+	hexoid_names_free(&list);
 	free(full);
 }
 
@@ -1561,7 +1395,7 @@ static void audit_notes(struct run *r, const struct repo *rp)
 	struct hexoid_odb_options oo = HEXOID_ODB_OPTIONS_INIT;
 	struct notes_ref *v = NULL;
 	size_t n = 0, cap = 0, i, hexsz = hexoid_hexsz(rp->algo);
-	char *packed = join(rp->dir, "packed-refs"), *objects = join(rp->dir, "objects");
+	char *packed = hexoid_join(rp->dir, "packed-refs"), *objects = hexoid_join(rp->dir, "objects");
 	char err[512];
 	struct notes nt;
 	int fd;
@@ -1576,7 +1410,7 @@ static void audit_notes(struct run *r, const struct repo *rp)
 			goto out;
 		}
 		for (i = 0; i < nrt; i++) {
-			if ((t[i].type == 1 || t[i].type == 2) && !grow(&v, &cap, n, sizeof(*v))) {
+			if ((t[i].type == 1 || t[i].type == 2) && !hexoid_grow(&v, &cap, n, sizeof(*v))) {
 				memcpy(v[n].oid, t[i].oid, sizeof(v[n].oid));
 				v[n].name = t[i].name;
 				t[i].name = NULL;
@@ -1593,10 +1427,10 @@ static void audit_notes(struct run *r, const struct repo *rp)
 		char *data;
 		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (data = malloc((size_t)st.st_size + 1))) {
 			ssize_t got = read(fd, data, (size_t)st.st_size);
-			struct lines_it it = { data, got > 0 ? (size_t)got : 0, 0, 0, '\n' };
+			struct hexoid_lines it = { data, got > 0 ? (size_t)got : 0, 0, 0, '\n' };
 			const char *p;
 			size_t len;
-			while (next_line(&it, &p, &len))
+			while (hexoid_next_line(&it, &p, &len))
 				if (len > hexsz + 12 && p[hexsz] == ' ' &&
 				    !memcmp(p + hexsz + 1, "refs/notes/", 11))
 					notes_ref_add(&v, &n, &cap, p + hexsz + 1, len - hexsz - 1, p,
@@ -1700,7 +1534,7 @@ static char *shown_path(const struct repo *rp, const char *path)
 
 	if (!strncmp(path, rp->dir, dl) && path[dl] == '/')
 		path += dl + 1;
-	return concat(rp->prefix, path);
+	return hexoid_concat(rp->prefix, path);
 }
 
 static int on_object_finding(void *ctx, const struct hexoid_finding *in)
@@ -1854,6 +1688,12 @@ static void unusable_pack(struct objscan *os, const char *pack, const char *err)
 	on_object_finding(os, &f);
 }
 
+static int is_pack(const char *name, void *ctx)
+{
+	(void)ctx;
+	return hexoid_ends_with(name, ".pack");
+}
+
 /* The loose objects and packs of one objects folder: `alt` says it is an alternate's. */
 static void scan_dir(struct objscan *os, const char *objects, int alt)
 {
@@ -1862,8 +1702,9 @@ static void scan_dir(struct objscan *os, const char *objects, int alt)
 	struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
 	struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 	char err[512];
-	char *packdir = join(objects, "pack");
-	DIR *d;
+	char *packdir = hexoid_join(objects, "pack");
+	struct hexoid_names packs = { NULL, 0 };
+	size_t i;
 
 	if (!packdir)
 		return;
@@ -1886,40 +1727,24 @@ static void scan_dir(struct objscan *os, const char *objects, int alt)
 	os->scanned[alt ? 2 : 0] += st.objects;
 
 	os->area = alt ? HEXOID_AREA_ALTERNATES : HEXOID_AREA_PACK_OBJECTS;
-	d = opendir(packdir);
-	if (d) {
-		struct dirent *de;
-		char **names = NULL;
-		size_t n = 0, cap = 0, i;
-		while ((de = readdir(d))) {
-			size_t len = strlen(de->d_name);
-			if (len < 5 || strcmp(de->d_name + len - 5, ".pack"))
-				continue;
-			if (grow(&names, &cap, n, sizeof(*names)))
-				break;
-			if ((names[n] = join(packdir, de->d_name)))
-				n++;
-		}
-		closedir(d);
-		if (n)
-			qsort(names, n, sizeof(*names), cmp_name);
-		for (i = 0; i < n; i++) {
-			if (!scan_stopped(os)) {
-				int rc;
-				os->current = shown_path(rp, names[i]);
-				pack_name(os, names[i]);
-				rc = hexoid_pack_scan(names[i], &o, &st, err, sizeof(err));
-				if (rc < 0)
-					unusable_pack(os, names[i], err);
-				else
-					os->scanned[alt ? 2 : 1] += st.objects;
-				free(os->current);
-				os->current = NULL;
-			}
-			free(names[i]);
-		}
-		free(names);
+	hexoid_dir_names(packdir, HEXOID_DIR_ANY, is_pack, NULL, &packs);
+	for (i = 0; i < packs.n && !scan_stopped(os); i++) {
+		char *pack = hexoid_join(packdir, packs.v[i]);
+		int rc;
+		if (!pack)
+			continue;
+		os->current = shown_path(rp, pack);
+		pack_name(os, pack);
+		rc = hexoid_pack_scan(pack, &o, &st, err, sizeof(err));
+		if (rc < 0)
+			unusable_pack(os, pack, err);
+		else
+			os->scanned[alt ? 2 : 1] += st.objects;
+		free(os->current);
+		os->current = NULL;
+		free(pack);
 	}
+	hexoid_names_free(&packs);
 	free(packdir);
 }
 
@@ -1933,7 +1758,7 @@ static int seen_before(struct run *r, const char *dir);
 static void scan_alternates(struct objscan *os, const char *objects, int depth,
 			    struct run *seen)
 {
-	char *file = join(objects, "info/alternates"), *data = NULL;
+	char *file = hexoid_join(objects, "info/alternates"), *data = NULL;
 	struct where w = { (char *)objects, (char *)"", 0 };
 	size_t size;
 	int fd, got = 1;
@@ -1956,10 +1781,10 @@ static void scan_alternates(struct objscan *os, const char *objects, int depth,
 		on_object_finding(os, &f);
 	}
 	if (got == 0) {
-		struct lines_it it = { data, size, 0, 0, '\n' };
+		struct hexoid_lines it = { data, size, 0, 0, '\n' };
 		const char *p;
 		size_t len;
-		while (next_line(&it, &p, &len) && !scan_stopped(os)) {
+		while (hexoid_next_line(&it, &p, &len) && !scan_stopped(os)) {
 			char *line = strndup(p, len), *alt;
 			if (!line)
 				break;
@@ -1968,7 +1793,7 @@ static void scan_alternates(struct objscan *os, const char *objects, int depth,
 				free(line);
 				continue;
 			}
-			alt = resolve(objects, line);
+			alt = hexoid_resolve(objects, line);
 			if (alt && depth < 5 && seen_before(seen, alt) == 0) {
 				scan_dir(os, alt, 1);
 				scan_alternates(os, alt, depth + 1, seen);
@@ -1985,7 +1810,7 @@ static void scan_alternates(struct objscan *os, const char *objects, int depth,
 
 static void scan_objects(struct objscan *os)
 {
-	char *objects = os->rp->objects_only ? strdup(os->rp->dir) : join(os->rp->dir, "objects");
+	char *objects = os->rp->objects_only ? strdup(os->rp->dir) : hexoid_join(os->rp->dir, "objects");
 	struct run seen;
 
 	if (!objects)
@@ -2053,51 +1878,23 @@ static void drain(struct objscan *os)
 
 /* --- the repository ---------------------------------------------------------------- */
 
-/* The first line of a small file, without its line ending; NULL if unreadable. */
-static char *read_line(const char *path)
-{
-	char buf[PATH_MAX + 16];
-	struct stat st;
-	int fd;
-	ssize_t got;
-
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return NULL;
-	got = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (got < 0)
-		return NULL;
-	buf[got] = 0;
-	buf[strcspn(buf, "\r\n")] = 0;
-	return strdup(buf);
-}
-
 static int is_dir(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* `rel` taken relative to the folder `base`, unless it is absolute. */
-static char *resolve(const char *base, const char *rel)
-{
-	return *rel == '/' ? strdup(rel) : join(base, rel);
-}
-
 /* The common directory of a git directory: its `commondir` file's, or itself. */
 static char *common_of(const char *gitdir)
 {
-	char *file = join(gitdir, "commondir"), *line = file ? read_line(file) : NULL, *c;
+	char *file = hexoid_join(gitdir, "commondir"), *line = file ? hexoid_file_first_line(file) : NULL, *c;
 
 	free(file);
 	if (!line || !*line) {
 		free(line);
 		return strdup(gitdir);
 	}
-	c = resolve(gitdir, line);
+	c = hexoid_resolve(gitdir, line);
 	free(line);
 	return c;
 }
@@ -2108,11 +1905,11 @@ static char *common_of(const char *gitdir)
  */
 static int is_gitdir(const char *dir)
 {
-	char *head = join(dir, "HEAD"), *common = common_of(dir), *objects = NULL, *refs = NULL;
+	char *head = hexoid_join(dir, "HEAD"), *common = common_of(dir), *objects = NULL, *refs = NULL;
 	struct stat st;
 	int ok = 0;
 
-	if (head && common && (objects = join(common, "objects")) && (refs = join(common, "refs")))
+	if (head && common && (objects = hexoid_join(common, "objects")) && (refs = hexoid_join(common, "refs")))
 		ok = lstat(head, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
 		     is_dir(objects) && is_dir(refs);
 	free(head);
@@ -2131,7 +1928,7 @@ struct repo_config {
 
 static void read_config(const char *dir, struct repo_config *c)
 {
-	char *path = join(dir, "config");
+	char *path = hexoid_join(dir, "config");
 	FILE *f = path ? fopen(path, "r") : NULL;
 	char line[1024];
 	int in_ext = 0;
@@ -2203,19 +2000,19 @@ static char *discover(const char *path, char **top, char *err, size_t errlen)
 		return NULL;
 	}
 	for (;;) {
-		char *dotgit = join(dir, ".git"), *slash;
+		char *dotgit = hexoid_join(dir, ".git"), *slash;
 		struct stat gs;
 		int found;
 		if (!dotgit)
 			break;
 		found = stat(dotgit, &gs) == 0;
 		if (found && S_ISREG(gs.st_mode)) {
-			char *line = read_line(dotgit), *target = NULL;
+			char *line = hexoid_file_first_line(dotgit), *target = NULL;
 			if (line && !strncmp(line, "gitdir:", 7)) {
 				const char *p = line + 7;
 				while (*p == ' ')
 					p++;
-				target = resolve(dir, p);
+				target = hexoid_resolve(dir, p);
 			}
 			if (!target || !is_gitdir(target)) {
 				snprintf(err, errlen, "%s: %s", dotgit,
@@ -2287,7 +2084,7 @@ fail:
  * (pack-<checksum>.idx), else its first loose object's; 0 when it has neither. */
 static enum hexoid_algo objects_algo(const char *dir)
 {
-	char *packdir = join(dir, "pack");
+	char *packdir = hexoid_join(dir, "pack");
 	enum hexoid_algo algo = 0;
 	struct dirent *de;
 	DIR *d;
@@ -2307,8 +2104,8 @@ static enum hexoid_algo objects_algo(const char *dir)
 			char *sub;
 			DIR *sd;
 			struct dirent *e;
-			if (strlen(de->d_name) != 2 || !is_hex(de->d_name[0]) || !is_hex(de->d_name[1]) ||
-			    !(sub = join(dir, de->d_name)))
+			if (strlen(de->d_name) != 2 || !hexoid_is_hex(de->d_name[0]) || !hexoid_is_hex(de->d_name[1]) ||
+			    !(sub = hexoid_join(dir, de->d_name)))
 				continue;
 			if ((sd = opendir(sub))) {
 				while (!algo && (e = readdir(sd))) {
@@ -2431,50 +2228,6 @@ static void add_where(struct repo *rp, char *dir, char *prefix, int worktree)
 	v[rp->nwheres++].worktree = worktree;
 }
 
-/* Sorted names of the folders in dir. */
-static char **subfolders(const char *dir, size_t *count)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-
-	*count = 0;
-	if (!d)
-		return NULL;
-	while ((de = readdir(d))) {
-		struct stat st;
-		if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
-			continue;
-		if (de->d_type != DT_DIR &&
-		    (de->d_type != DT_UNKNOWN && de->d_type != DT_LNK))
-			continue;
-		if (de->d_type != DT_DIR && (fstatat(dirfd(d), de->d_name, &st, 0) < 0 || !S_ISDIR(st.st_mode)))
-			continue;
-		if (n == cap) {
-			char **v = realloc(names, (cap = cap ? 2 * cap : 8) * sizeof(*v));
-			if (!v)
-				break;
-			names = v;
-		}
-		if ((names[n] = strdup(de->d_name)))
-			n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_name);
-	*count = n;
-	return names;
-}
-
-static void free_names(char **names, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
 static void audit_repo(struct run *r, const char *dir, const char *prefix, const char *top);
 
 /*
@@ -2484,16 +2237,17 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix, const
  */
 static void submodules(struct run *r, const struct repo *rp, const char *rel)
 {
-	char *folder = join(rp->dir, rel);
-	char **names;
-	size_t n, i;
+	char *folder = hexoid_join(rp->dir, rel), **names;
+	struct hexoid_names list = { NULL, 0 };
+	size_t i;
 	struct where w = { rp->dir, rp->prefix, 0 };
 
 	if (!folder)
 		return;
-	names = subfolders(folder, &n);
-	for (i = 0; i < n && !r->stopped; i++) {
-		char *sub = join(folder, names[i]), *subrel = join(rel, names[i]);
+	hexoid_dir_names(folder, HEXOID_DIR_FOLDERS, NULL, NULL, &list);
+	names = list.v;
+	for (i = 0; i < list.n && !r->stopped; i++) {
+		char *sub = hexoid_join(folder, names[i]), *subrel = hexoid_join(rel, names[i]);
 		if (sub && subrel) {
 			if (is_gitdir(sub)) {
 				int seen = seen_before(r, sub);
@@ -2502,10 +2256,10 @@ static void submodules(struct run *r, const struct repo *rp, const char *rel)
 						     "a submodule's repository that is one already audited "
 						     "(a link back into the repository?): not read again");
 				} else {
-					char *p = concat(rp->prefix, subrel), *pp = p ? concat(p, "/") : NULL;
+					char *p = hexoid_concat(rp->prefix, subrel), *pp = p ? hexoid_concat(p, "/") : NULL;
 					size_t nwt;
 					char **wt = config_values(sub, "core.worktree", &nwt);
-					char *subtop = nwt ? resolve(sub, wt[nwt - 1]) : NULL;
+					char *subtop = nwt ? hexoid_resolve(sub, wt[nwt - 1]) : NULL;
 					if (pp)
 						audit_repo(r, sub, pp, subtop);
 					free(subtop);
@@ -2522,7 +2276,7 @@ static void submodules(struct run *r, const struct repo *rp, const char *rel)
 		free(sub);
 		free(subrel);
 	}
-	free_names(names, n);
+	hexoid_names_free(&list);
 	free(folder);
 }
 
@@ -2533,8 +2287,8 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix, const
 	struct objscan os;
 	pthread_t thread;
 	char *wtdir;
-	char **names;
-	size_t n, i;
+	struct hexoid_names list = { NULL, 0 };
+	size_t i;
 	int a;
 
 	memset(&rp, 0, sizeof(rp));
@@ -2558,19 +2312,19 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix, const
 
 	/* The repository's own git directory, then each linked worktree's, by name. */
 	add_where(&rp, strdup(dir), strdup(prefix), 0);
-	wtdir = join(dir, "worktrees");
-	names = wtdir ? subfolders(wtdir, &n) : NULL;
-	for (i = 0; names && i < n; i++) {
-		char *wd = join(wtdir, names[i]), *p = concat(prefix, "worktrees/"), *pp = NULL;
+	wtdir = hexoid_join(dir, "worktrees");
+	if (wtdir)
+		hexoid_dir_names(wtdir, HEXOID_DIR_FOLDERS, NULL, NULL, &list);
+	for (i = 0; i < list.n; i++) {
+		char *wd = hexoid_join(wtdir, list.v[i]), *p = hexoid_concat(prefix, "worktrees/"), *pp = NULL;
 		if (p && wd)
-			pp = concat(p, names[i]);
+			pp = hexoid_concat(p, list.v[i]);
 		free(p);
-		p = pp ? concat(pp, "/") : NULL;
+		p = pp ? hexoid_concat(pp, "/") : NULL;
 		free(pp);
 		add_where(&rp, wd, p, 1);
 	}
-	if (names)
-		free_names(names, n);
+	hexoid_names_free(&list);
 	free(wtdir);
 
 	/* Objects meanwhile, with threads to spare. */
