@@ -213,12 +213,9 @@ static int slurp_at(struct run *r, enum hexoid_audit_area area, const struct whe
  * without a last newline gets one, so files never run together. Any other file goes in
  * as its IDs, one a line ("tokens"), each remembered with the file, line and column it
  * came from; object names that may be abbreviated are checked here, not by the checker.
- *
- * The lowercase-only checker alone tells each kind of problem apart once it reports
- * HEXOID_EUPPER only for an ID that is valid hex otherwise; until then a second,
- * mixed-case checker says which lines Git 2.x rejects too (TWO_CHECKERS).
+ * The lowercase-only checker tells the kinds of problem apart: it reports HEXOID_EUPPER
+ * only for an ID that is valid hex otherwise.
  */
-#define TWO_CHECKERS 0
 
 struct feed_file {
 	char *path;               /* as findings show it */
@@ -246,10 +243,6 @@ struct feed {
 	enum hexoid_audit_area area;
 	enum hexoid_algo algo;
 	struct hexoid_listing *lower;
-#if TWO_CHECKERS
-	struct hexoid_listing *mixed;
-	struct problems pm;
-#endif
 	struct problems pl;
 	struct feed_file *files;
 	size_t nfiles, capfiles;
@@ -285,22 +278,12 @@ static int feed_start(struct run *r, struct feed *fd, enum hexoid_audit_area are
 	fd->area = area;
 	fd->algo = algo;
 	fd->lower = hexoid_listing_new(format, algo, HEXOID_LOWER, collect, NULL, &fd->pl);
-#if TWO_CHECKERS
-	fd->mixed = hexoid_listing_new(format, algo, HEXOID_MIXED, collect, NULL, &fd->pm);
-	if (!fd->mixed) {
-		hexoid_listing_free(fd->lower);
-		fd->lower = NULL;
-	}
-#endif
 	return fd->lower ? 0 : -1;
 }
 
 static void feed_bytes(struct feed *fd, const char *data, size_t size)
 {
 	hexoid_listing_feed(fd->lower, data, size);
-#if TWO_CHECKERS
-	hexoid_listing_feed(fd->mixed, data, size);
-#endif
 }
 
 /* A new file of the feed: `path` is how findings name it. */
@@ -681,29 +664,12 @@ static int cmp_found(const void *x, const void *y)
  * lines the checker read. */
 static unsigned long long feed_finish(struct feed *fd)
 {
-	size_t i = 0, j = 0;
+	size_t i;
 	unsigned long long lines = fd->lines;
 
 	hexoid_listing_finish(fd->lower);
-#if TWO_CHECKERS
-	hexoid_listing_finish(fd->mixed);
-	/* Both lists are in line order: merge them, a line at most once, the mixed
-	 * checker's problem first (Git 2.x rejects that line too). */
-	while (i < fd->pm.n || j < fd->pl.n) {
-		if (j == fd->pl.n || (i < fd->pm.n && fd->pm.v[i].line <= fd->pl.v[j].line)) {
-			if (j < fd->pl.n && fd->pl.v[j].line == fd->pm.v[i].line)
-				j++;
-			place_problem(fd, &fd->pm.v[i++], 0);
-		} else {
-			place_problem(fd, &fd->pl.v[j++], 1);
-		}
-	}
-	hexoid_listing_free(fd->mixed);
-	free(fd->pm.v);
-#else
-	for (; j < fd->pl.n; j++)
-		place_problem(fd, &fd->pl.v[j], fd->pl.v[j].status == HEXOID_EUPPER);
-#endif
+	for (i = 0; i < fd->pl.n; i++)
+		place_problem(fd, &fd->pl.v[i], fd->pl.v[i].status == HEXOID_EUPPER);
 	hexoid_listing_free(fd->lower);
 	free(fd->pl.v);
 	if (fd->nextra > 1)
