@@ -899,4 +899,19 @@ unusable "a missing directory" "$tmp/no-such"
 unusable "an unknown option" --frob "$tmp/clean-sha1"
 unusable "--jobs without a number" --jobs
 unusable "--json with two repositories" --json "$tmp/clean-sha1" "$tmp/clean-sha1"
+
+# --- The repository's format, read from its config as git reads it: the last value of
+# each key, quoted or not, and no include (check_repository_format follows none).
+fr=$tmp/format
+git_ init -q --bare "$fr"
+printf '[extensions]\n\tobjectFormat = sha999 ; a comment\n' >>"$fr/config"
+audit --no-progress "$fr"
+judge "an unknown extensions.objectFormat: exit 2" 2 "unknown extensions.objectFormat sha999 in its config" $?
+printf '[Extensions]\n\tObjectFormat = "sha1"\n' >>"$fr/config"
+audit --no-progress "$fr"
+judge "the last extensions.objectFormat wins, quoted as git takes it" 0 "" $?
+printf '[include]\n\tpath = more.cfg\n' >>"$fr/config"
+printf '[extensions]\n\trefStorage = rocks\n' >"$fr/more.cfg"
+audit --no-progress "$fr"
+judge "extensions in an included file: not the repository's format" 0 "" $?
 exit 0

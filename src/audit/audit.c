@@ -844,29 +844,28 @@ static void trim(char **s)
 /* As git: no deeper than this many includes. */
 #define MAX_INCLUDE_DEPTH 10
 
-struct values {
-	char **v;
-	size_t n, cap;
-};
+/* One variable of a config file, in the file's order: `key` is "section.name" or
+ * "section.subsection.name" as written, `value` unquoted, without comments and blanks
+ * around it, perhaps empty. */
+typedef void config_fn(void *ctx, const char *key, const char *value);
 
 /*
- * Every value of `key` ("section.name" or "section.subsection.name", as git config
- * names them) in the config file `path`, in order, the files its include.path values
- * name read where they are named (a relative path from the including file's folder, ~/
- * from $HOME). A small reader: sections, quoted values, comments; includeIf is not
- * followed.
+ * The one config reader: each variable of the config file `path` to fn, and with
+ * `includes`, the files its include.path values name read where they are named (a
+ * relative path from the including file's folder, ~/ from $HOME). A small reader:
+ * sections, quoted values, comments; includeIf is not followed. Only a regular file is
+ * opened: a FIFO would block.
  */
-static void config_read(const char *path, const char *key, struct values *out, int depth)
+static void config_read(const char *path, int includes, config_fn *fn, void *ctx, int depth)
 {
 	char line[4096], section[512] = "";
 	struct stat st;
 	FILE *f;
 
-	/* Only a regular file is opened: a FIFO would block. */
 	if (stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *eq, *val, *o;
+		char *p = line, *eq, *val, *o, full[1024];
 		int quoted = 0;
 		trim(&p);
 		if (*p == '[') {
@@ -894,13 +893,7 @@ static void config_read(const char *path, const char *key, struct values *out, i
 		*eq = 0;
 		val = eq + 1;
 		trim(&p);
-		int include = !strcasecmp(section, "include") && !strcasecmp(p, "path");
-		{
-			char full[1024];
-			snprintf(full, sizeof(full), "%s.%s", section, p);
-			if (!include && strcasecmp(full, key))
-				continue;
-		}
+		snprintf(full, sizeof(full), "%s.%s", section, p);
 		trim(&val);
 		/* Quotes and backslashes, and a comment outside quotes, as git reads them. */
 		for (o = val, p = val; *p; p++) {
@@ -915,12 +908,10 @@ static void config_read(const char *path, const char *key, struct values *out, i
 		}
 		*o = 0;
 		trim(&val);
-		if (!*val)
-			continue;
-		if (include) {
+		if (includes && !strcasecmp(full, "include.path")) {
 			const char *home = getenv("HOME");
 			char *inc = NULL, *slash;
-			if (depth >= MAX_INCLUDE_DEPTH)
+			if (!*val || depth >= MAX_INCLUDE_DEPTH)
 				continue;
 			if (!strncmp(val, "~/", 2) && home) {
 				inc = hexoid_join(home, val + 2);
@@ -934,28 +925,91 @@ static void config_read(const char *path, const char *key, struct values *out, i
 				inc = strdup(val);
 			}
 			if (inc)
-				config_read(inc, key, out, depth + 1);
+				config_read(inc, includes, fn, ctx, depth + 1);
 			free(inc);
 			continue;
 		}
-		if (hexoid_grow(&out->v, &out->cap, out->n, sizeof(*out->v)))
-			continue;
-		if ((out->v[out->n] = strdup(val)))
-			out->n++;
+		fn(ctx, full, val);
 	}
 	fclose(f);
 }
 
+struct values {
+	const char *key;
+	char **v;
+	size_t n, cap;
+};
+
+static void add_value(void *ctx, const char *key, const char *value)
+{
+	struct values *out = ctx;
+
+	if (!*value || strcasecmp(key, out->key) ||
+	    hexoid_grow(&out->v, &out->cap, out->n, sizeof(*out->v)))
+		return;
+	if ((out->v[out->n] = strdup(value)))
+		out->n++;
+}
+
+/* Every value of `key` ("section.name" or "section.subsection.name", as git config
+ * names them) that is not empty, in the config file of the git directory `dir` and the
+ * files it includes, in order. */
 static char **config_values(const char *dir, const char *key, size_t *count)
 {
-	struct values out = { NULL, 0, 0 };
+	struct values out = { key, NULL, 0, 0 };
 	char *path = hexoid_join(dir, "config");
 
 	if (path)
-		config_read(path, key, &out, 0);
+		config_read(path, 1, add_value, &out, 0);
 	free(path);
 	*count = out.n;
 	return out.v;
+}
+
+/* extensions.objectFormat and extensions.refStorage from a config file. */
+struct repo_config {
+	int algo;       /* HEXOID_SHA1, HEXOID_SHA256, -1 unknown */
+	int reftable;   /* 1 reftable, 0 files, -1 unknown */
+	char unknown[64];
+};
+
+static void format_value(void *ctx, const char *key, const char *value)
+{
+	struct repo_config *c = ctx;
+
+	if (!strcasecmp(key, "extensions.objectformat")) {
+		if (!strcasecmp(value, "sha256"))
+			c->algo = HEXOID_SHA256;
+		else if (!strcasecmp(value, "sha1"))
+			c->algo = HEXOID_SHA1;
+		else {
+			c->algo = -1;
+			snprintf(c->unknown, sizeof(c->unknown), "extensions.objectFormat %s", value);
+		}
+	} else if (!strcasecmp(key, "extensions.refstorage")) {
+		if (!strcasecmp(value, "reftable"))
+			c->reftable = 1;
+		else if (!strcasecmp(value, "files"))
+			c->reftable = 0;
+		else {
+			c->reftable = -1;
+			snprintf(c->unknown, sizeof(c->unknown), "extensions.refStorage %s", value);
+		}
+	}
+}
+
+/* The repository format of the git directory `dir`, from its own config file alone, as
+ * git reads it (check_repository_format: no includes); the last value of each wins. */
+static void read_config(const char *dir, struct repo_config *c)
+{
+	char *path = hexoid_join(dir, "config");
+
+	c->algo = HEXOID_SHA1;
+	c->reftable = 0;
+	c->unknown[0] = 0;
+	if (path)
+		config_read(path, 0, format_value, c, 0);
+	free(path);
 }
 
 /* Each file the config names for `pl` (fsck.skipList, ...), as git opens it: a relative
@@ -1883,66 +1937,6 @@ static int is_gitdir(const char *dir)
 	free(objects);
 	free(refs);
 	return ok;
-}
-
-/* extensions.objectFormat and extensions.refStorage from a config file. */
-struct repo_config {
-	int algo;       /* HEXOID_SHA1, HEXOID_SHA256, -1 unknown */
-	int reftable;   /* 1 reftable, 0 files, -1 unknown */
-	char unknown[64];
-};
-
-static void read_config(const char *dir, struct repo_config *c)
-{
-	char *path = hexoid_join(dir, "config");
-	FILE *f = path ? fopen(path, "r") : NULL;
-	char line[1024];
-	int in_ext = 0;
-
-	c->algo = HEXOID_SHA1;
-	c->reftable = 0;
-	c->unknown[0] = 0;
-	free(path);
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *eq, *key;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '[') {
-			in_ext = !strncasecmp(p, "[extensions]", 12);
-			continue;
-		}
-		if (!in_ext)
-			continue;
-		key = p;
-		eq = strchr(p, '=');
-		if (!eq)
-			continue;
-		for (eq++; *eq == ' ' || *eq == '\t'; eq++)
-			;
-		eq[strcspn(eq, " \t\r\n;#")] = 0;
-		if (!strncasecmp(key, "objectformat", 12)) {
-			if (!strcasecmp(eq, "sha256"))
-				c->algo = HEXOID_SHA256;
-			else if (!strcasecmp(eq, "sha1"))
-				c->algo = HEXOID_SHA1;
-			else {
-				c->algo = -1;
-				snprintf(c->unknown, sizeof(c->unknown), "extensions.objectFormat %s", eq);
-			}
-		} else if (!strncasecmp(key, "refstorage", 10)) {
-			if (!strcasecmp(eq, "reftable"))
-				c->reftable = 1;
-			else if (!strcasecmp(eq, "files"))
-				c->reftable = 0;
-			else {
-				c->reftable = -1;
-				snprintf(c->unknown, sizeof(c->unknown), "extensions.refStorage %s", eq);
-			}
-		}
-	}
-	fclose(f);
 }
 
 /*
