@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit/audit.h"
+#include "audit/reftable.h"
 
 static void require(int ok, const char *what)
 {
@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rt_ref *refs;
 	size_t nrefs;
 	char err[256];
-	int ret = reftable_refs_buffers((const unsigned char *const *)tables, sizes, n, prefix, algo,
+	int ret = hexoid_reftable_refs_buffers((const unsigned char *const *)tables, sizes, n, prefix, algo,
 					&refs, &nrefs, err, sizeof(err));
 	require(ret == 0 || (!refs && !nrefs && err[0]), "a failure must say why and return nothing");
 	for (size_t i = 0; i < nrefs; i++) {
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		require(refs[i].type >= 1 && refs[i].type <= 3, "a deletion or unknown type returned");
 		require(!i || strcmp(refs[i - 1].name, refs[i].name) < 0, "names out of order or twice");
 	}
-	reftable_free(refs, nrefs);
+	hexoid_reftable_free(refs, nrefs);
 	for (size_t i = 0; i < n; i++)
 		free(tables[i]);
 	return 0;

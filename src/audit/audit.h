@@ -1,85 +1,90 @@
 /*
- * The audit's internals: the table of places Git reads object IDs from, shared by the
- * walk (audit.c) and the table (places.c).
+ * The audit's shared state, which every part of it takes: the audit (what
+ * hexoid_audit_open() found), a repository and its git directories, a run and its
+ * findings (report.c). The parts, from the bottom: names.c, report.c, config.c,
+ * feed.c and tokens.c, notes.c, walk.c and places.c, objects.c, discover.c,
+ * submodules.c, open.c, run.c; reftable.c reads reftable for notes.c and walk.c.
+ *
  * SPDX-License-Identifier: MIT
  */
 #ifndef HEXOID_AUDIT_INTERNAL_H
 #define HEXOID_AUDIT_INTERNAL_H
 
+#include <stddef.h>
+#include <sys/types.h>
+
 #include "hexoid_audit.h"
-#include "hexoid_listing.h"
 
-/* How a place's files are found, relative to a git directory. */
-enum place_how {
-	HOW_FILE,   /* one file at `path` */
-	HOW_TREE,   /* every file under the folder `path`, in path order */
-	HOW_PROMISOR_NAMES, /* the names of the .promisor files in the folder `path` */
-	HOW_MAILS,  /* the numbered mails in the folder `path`, when it says "rebasing" */
-	HOW_FOLDER_NAMES, /* the names of the folders in the folder `path` */
-	HOW_CONFIG, /* the files the config key `path` names, wherever they are */
-	HOW_NOTES,  /* the trees of the notes refs under `path` (and in packed-refs, or in
-		       reftable) */
-	HOW_REFTABLE_NAMES, /* the names of the refs under `path` in reftable */
+struct hexoid_audit {
+	char *top;      /* the work tree's top folder, or NULL for a bare repository */
+	char *gitdir;   /* the git directory found (a linked worktree's own, perhaps) */
+	char *common;   /* the repository's common git directory: what is audited */
+	enum hexoid_algo algo;
+	enum hexoid_ref_storage refs;
+	int objects_only;  /* hexoid_audit_open_objects(): common is an objects folder */
+	struct hexoid_audit_count count[HEXOID_AREA_COUNT];
 };
 
-/* What a place's files hold. */
-enum place_format {
-	FMT_REF,       /* a loose ref: "<oid>" then whitespace or the end, or "ref:<name>" */
-	FMT_ID_LINES,  /* every line starts with an ID, whitespace or the end after it */
-	FMT_MAYBE_ID,  /* a branch name or an ID: checked when it is hex of the ID's length */
-	FMT_ALL_IDS,   /* every word of every line is an ID; '#' lines are comments (grafts) */
-	FMT_OID_LIST,  /* an ID a line, blanks around it, '#' comments (fsck.skipList) */
-	FMT_PAIRS,     /* "<old> <new>[ ...]" a line (rewritten lists) */
-	FMT_RECORDS,   /* "<id>[.<n>]\t<path>" records ending in NUL (MERGE_RR) */
-	FMT_MAIL,      /* a mail whose first line is "From <id> ..." */
-	FMT_UPDATE_REFS, /* groups of "<ref>", "<before>", "<after>" lines */
-	FMT_TODO,      /* a todo list: "<command> [-C] <name> ..." */
-	FMT_PACKS,     /* objects/info/packs: "P pack-<id>.pack" lines */
-	FMT_ID_NAME,   /* a file's name in the folder is an ID (refs/replace/<id>, ...) */
-	FMT_REPLACE_PACKED, /* the refs/replace/<id> names of packed-refs */
-	FMT_LISTING,   /* a listing format of hexoid_listing.h (place.listing) */
+/* A git directory whose places are read: `dir` on disk, findings name its files
+ * `prefix` + their path in it ("", "worktrees/wt/", "modules/sub/"). */
+struct where {
+	char *dir;
+	char *prefix;
+	int worktree;     /* a linked worktree's own folder: only SCOPE_WORKTREE places */
 };
 
-/* Which git directories a place is in. */
-enum place_scope {
-	SCOPE_COMMON = 1,    /* the repository's (common) git directory only */
-	SCOPE_WORKTREE = 2,  /* the main git directory and each worktrees/<name>/ */
+/* One repository: the audited one, or a submodule's under modules/. */
+struct repo {
+	char *dir;        /* its common git directory */
+	char *top;        /* where git runs its commands: the work tree's top, or dir */
+	char *prefix;
+	enum hexoid_algo algo;
+	int reftable;
+	int objects_only; /* dir is an objects folder, alone */
+	struct where *wheres;  /* [0] is the repository's own; then its linked worktrees */
+	size_t nwheres;
 };
 
-enum {
-	PLACE_FILES_REFS = 1, /* only with the files ref backend: reftable keeps it in reftable/ */
-	PLACE_READ_AGAIN = 2, /* a file of another place: that one says when it cannot be read */
-	PLACE_MAY_BE_EMPTY = 4, /* an empty file holds no ID, and is fine */
-	PLACE_REFTABLE = 8,   /* only with the reftable ref backend */
+struct run {
+	struct hexoid_audit *audit;
+	struct hexoid_audit_options o;
+	int stopped;
+	char err[256];
+	/* The git directories met so far, to walk each once (a submodule's modules/ entry
+	 * may lead back into the repository). */
+	struct { dev_t dev; ino_t ino; } *seen;
+	size_t nseen, capseen;
 };
 
-struct place {
-	enum hexoid_audit_area area;
-	unsigned char how, format, scope, flags;
-	unsigned char listing;    /* enum hexoid_format, for FMT_LISTING */
-	const char *path;         /* relative to the git directory */
-	const char *reader;       /* the git source that reads it */
+/* strerror() may share one buffer between threads; this one is the caller's. */
+struct errtext {
+	char s[128];
 };
+const char *hexoid_audit_errtext(int e, struct errtext *t);
 
-/* A ref of a reftable stack: its name, and its value when type is 1 or 2 (an ID; an ID
- * and what it peels to); 3 is a symbolic ref. */
-struct rt_ref {
-	char *name;
-	unsigned char type;
-	unsigned char oid[HEXOID_MAX_RAWSZ];
-};
+/* A finding to the caller, counted in its area; returns whether the run stops. */
+int hexoid_audit_report(struct run *r, struct hexoid_audit_finding *f);
 
-/* The refs whose names begin with `prefix` in the reftable stack of the git directory
- * `gitdir`, in name order: 0, or -1 with err set (nothing is returned then). */
-int reftable_refs(const char *gitdir, const char *prefix, enum hexoid_algo algo,
-		  struct rt_ref **refs, size_t *n, char *err, size_t errsz);
-/* The same from tables in memory, oldest first (for the fuzz target). */
-int reftable_refs_buffers(const unsigned char *const *tables, const size_t *sizes, size_t n,
-			  const char *prefix, enum hexoid_algo algo, struct rt_ref **refs,
-			  size_t *nrefs, char *err, size_t errsz);
-void reftable_free(struct rt_ref *refs, size_t n);
+/* A finding about a file as a whole (no line): shown as PREFIX + rel. */
+void hexoid_audit_file_finding(struct run *r, enum hexoid_audit_area area, const struct where *w,
+			       const char *rel, enum hexoid_audit_code code, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
-extern const struct place audit_places[];
-extern const size_t audit_nplaces;
+/*
+ * Read a whole small file `name` in the folder dirfd (util/file.h). With `checked`, the
+ * caller knows it is a regular file (readdir said so); otherwise it is stat'ed first, so
+ * a FIFO, socket or device is never opened. Returns 0 with the data, 1 if it does not
+ * exist, -1 after reporting why it cannot be read (when `say`).
+ */
+int hexoid_audit_read_at(struct run *r, enum hexoid_audit_area area, const struct where *w,
+			 int dirfd, const char *name, const char *rel, int checked, char **data,
+			 size_t *size, int say);
+
+/* A reftable reader's error, "<file>: <what>", as a finding on that file. */
+void hexoid_audit_reftable_error(struct run *r, enum hexoid_audit_area area,
+				 const struct where *w, char *err);
+
+/* Whether the folder was walked already; records it if not. -1 if it cannot be stat'ed. */
+int hexoid_audit_seen_before(struct run *r, const char *dir);
 
 #endif

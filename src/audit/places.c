@@ -6,7 +6,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "audit/audit.h"
+#include "audit/places.h"
 
 #define ENTRY(area, how, fmt, scope, flags, listing, path, reader) \
 	{ HEXOID_AREA_##area, how, fmt, scope, flags, listing, path, reader }
@@ -16,7 +16,7 @@
 #define LIST(area, how, scope, flags, format, path, reader) \
 	ENTRY(area, how, FMT_LISTING, scope, flags, HEXOID_FORMAT_##format, path, reader)
 
-const struct place audit_places[] = {
+const struct place hexoid_audit_places[] = {
 	/* HEAD and the loose refs. In a linked worktree's folder, refs/ holds only its own
 	 * refs (refs/bisect/, refs/worktree/, refs/rewritten/). */
 	REF(REFS, "HEAD", "refs/files-backend.c"),
@@ -134,4 +134,4 @@ const struct place audit_places[] = {
 	     "objects/pack/multi-pack-index.d/multi-pack-index-chain", "midx.c"),
 };
 
-const size_t audit_nplaces = sizeof(audit_places) / sizeof(audit_places[0]);
+const size_t hexoid_audit_nplaces = sizeof(hexoid_audit_places) / sizeof(hexoid_audit_places[0]);

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "audit/audit.h"
+#include "audit/reftable.h"
 
 struct rt_rec {
 	char *name;
@@ -267,7 +267,7 @@ static int merge(struct rt_read *rd, int ret, struct rt_ref **out, size_t *nout)
 	}
 	free(rd->v);
 	if (ret) {
-		reftable_free(*out, n);
+		hexoid_reftable_free(*out, n);
 		*out = NULL;
 		n = 0;
 	}
@@ -275,7 +275,7 @@ static int merge(struct rt_read *rd, int ret, struct rt_ref **out, size_t *nout)
 	return ret;
 }
 
-int reftable_refs(const char *gitdir, const char *prefix, enum hexoid_algo algo,
+int hexoid_reftable_refs(const char *gitdir, const char *prefix, enum hexoid_algo algo,
 		  struct rt_ref **out, size_t *nout, char *err, size_t errsz)
 {
 	struct rt_read rd = { .prefix = prefix, .plen = strlen(prefix), .rawsz = hexoid_rawsz(algo),
@@ -325,7 +325,7 @@ int reftable_refs(const char *gitdir, const char *prefix, enum hexoid_algo algo,
 	return merge(&rd, ret, out, nout);
 }
 
-int reftable_refs_buffers(const unsigned char *const *tables, const size_t *sizes, size_t n,
+int hexoid_reftable_refs_buffers(const unsigned char *const *tables, const size_t *sizes, size_t n,
 			  const char *prefix, enum hexoid_algo algo, struct rt_ref **out,
 			  size_t *nout, char *err, size_t errsz)
 {
@@ -340,7 +340,7 @@ int reftable_refs_buffers(const unsigned char *const *tables, const size_t *size
 	return merge(&rd, ret, out, nout);
 }
 
-void reftable_free(struct rt_ref *refs, size_t n)
+void hexoid_reftable_free(struct rt_ref *refs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(refs[i].name);

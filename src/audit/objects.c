@@ -1,0 +1,431 @@
+/*
+ * The object areas (objects.h): the loose objects and packs of the objects folder and
+ * of its alternates, through the pack module's scans, their findings reported as the
+ * audit's; in a thread of their own while the other areas are read, if asked.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "audit/objects.h"
+#include "hexoid_pack.h"
+#include "util/dir.h"
+#include "util/str.h"
+
+static enum hexoid_audit_code code_of(enum hexoid_finding_code c)
+{
+	switch (c) {
+	case HEXOID_FIND_UPPERCASE: return HEXOID_AUDIT_UPPERCASE;
+	case HEXOID_FIND_BAD_ID: return HEXOID_AUDIT_BAD_ID;
+	case HEXOID_FIND_ID_MISMATCH: return HEXOID_AUDIT_ID_MISMATCH;
+	case HEXOID_FIND_CRC: return HEXOID_AUDIT_CRC;
+	case HEXOID_FIND_CHECKSUM: return HEXOID_AUDIT_CHECKSUM;
+	case HEXOID_FIND_LAYOUT: return HEXOID_AUDIT_LAYOUT;
+	case HEXOID_FIND_HEADER: return HEXOID_AUDIT_OBJECT_HEADER;
+	case HEXOID_FIND_ZLIB: return HEXOID_AUDIT_ZLIB;
+	case HEXOID_FIND_DELTA: return HEXOID_AUDIT_DELTA;
+	case HEXOID_FIND_BASE: return HEXOID_AUDIT_BASE;
+	case HEXOID_FIND_IO: return HEXOID_AUDIT_UNREADABLE;
+	}
+	return HEXOID_AUDIT_LAYOUT;
+}
+
+/* A path under the repository's directory as findings show it: prefix + rel. */
+static char *shown_path(const struct repo *rp, const char *path)
+{
+	size_t dl = strlen(rp->dir);
+
+	if (!strncmp(path, rp->dir, dl) && path[dl] == '/')
+		path += dl + 1;
+	return hexoid_concat(rp->prefix, path);
+}
+
+static int on_object_finding(void *ctx, const struct hexoid_finding *in)
+{
+	struct objscan *os = ctx;
+	struct hexoid_audit_finding f;
+	char *path = shown_path(os->rp, in->path);
+	int stop;
+
+	memset(&f, 0, sizeof(f));
+	f.code = code_of(in->code);
+	/* The pack module's own class is the one that counts for its codes. */
+	if (in->code == HEXOID_FIND_UPPERCASE && !in->git3)
+		f.code = HEXOID_AUDIT_BAD_ID;
+	if (os->code)
+		f.code = os->code;
+	f.area = os->area;
+	f.path = path ? path : in->path;
+	f.line = in->line;
+	f.column = in->column;
+	f.has_oid = in->has_oid;
+	memcpy(f.oid, in->oid, sizeof(f.oid));
+	f.algo = in->algo;
+	f.type = in->type;
+	f.header = in->header;
+	f.offset = in->offset;
+	f.message = in->message;
+	if (!os->threaded) {
+		stop = hexoid_audit_report(os->r, &f);
+		free(path);
+		return stop;
+	}
+	pthread_mutex_lock(&os->lock);
+	stop = os->stop;
+	if (!stop && os->n == os->cap) {
+		size_t cap = os->cap ? 2 * os->cap : 64;
+		struct kept *v = realloc(os->v, cap * sizeof(*v));
+		if (v) {
+			os->v = v;
+			os->cap = cap;
+		}
+	}
+	if (!stop && os->n < os->cap && path && (os->v[os->n].message = strdup(in->message))) {
+		struct kept *k = &os->v[os->n++];
+		k->f = f;
+		k->path = path;
+		k->f.path = path;
+		k->f.message = k->message;
+		if (in->header) {
+			snprintf(k->header, sizeof(k->header), "%s", in->header);
+			k->f.header = k->header;
+		}
+		path = NULL;
+		pthread_cond_signal(&os->wake);
+	} else if (!stop) {
+		os->oom = stop = os->stop = 1;
+		pthread_cond_signal(&os->wake);
+	}
+	pthread_mutex_unlock(&os->lock);
+	free(path);
+	return stop;
+}
+
+static int on_scan_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct objscan *os = ctx;
+	int stop;
+
+	if (!os->threaded) {
+		if (!os->r->stopped && os->r->o.on_progress && total &&
+		    os->r->o.on_progress(os->r->o.ctx, os->current ? os->current : "objects", done,
+					 total))
+			os->r->stopped = 1;
+		return os->r->stopped;
+	}
+	pthread_mutex_lock(&os->lock);
+	if (os->r->o.on_progress && total) {
+		snprintf(os->what, sizeof(os->what), "%s", os->current ? os->current : "objects");
+		os->done = done;
+		os->total = total;
+		os->progress_new = 1;
+		pthread_cond_signal(&os->wake);
+	}
+	stop = os->stop;
+	pthread_mutex_unlock(&os->lock);
+	return stop;
+}
+
+static int scan_stopped(struct objscan *os)
+{
+	int stop;
+
+	if (!os->threaded)
+		return os->r->stopped;
+	pthread_mutex_lock(&os->lock);
+	stop = os->stop;
+	pthread_mutex_unlock(&os->lock);
+	return stop;
+}
+
+/*
+ * A pack's name, pack-<id>.pack, holds the pack's checksum in hex as git writes it, in
+ * lowercase. Git finds a pack's index by its name whatever the case of its digits, and
+ * the Git 3.0 build still opens one named in uppercase: a warning, not a git3 finding.
+ */
+static void pack_name(struct objscan *os, const char *pack)
+{
+	const char *base = strrchr(pack, '/'), *dot;
+	size_t hexsz = hexoid_hexsz(os->rp->algo), len;
+	struct hexoid_error e;
+	struct hexoid_finding f;
+
+	base = base ? base + 1 : pack;
+	dot = strchr(base, '.');
+	len = dot ? (size_t)(dot - base) : strlen(base);
+	if (len != hexsz + 5 || memcmp(base, "pack-", 5) ||
+	    hexoid_decode(NULL, base + 5, 1, hexsz, os->rp->algo, HEXOID_MIXED, NULL) != HEXOID_OK ||
+	    hexoid_decode(NULL, base + 5, 1, hexsz, os->rp->algo, HEXOID_LOWER, &e) == HEXOID_OK)
+		return;
+	memset(&f, 0, sizeof(f));
+	f.path = pack;
+	f.offset = HEXOID_NO_OFFSET;
+	f.algo = os->rp->algo;
+	snprintf(f.message, sizeof(f.message),
+		 "uppercase hex digit '%c' in the pack's name: git writes it in lowercase, "
+		 "the Git 3.0 build still opens it", base[5 + e.column]);
+	os->code = HEXOID_AUDIT_UPPERCASE_ACCEPTED;
+	on_object_finding(os, &f);
+	os->code = 0;
+}
+
+/* A pack that cannot be used at all is a finding of the audit, not the end of it. */
+static void unusable_pack(struct objscan *os, const char *pack, const char *err)
+{
+	struct hexoid_finding f;
+	const char *dir = os->rp->dir, *in = strstr(err, dir);
+	size_t dl = strlen(dir);
+	char *rest = NULL;
+
+	memset(&f, 0, sizeof(f));
+	f.code = HEXOID_FIND_LAYOUT;
+	f.path = pack;
+	f.offset = HEXOID_NO_OFFSET;
+	f.algo = os->rp->algo;
+	/* err names the file with its whole path: show it as the report does. */
+	if (in && in[dl] == '/')
+		rest = shown_path(os->rp, in);
+	snprintf(f.message, sizeof(f.message), "unusable: %.*s%.200s", rest ? (int)(in - err) : 0,
+		 err, rest ? rest : err);
+	free(rest);
+	on_object_finding(os, &f);
+}
+
+static int is_pack(const char *name, void *ctx)
+{
+	(void)ctx;
+	return hexoid_ends_with(name, ".pack");
+}
+
+/* The loose objects and packs of one objects folder: `alt` says it is an alternate's. */
+static void scan_dir(struct objscan *os, const char *objects, int alt)
+{
+	struct run *r = os->r;
+	const struct repo *rp = os->rp;
+	struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
+	struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
+	char err[512];
+	char *packdir = hexoid_join(objects, "pack");
+	struct hexoid_names packs = { NULL, 0 };
+	size_t i;
+
+	if (!packdir)
+		return;
+	o.algo = rp->algo;
+	o.verify_ids = r->o.verify_ids;
+	o.jobs = r->o.jobs;
+	o.on_finding = on_object_finding;
+	o.on_progress = on_scan_progress;
+	o.ctx = os;
+	os->area = alt ? HEXOID_AREA_ALTERNATES : HEXOID_AREA_LOOSE_OBJECTS;
+	if (hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0) {
+		struct hexoid_finding f;
+		memset(&f, 0, sizeof(f));
+		f.code = HEXOID_FIND_IO;
+		f.path = objects;
+		f.offset = HEXOID_NO_OFFSET;
+		snprintf(f.message, sizeof(f.message), "cannot read the folder");
+		on_object_finding(os, &f);
+	}
+	os->scanned[alt ? 2 : 0] += st.objects;
+
+	os->area = alt ? HEXOID_AREA_ALTERNATES : HEXOID_AREA_PACK_OBJECTS;
+	hexoid_dir_names(packdir, HEXOID_DIR_ANY, is_pack, NULL, &packs);
+	for (i = 0; i < packs.n && !scan_stopped(os); i++) {
+		char *pack = hexoid_join(packdir, packs.v[i]);
+		int rc;
+		if (!pack)
+			continue;
+		os->current = shown_path(rp, pack);
+		pack_name(os, pack);
+		rc = hexoid_pack_scan(pack, &o, &st, err, sizeof(err));
+		if (rc < 0)
+			unusable_pack(os, pack, err);
+		else
+			os->scanned[alt ? 2 : 1] += st.objects;
+		free(os->current);
+		os->current = NULL;
+		free(pack);
+	}
+	hexoid_names_free(&packs);
+	free(packdir);
+}
+
+/*
+ * The object folders objects/info/alternates lists (one a line, '#' comments, relative
+ * ones from the objects folder), and theirs, as deep as git goes (5), each once: git
+ * reads their objects as the repository's own.
+ */
+static void scan_alternates(struct objscan *os, const char *objects, int depth,
+			    struct run *seen)
+{
+	char *file = hexoid_join(objects, "info/alternates"), *data = NULL;
+	struct where w = { (char *)objects, (char *)"", 0 };
+	size_t size;
+	int fd, got = 1;
+
+	if (!file)
+		return;
+	fd = open(objects, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Findings go through on_object_finding: this may be the objects' own thread. */
+	if (fd >= 0)
+		got = hexoid_audit_read_at(os->r, HEXOID_AREA_ALTERNATES, &w, fd, "info/alternates", "", 0, &data,
+			       &size, 0);
+	if (got < 0) {
+		struct hexoid_finding f;
+		memset(&f, 0, sizeof(f));
+		f.code = HEXOID_FIND_IO;
+		f.path = file;
+		f.offset = HEXOID_NO_OFFSET;
+		snprintf(f.message, sizeof(f.message), "cannot read it, or not a regular file");
+		os->area = HEXOID_AREA_ALTERNATES;
+		on_object_finding(os, &f);
+	}
+	if (got == 0) {
+		struct hexoid_lines it = { data, size, 0, 0, '\n' };
+		const char *p;
+		size_t len;
+		while (hexoid_next_line(&it, &p, &len) && !scan_stopped(os)) {
+			char *line = strndup(p, len), *alt;
+			if (!line)
+				break;
+			line[strcspn(line, "\r")] = 0;
+			if (!*line || *line == '#') {
+				free(line);
+				continue;
+			}
+			alt = hexoid_resolve(objects, line);
+			if (alt && depth < 5 && hexoid_audit_seen_before(seen, alt) == 0) {
+				scan_dir(os, alt, 1);
+				scan_alternates(os, alt, depth + 1, seen);
+			}
+			free(alt);
+			free(line);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	free(data);
+	free(file);
+}
+
+static void scan_objects(struct objscan *os)
+{
+	char *objects = os->rp->objects_only ? strdup(os->rp->dir) : hexoid_join(os->rp->dir, "objects");
+	struct run seen;
+
+	if (!objects)
+		return;
+	scan_dir(os, objects, 0);
+	memset(&seen, 0, sizeof(seen));
+	hexoid_audit_seen_before(&seen, objects);
+	scan_alternates(os, objects, 0, &seen);
+	free(seen.seen);
+	free(objects);
+}
+
+static void *objects_main(void *p)
+{
+	struct objscan *os = p;
+
+	scan_objects(os);
+	pthread_mutex_lock(&os->lock);
+	os->finished = 1;
+	pthread_cond_signal(&os->wake);
+	pthread_mutex_unlock(&os->lock);
+	return NULL;
+}
+
+/* Threaded: report what the object thread found, and its progress, until it is done. */
+static void drain(struct objscan *os)
+{
+	struct run *r = os->r;
+
+	pthread_mutex_lock(&os->lock);
+	for (;;) {
+		if (os->taken < os->n) {
+			struct kept k = os->v[os->taken++];
+			pthread_mutex_unlock(&os->lock);
+			if (hexoid_audit_report(r, &k.f)) {
+				pthread_mutex_lock(&os->lock);
+				os->stop = 1;
+				pthread_mutex_unlock(&os->lock);
+			}
+			free(k.path);
+			free(k.message);
+			pthread_mutex_lock(&os->lock);
+			continue;
+		}
+		if (os->progress_new) {
+			char what[sizeof(os->what)];
+			uint64_t done = os->done, total = os->total;
+			memcpy(what, os->what, sizeof(what));
+			os->progress_new = 0;
+			pthread_mutex_unlock(&os->lock);
+			if (!r->stopped && r->o.on_progress &&
+			    r->o.on_progress(r->o.ctx, what, done, total))
+				r->stopped = 1;
+			pthread_mutex_lock(&os->lock);
+			if (r->stopped)
+				os->stop = 1;
+			continue;
+		}
+		if (os->finished)
+			break;
+		pthread_cond_wait(&os->wake, &os->lock);
+	}
+	pthread_mutex_unlock(&os->lock);
+}
+
+
+void hexoid_audit_objects_start(struct objscan *os, struct run *r, const struct repo *rp,
+				int thread)
+{
+	memset(os, 0, sizeof(*os));
+	os->r = r;
+	os->rp = rp;
+	if (!thread)
+		return;
+	pthread_mutex_init(&os->lock, NULL);
+	pthread_cond_init(&os->wake, NULL);
+	/* Set before the thread starts: it reads it. */
+	os->threaded = 1;
+	if (pthread_create(&os->thread, NULL, objects_main, os) != 0) {
+		os->threaded = 0;
+		pthread_mutex_destroy(&os->lock);
+		pthread_cond_destroy(&os->wake);
+	}
+}
+
+void hexoid_audit_objects_end(struct objscan *os)
+{
+	struct run *r = os->r;
+
+	if (os->threaded) {
+		if (r->stopped) {
+			pthread_mutex_lock(&os->lock);
+			os->stop = 1;
+			pthread_mutex_unlock(&os->lock);
+		}
+		drain(os);
+		pthread_join(os->thread, NULL);
+		for (; os->taken < os->n; os->taken++) {
+			free(os->v[os->taken].path);
+			free(os->v[os->taken].message);
+		}
+		free(os->v);
+		pthread_mutex_destroy(&os->lock);
+		pthread_cond_destroy(&os->wake);
+		if (os->oom)
+			snprintf(r->err, sizeof(r->err), "out of memory for the findings");
+	} else if (!r->stopped) {
+		scan_objects(os);
+	}
+	r->audit->count[HEXOID_AREA_LOOSE_OBJECTS].scanned += os->scanned[0];
+	r->audit->count[HEXOID_AREA_PACK_OBJECTS].scanned += os->scanned[1];
+	r->audit->count[HEXOID_AREA_ALTERNATES].scanned += os->scanned[2];
+}
