@@ -62,7 +62,8 @@ static int is_dir(const char *path)
 
 char *hexoid_audit_common_of(const char *gitdir)
 {
-	char *file = hexoid_join(gitdir, "commondir"), *line = file ? hexoid_file_first_line(file) : NULL, *c;
+	char *file = hexoid_join(gitdir, "commondir"), *c;
+	char *line = file ? hexoid_file_first_line(file) : NULL;
 
 	free(file);
 	if (!line || !*line) {
@@ -76,11 +77,13 @@ char *hexoid_audit_common_of(const char *gitdir)
 
 int hexoid_audit_is_gitdir(const char *dir)
 {
-	char *head = hexoid_join(dir, "HEAD"), *common = hexoid_audit_common_of(dir), *objects = NULL, *refs = NULL;
+	char *head = hexoid_join(dir, "HEAD"), *common = hexoid_audit_common_of(dir);
+	char *objects = NULL, *refs = NULL;
 	struct stat st;
 	int ok = 0;
 
-	if (head && common && (objects = hexoid_join(common, "objects")) && (refs = hexoid_join(common, "refs")))
+	if (head && common && (objects = hexoid_join(common, "objects")) &&
+	    (refs = hexoid_join(common, "refs")))
 		ok = lstat(head, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
 		     is_dir(objects) && is_dir(refs);
 	free(head);

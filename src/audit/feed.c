@@ -1,8 +1,8 @@
 /*
  * Feeds (feed.h). The files of one place in one git directory go through the listing
- * checker as one stream. A file of lines in a listing format (packed-refs, reflogs, ...) goes in whole:
- * its lines keep their numbers through a table of where each file starts, and a file
- * without a last newline gets one, so files never run together. Any other file goes in
+ * checker as one stream. A file of lines in a listing format (packed-refs, reflogs, ...)
+ * goes in whole: its lines keep their numbers through a table of where each file starts,
+ * and a file without a last newline gets one, so files never run together. Any other file goes in
  * as its IDs, one a line ("tokens"), each remembered with the file, line and column it
  * came from; object names that may be abbreviated are checked here, not by the checker.
  * The lowercase-only checker tells the kinds of problem apart: it reports HEXOID_EUPPER
@@ -34,7 +34,7 @@ static int collect(void *ctx, const struct hexoid_problem *p)
 }
 
 int hexoid_audit_feed_start(struct run *r, struct feed *fd, enum hexoid_audit_area area,
-		      enum hexoid_format format, enum hexoid_algo algo)
+			    enum hexoid_format format, enum hexoid_algo algo)
 {
 	memset(fd, 0, sizeof(*fd));
 	fd->r = r;
@@ -83,7 +83,7 @@ void hexoid_audit_feed_lines(struct feed *fd, const char *path, const char *data
 
 /* One ID of the current file, at line `line`, column `col` (from 1). */
 void hexoid_audit_feed_token(struct feed *fd, const char *tok, size_t len, unsigned long long line,
-		       unsigned long col)
+			     unsigned long col)
 {
 	struct token *t;
 
@@ -116,7 +116,7 @@ struct found *hexoid_audit_feed_extra(struct feed *fd)
  * label) and not this audit's business.
  */
 void hexoid_audit_feed_name(struct feed *fd, const char *tok, size_t len, unsigned long long line,
-		      unsigned long col)
+			    unsigned long col)
 {
 	size_t i, up = len;
 	struct found *f;
@@ -147,7 +147,7 @@ void hexoid_audit_feed_name(struct feed *fd, const char *tok, size_t len, unsign
  * expires only folders whose names parse). `line` 0 is about a file's or folder's name.
  */
 void hexoid_audit_id_name(struct feed *fd, enum id_name kind, const char *name, size_t len,
-		    unsigned long long line, unsigned long col)
+			  unsigned long long line, unsigned long col)
 {
 	static const char *const upper[] = {
 		"the replaced object's ID: Git 2.x replaces the object, Git 3.0 ignores the "

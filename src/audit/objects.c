@@ -195,6 +195,19 @@ static void unusable_pack(struct objscan *os, const char *pack, const char *err)
 	on_object_finding(os, &f);
 }
 
+/* A folder or file of the objects that cannot be read. */
+static void io_finding(struct objscan *os, const char *path, const char *message)
+{
+	struct hexoid_finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.code = HEXOID_FIND_IO;
+	f.path = path;
+	f.offset = HEXOID_NO_OFFSET;
+	snprintf(f.message, sizeof(f.message), "%s", message);
+	on_object_finding(os, &f);
+}
+
 static int is_pack(const char *name, void *ctx)
 {
 	(void)ctx;
@@ -222,15 +235,8 @@ static void scan_dir(struct objscan *os, const char *objects, int alt)
 	o.on_progress = on_scan_progress;
 	o.ctx = os;
 	os->area = alt ? HEXOID_AREA_ALTERNATES : HEXOID_AREA_LOOSE_OBJECTS;
-	if (hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0) {
-		struct hexoid_finding f;
-		memset(&f, 0, sizeof(f));
-		f.code = HEXOID_FIND_IO;
-		f.path = objects;
-		f.offset = HEXOID_NO_OFFSET;
-		snprintf(f.message, sizeof(f.message), "cannot read the folder");
-		on_object_finding(os, &f);
-	}
+	if (hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0)
+		io_finding(os, objects, "cannot read the folder");
 	os->scanned[alt ? 2 : 0] += st.objects;
 
 	os->area = alt ? HEXOID_AREA_ALTERNATES : HEXOID_AREA_PACK_OBJECTS;
@@ -273,17 +279,11 @@ static void scan_alternates(struct objscan *os, const char *objects, int depth,
 	fd = open(objects, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	/* Findings go through on_object_finding: this may be the objects' own thread. */
 	if (fd >= 0)
-		got = hexoid_audit_read_at(os->r, HEXOID_AREA_ALTERNATES, &w, fd, "info/alternates", "", 0, &data,
-			       &size, 0);
+		got = hexoid_audit_read_at(os->r, HEXOID_AREA_ALTERNATES, &w, fd, "info/alternates",
+					   "", 0, &data, &size, 0);
 	if (got < 0) {
-		struct hexoid_finding f;
-		memset(&f, 0, sizeof(f));
-		f.code = HEXOID_FIND_IO;
-		f.path = file;
-		f.offset = HEXOID_NO_OFFSET;
-		snprintf(f.message, sizeof(f.message), "cannot read it, or not a regular file");
 		os->area = HEXOID_AREA_ALTERNATES;
-		on_object_finding(os, &f);
+		io_finding(os, file, "cannot read it, or not a regular file");
 	}
 	if (got == 0) {
 		struct hexoid_lines it = { data, size, 0, 0, '\n' };

@@ -12,9 +12,10 @@
 #include "audit/audit.h"
 
 /*
- * The object areas (loose objects, packs) are scanned by hexoid_audit_objects_end(), in this thread,
- * or, started with a thread, in a thread of their own while this one reads the files: its
- * findings then wait in a queue, and are reported after the other areas, in order.
+ * The object areas (loose objects, packs) are scanned by hexoid_audit_objects_end(), in
+ * this thread, or, started with a thread, in a thread of their own while this one reads
+ * the files: its findings then wait in a queue, and are reported after the other areas,
+ * in order.
  */
 struct kept {
 	struct hexoid_audit_finding f;

@@ -276,7 +276,7 @@ static int merge(struct rt_read *rd, int ret, struct rt_ref **out, size_t *nout)
 }
 
 int hexoid_reftable_refs(const char *gitdir, const char *prefix, enum hexoid_algo algo,
-		  struct rt_ref **out, size_t *nout, char *err, size_t errsz)
+			 struct rt_ref **out, size_t *nout, char *err, size_t errsz)
 {
 	struct rt_read rd = { .prefix = prefix, .plen = strlen(prefix), .rawsz = hexoid_rawsz(algo),
 			      .err = err, .errsz = errsz };
@@ -326,8 +326,8 @@ int hexoid_reftable_refs(const char *gitdir, const char *prefix, enum hexoid_alg
 }
 
 int hexoid_reftable_refs_buffers(const unsigned char *const *tables, const size_t *sizes, size_t n,
-			  const char *prefix, enum hexoid_algo algo, struct rt_ref **out,
-			  size_t *nout, char *err, size_t errsz)
+				 const char *prefix, enum hexoid_algo algo, struct rt_ref **out,
+				 size_t *nout, char *err, size_t errsz)
 {
 	struct rt_read rd = { .prefix = prefix, .plen = strlen(prefix), .rawsz = hexoid_rawsz(algo),
 			      .err = err, .errsz = errsz };

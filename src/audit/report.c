@@ -41,7 +41,7 @@ const char *hexoid_audit_errtext(int e, struct errtext *t)
 }
 
 void hexoid_audit_file_finding(struct run *r, enum hexoid_audit_area area, const struct where *w,
-			 const char *rel, enum hexoid_audit_code code, const char *fmt, ...)
+			       const char *rel, enum hexoid_audit_code code, const char *fmt, ...)
 {
 	struct hexoid_audit_finding f;
 	char msg[512];
@@ -61,9 +61,9 @@ void hexoid_audit_file_finding(struct run *r, enum hexoid_audit_area area, const
 	free(path);
 }
 
-int hexoid_audit_read_at(struct run *r, enum hexoid_audit_area area, const struct where *w, int dirfd,
-		    const char *name, const char *rel, int checked, char **data, size_t *size,
-		    int say)
+int hexoid_audit_read_at(struct run *r, enum hexoid_audit_area area, const struct where *w,
+			 int dirfd, const char *name, const char *rel, int checked, char **data,
+			 size_t *size, int say)
 {
 	struct hexoid_file f;
 	struct errtext et;
@@ -79,21 +79,24 @@ int hexoid_audit_read_at(struct run *r, enum hexoid_audit_area area, const struc
 	if (!say)
 		return -1;
 	if (st == HEXOID_FILE_BROKEN_LINK)
-		hexoid_audit_file_finding(r, area, w, rel, HEXOID_AUDIT_BROKEN_LINK, "symbolic link to nothing");
+		hexoid_audit_file_finding(r, area, w, rel, HEXOID_AUDIT_BROKEN_LINK,
+					  "symbolic link to nothing");
 	else if (st == HEXOID_FILE_NOT_REGULAR)
-		hexoid_audit_file_finding(r, area, w, rel, HEXOID_AUDIT_NOT_A_FILE, "not a regular file (%s): not read",
-			     S_ISDIR(f.mode)    ? "a folder"
-			     : S_ISFIFO(f.mode) ? "a FIFO"
-			     : S_ISSOCK(f.mode) ? "a socket"
-						: "a device");
+		hexoid_audit_file_finding(r, area, w, rel, HEXOID_AUDIT_NOT_A_FILE,
+					  "not a regular file (%s): not read",
+					  S_ISDIR(f.mode)    ? "a folder"
+					  : S_ISFIFO(f.mode) ? "a FIFO"
+					  : S_ISSOCK(f.mode) ? "a socket"
+							     : "a device");
 	else
 		hexoid_audit_file_finding(r, area, w, rel, HEXOID_AUDIT_UNREADABLE, "cannot read: %s",
-			     f.error == ELOOP ? "symbolic link loop" : hexoid_audit_errtext(f.error, &et));
+					  f.error == ELOOP ? "symbolic link loop"
+							   : hexoid_audit_errtext(f.error, &et));
 	return -1;
 }
 
 void hexoid_audit_reftable_error(struct run *r, enum hexoid_audit_area area, const struct where *w,
-			   char *err)
+				 char *err)
 {
 	char *sep = strstr(err, ": ");
 
@@ -102,7 +105,7 @@ void hexoid_audit_reftable_error(struct run *r, enum hexoid_audit_area area, con
 		hexoid_audit_file_finding(r, area, w, err, HEXOID_AUDIT_UNREADABLE, "cannot read: %s", sep + 2);
 	} else {
 		hexoid_audit_file_finding(r, area, w, "reftable", HEXOID_AUDIT_UNREADABLE, "cannot read: %s",
-			     err);
+					  err);
 	}
 }
 

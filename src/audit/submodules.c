@@ -29,9 +29,10 @@ void hexoid_audit_submodules(struct run *r, const struct repo *rp, const char *r
 			if (hexoid_audit_is_gitdir(sub)) {
 				int seen = hexoid_audit_seen_before(r, sub);
 				if (seen) {
-					hexoid_audit_file_finding(r, HEXOID_AREA_REFS, &w, subrel, HEXOID_AUDIT_BROKEN_LINK,
-						     "a submodule's repository that is one already audited "
-						     "(a link back into the repository?): not read again");
+					hexoid_audit_file_finding(
+						r, HEXOID_AREA_REFS, &w, subrel, HEXOID_AUDIT_BROKEN_LINK,
+						"a submodule's repository that is one already audited "
+						"(a link back into the repository?): not read again");
 				} else {
 					char *p = hexoid_concat(rp->prefix, subrel), *pp = p ? hexoid_concat(p, "/") : NULL;
 					size_t nwt;

@@ -47,7 +47,8 @@ static int todo_takes_name(const char *cmd, size_t n)
 
 /* The IDs of one file of `format` into the feed. Returns 1 when the file holds none
  * (a symbolic ref, a branch name). */
-int hexoid_audit_feed_tokens(struct feed *fd, enum place_format format, const char *data, size_t size)
+int hexoid_audit_feed_tokens(struct feed *fd, enum place_format format, const char *data,
+			     size_t size)
 {
 	struct hexoid_lines it = { data, size, 0, 0, '\n' };
 	size_t hexsz = hexoid_hexsz(fd->algo), len, n;
@@ -130,7 +131,7 @@ int hexoid_audit_feed_tokens(struct feed *fd, enum place_format format, const ch
 			j = skip_blanks(p, i, len);
 			if (j > i)
 				hexoid_audit_feed_token(fd, p + j, token_len(p + j, len - j, NULL), it.line,
-					   (unsigned long)j + 1);
+							(unsigned long)j + 1);
 			else if (len)
 				hexoid_audit_feed_token(fd, "", 0, it.line, (unsigned long)i + 1);
 		}
@@ -182,7 +183,7 @@ int hexoid_audit_feed_tokens(struct feed *fd, enum place_format format, const ch
 			i = skip_blanks(p, i, len);
 			if (len - i > 13 && !memcmp(p + i, "refs/replace/", 13))
 				hexoid_audit_id_name(fd, NAME_REPLACE, p + i + 13, len - i - 13, it.line,
-					(unsigned long)i + 14);
+						     (unsigned long)i + 14);
 		}
 		return 0;
 	case FMT_ID_NAME:

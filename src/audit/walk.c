@@ -32,7 +32,7 @@ static void place_file(struct run *r, const struct place *pl, const struct where
 	size_t size;
 
 	if (hexoid_audit_read_at(r, pl->area, w, dirfd, name, rel, checked, &data, &size,
-		     !(pl->flags & PLACE_READ_AGAIN)))
+				 !(pl->flags & PLACE_READ_AGAIN)))
 		return;
 	path = hexoid_concat(w->prefix, rel);
 	if (!path || hexoid_audit_feed_file(fd, path)) {
@@ -73,7 +73,8 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 	if (!d) {
 		if (full && errno != ENOENT && errno != ENOTDIR)
 			hexoid_audit_file_finding(r, pl->area, w, rel, HEXOID_AUDIT_UNREADABLE,
-				     "cannot read the folder: %s", hexoid_audit_errtext(errno, &et));
+						  "cannot read the folder: %s",
+						  hexoid_audit_errtext(errno, &et));
 		free(full);
 		return;
 	}
@@ -125,8 +126,10 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 				if (pl->format == FMT_ID_NAME) {
 					char *shown = hexoid_concat(w->prefix, names[i]);
 					if (shown && !hexoid_audit_feed_file(fd, shown))
-						hexoid_audit_id_name(fd, pl->area == HEXOID_AREA_NOTES ? NAME_NOTES_MERGE
-											  : NAME_REPLACE,
+						hexoid_audit_id_name(
+							fd,
+							pl->area == HEXOID_AREA_NOTES ? NAME_NOTES_MERGE
+										      : NAME_REPLACE,
 							names[i] + strlen(pl->path) + 1,
 							len - strlen(pl->path) - 1, 0, 0);
 					free(shown);
@@ -304,7 +307,7 @@ static void reftable_names(struct run *r, const struct place *pl, const struct w
 
 /* Every place of one area in one git directory. */
 void hexoid_audit_area_in(struct run *r, enum hexoid_audit_area area, const struct repo *rp,
-		    const struct where *w)
+			  const struct where *w)
 {
 	size_t i;
 
@@ -320,9 +323,10 @@ void hexoid_audit_area_in(struct run *r, enum hexoid_audit_area area, const stru
 			hexoid_audit_notes(r, rp);
 			continue;
 		}
-		if (hexoid_audit_feed_start(r, &fd, area, pl->format == FMT_LISTING ? (enum hexoid_format)pl->listing
-								       : HEXOID_FORMAT_OIDS,
-			       rp->algo)) {
+		if (hexoid_audit_feed_start(r, &fd, area,
+					    pl->format == FMT_LISTING ? (enum hexoid_format)pl->listing
+								      : HEXOID_FORMAT_OIDS,
+					    rp->algo)) {
 			snprintf(r->err, sizeof(r->err), "out of memory");
 			r->stopped = 1;
 			return;
