@@ -107,7 +107,7 @@ static struct hexoid_finding *add(struct loose *l, enum hexoid_finding_code code
 				  const char *path, const unsigned char *oid)
 {
 	const char *kept = keep_path(l, path);
-	struct hexoid_finding *f = kept ? pk_add(&l->out, l->key, l->algo, code, kept, HEXOID_NO_OFFSET) : NULL;
+	struct hexoid_finding *f = kept ? hexoid_pk_add(&l->out, l->key, l->algo, code, kept, HEXOID_NO_OFFSET) : NULL;
 
 	if (f && oid) {
 		f->has_oid = 1;
@@ -138,7 +138,7 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 	hlen = sizeof(head) - l->z.avail_out;
 	if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
 		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-			pk_say(f, "zlib: %s", l->z.msg ? l->z.msg : "corrupt stream");
+			hexoid_pk_say(f, "zlib: %s", l->z.msg ? l->z.msg : "corrupt stream");
 		goto done;
 	}
 	for (nul = 0; nul < hlen && head[nul]; nul++)
@@ -146,17 +146,17 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 	{
 		const unsigned char *sp = memchr(head, ' ', nul);
 		size_t i;
-		type = sp ? pk_object_type(head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
+		type = sp ? hexoid_pk_object_type(head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
 		if (nul == hlen || !sp || type == HEXOID_OBJ_NONE || (size_t)(sp - head) + 1 == nul ||
 		    (sp[1] == '0' && (size_t)(sp - head) + 2 != nul)) {
 			if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
-				pk_say(f, "no valid '<type> <size>' header at the start of the object");
+				hexoid_pk_say(f, "no valid '<type> <size>' header at the start of the object");
 			goto done;
 		}
 		for (i = (size_t)(sp - head) + 1; i < nul; i++) {
 			if (head[i] < '0' || head[i] > '9' || size > (UINT64_MAX - 9) / 10) {
 				if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
-					pk_say(f, "bad size in the object's header");
+					hexoid_pk_say(f, "bad size in the object's header");
 				goto done;
 			}
 			size = size * 10 + (head[i] - '0');
@@ -166,7 +166,7 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 		goto done;
 	if (size > pk_inflate_bound(m.size) || size > SIZE_MAX - 1 || !(text = malloc(size ? size : 1))) {
 		if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
-			pk_say(f, "%llu bytes claimed for a %zu-byte file", (unsigned long long)size, m.size);
+			hexoid_pk_say(f, "%llu bytes claimed for a %zu-byte file", (unsigned long long)size, m.size);
 		goto done;
 	}
 	/* What came after the header, then the rest of the stream. */
@@ -176,7 +176,7 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 	memcpy(text, head + nul + 1, got);
 	if (hlen - nul - 1 > size) {
 		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-			pk_say(f, "object holds more than the %llu bytes its header says", (unsigned long long)size);
+			hexoid_pk_say(f, "object holds more than the %llu bytes its header says", (unsigned long long)size);
 		goto done;
 	}
 	if (rc != Z_STREAM_END) {
@@ -195,7 +195,7 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 			in_done += in_before - l->z.avail_in;
 			if (got == size && l->z.avail_out == 0) {
 				if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-					pk_say(f, "object holds more than the %llu bytes its header says",
+					hexoid_pk_say(f, "object holds more than the %llu bytes its header says",
 					       (unsigned long long)size);
 				goto done;
 			}
@@ -205,27 +205,27 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 				break;
 			if (rc == Z_BUF_ERROR && in_done == m.size) {
 				if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-					pk_say(f, "zlib stream truncated (%zu of %llu bytes inflated)", got,
+					hexoid_pk_say(f, "zlib stream truncated (%zu of %llu bytes inflated)", got,
 					       (unsigned long long)size);
 				goto done;
 			}
 			if (rc != Z_OK && rc != Z_BUF_ERROR) {
 				if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-					pk_say(f, "zlib: %s", l->z.msg ? l->z.msg : "corrupt stream");
+					hexoid_pk_say(f, "zlib: %s", l->z.msg ? l->z.msg : "corrupt stream");
 				goto done;
 			}
 		}
 	}
 	if (got != size) {
 		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-			pk_say(f, "object inflates to %zu bytes where its header says %llu", got,
+			hexoid_pk_say(f, "object inflates to %zu bytes where its header says %llu", got,
 			       (unsigned long long)size);
 		goto done;
 	}
 	if ((uint64_t)l->z.total_in != (uint64_t)m.size) {
 		/* Git refuses "garbage at end of loose object", as packs get checked. */
 		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-			pk_say(f, "%llu bytes of garbage after the zlib stream",
+			hexoid_pk_say(f, "%llu bytes of garbage after the zlib stream",
 			       (unsigned long long)(m.size - l->z.total_in));
 		goto done;
 	}
@@ -237,7 +237,7 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 	{
 		const char *kept = keep_path(l, path);
 		if (kept)
-			pk_check_object(&l->out, l->key, kept, HEXOID_NO_OFFSET, type, text, (size_t)size,
+			hexoid_pk_check_object(&l->out, l->key, kept, HEXOID_NO_OFFSET, type, text, (size_t)size,
 					oid, l->algo, l->opt->verify_ids);
 	}
 done:
@@ -250,13 +250,13 @@ static void one_object(struct loose *l, const char *path, const unsigned char *o
 	char err[256];
 	struct hexoid_finding *f;
 
-	if (pk_map_file(&m, path, err, sizeof(err))) {
+	if (hexoid_pk_map_file(&m, path, err, sizeof(err))) {
 		if ((f = add(l, HEXOID_FIND_IO, path, oid)))
-			pk_say(f, "cannot read the object: %s", err);
+			hexoid_pk_say(f, "cannot read the object: %s", err);
 		return;
 	}
 	one_buffer(l, path, m, oid);
-	pk_unmap(&m);
+	hexoid_pk_unmap(&m);
 }
 
 /* A reader for opt's hash: 0, or -1 without one (or without memory for zlib). */
@@ -281,7 +281,7 @@ static int loose_start(struct loose *l, const struct hexoid_scan_options *opt)
 static int loose_flush(struct loose *l)
 {
 	if (!l->stopped && !l->out.oom)
-		l->stopped = pk_report(&l->out, 1, l->opt, &l->st);
+		l->stopped = hexoid_pk_report(&l->out, 1, l->opt, &l->st);
 	l->out.n = 0;
 	free_list(l->paths, l->npaths);
 	l->paths = NULL;
@@ -297,10 +297,10 @@ static int loose_finish(struct loose *l, struct hexoid_scan_stats *stats)
 	inflateEnd(&l->z);
 	loose_flush(l);
 	rc = oom ? -1 : l->stopped;
-	if (!rc && pk_progress(l->opt, l->st.objects, 0, &l->last, 1))
+	if (!rc && hexoid_pk_progress(l->opt, l->st.objects, 0, &l->last, 1))
 		rc = 1;
-	pk_stats_out(stats, &l->st);
-	pk_list_free(&l->out);
+	hexoid_pk_stats_out(stats, &l->st);
+	hexoid_pk_list_free(&l->out);
 	return rc;
 }
 
@@ -312,8 +312,8 @@ int hexoid_loose_object_scan(const char *name, const void *data, size_t size,
 	struct pk_map m = { data, size };
 	static const struct hexoid_scan_stats zero;
 
-	pk_stats_out(stats, &zero);
-	if (!pk_options_ok(opt) || loose_start(&l, opt))
+	hexoid_pk_stats_out(stats, &zero);
+	if (!hexoid_pk_options_ok(opt) || loose_start(&l, opt))
 		return -1;
 	if (!data && size) {
 		inflateEnd(&l.z);
@@ -338,13 +338,13 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 		err = dummy;
 		errlen = sizeof(dummy);
 	}
-	pk_stats_out(stats, &zero);
-	if (!pk_options_ok(opt) || !objects_dir) {
+	hexoid_pk_stats_out(stats, &zero);
+	if (!hexoid_pk_options_ok(opt) || !objects_dir) {
 		snprintf(err, errlen, "%s: bad arguments", objects_dir ? objects_dir : "(null)");
 		return -1;
 	}
-	if (opt->verify_ids && pk_hash_unavailable()) {
-		snprintf(err, errlen, "%s: cannot hash objects: %s", objects_dir, pk_hash_unavailable());
+	if (opt->verify_ids && hexoid_pk_hash_unavailable()) {
+		snprintf(err, errlen, "%s: cannot hash objects: %s", objects_dir, hexoid_pk_hash_unavailable());
 		return -1;
 	}
 	if (loose_start(&l, opt)) {
@@ -373,11 +373,11 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 		l.key++;
 		if (first_upper(dirs[d], 2) < 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, NULL))) {
 			size_t at = first_upper(dirs[d], 2);
-			pk_say(f, "uppercase hex digit '%c' in a loose object folder name: Git 2.x reads the %zu objects in it, Git 3.0 skips them",
+			hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object folder name: Git 2.x reads the %zu objects in it, Git 3.0 skips them",
 			       dirs[d][at], nfiles);
 		}
 		if (bad_dir && (f = add(&l, HEXOID_FIND_IO, path, NULL)))
-			pk_say(f, "cannot read the folder");
+			hexoid_pk_say(f, "cannot read the folder");
 		for (k = 0; k < nfiles; k++) {
 			unsigned char oid[HEXOID_MAX_RAWSZ];
 			char hex[HEXOID_MAX_HEXSZ];
@@ -390,7 +390,7 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 			l.key++;
 			at = first_upper(files[k], l.hexsz - 2);
 			if (at < l.hexsz - 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, oid))) {
-				pk_say(f, "uppercase hex digit '%c' in a loose object file name: Git 2.x reads it, Git 3.0 skips it",
+				hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object file name: Git 2.x reads it, Git 3.0 skips it",
 				       files[k][at]);
 			}
 			one_object(&l, path, oid);
@@ -398,7 +398,7 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 				break;
 		}
 		free_list(files, nfiles);
-		if (loose_flush(&l) || pk_progress(opt, l.st.objects, 0, &l.last, 0)) {
+		if (loose_flush(&l) || hexoid_pk_progress(opt, l.st.objects, 0, &l.last, 0)) {
 			l.stopped = 1;
 			break;
 		}

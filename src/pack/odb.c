@@ -115,7 +115,7 @@ static int add_pack(struct hexoid_odb *o, const char *packdir, const char *name,
 		free(pack_path);
 		return 1;
 	}
-	if (pk_map_file(&p.idxmap, idx_path, err, errlen) || pk_map_file(&p.pack, pack_path, err, errlen))
+	if (hexoid_pk_map_file(&p.idxmap, idx_path, err, errlen) || hexoid_pk_map_file(&p.pack, pack_path, err, errlen))
 		goto fail;
 	if (hexoid_idx_open(&p.idx, p.idxmap.data, p.idxmap.size, o->algo, &ie) != HEXOID_IDX_OK) {
 		say(err, errlen, "%s: %s", idx_path, ie.message);
@@ -142,8 +142,8 @@ static int add_pack(struct hexoid_odb *o, const char *packdir, const char *name,
 	free(idx_path);
 	return 0;
 fail:
-	pk_unmap(&p.idxmap);
-	pk_unmap(&p.pack);
+	hexoid_pk_unmap(&p.idxmap);
+	hexoid_pk_unmap(&p.pack);
 	free(idx_path);
 	free(pack_path);
 	return -1;
@@ -225,7 +225,7 @@ static int add_alternates(struct hexoid_odb *o, const char *dir, int depth, char
 		return -1;
 	}
 	sprintf(path, "%s/info/alternates", dir);
-	if (pk_map_file(&m, path, dummy, sizeof(dummy))) {
+	if (hexoid_pk_map_file(&m, path, dummy, sizeof(dummy))) {
 		free(path);
 		return 0; /* no alternates */
 	}
@@ -265,7 +265,7 @@ static int add_alternates(struct hexoid_odb *o, const char *dir, int depth, char
 		rc = add_dir(o, alt, depth + 1, err, errlen);
 		free(alt);
 	}
-	pk_unmap(&m);
+	hexoid_pk_unmap(&m);
 	free(path);
 	return rc;
 }
@@ -326,8 +326,8 @@ void hexoid_odb_close(struct hexoid_odb *o)
 	cache_clear(o);
 	free(o->cache);
 	for (i = 0; i < o->npacks; i++) {
-		pk_unmap(&o->packs[i].pack);
-		pk_unmap(&o->packs[i].idxmap);
+		hexoid_pk_unmap(&o->packs[i].pack);
+		hexoid_pk_unmap(&o->packs[i].idxmap);
 		free(o->packs[i].path);
 	}
 	free(o->packs);
@@ -362,8 +362,8 @@ struct hexoid_odb *hexoid_odb_open(const char *objects_dir, const struct hexoid_
 		say(err, errlen, "%s: the repository's hash must be given", objects_dir);
 		return NULL;
 	}
-	if ((opt->flags & HEXOID_ODB_VERIFY) && pk_hash_unavailable()) {
-		say(err, errlen, "%s: cannot hash objects: %s", objects_dir, pk_hash_unavailable());
+	if ((opt->flags & HEXOID_ODB_VERIFY) && hexoid_pk_hash_unavailable()) {
+		say(err, errlen, "%s: cannot hash objects: %s", objects_dir, hexoid_pk_hash_unavailable());
 		return NULL;
 	}
 	if (!(o = calloc(1, sizeof(*o)))) {
@@ -510,7 +510,7 @@ static enum hexoid_odb_status pack_inflate(struct hexoid_odb *o, const struct op
 		say(err, errlen, "%s: out of memory for %llu bytes", p->path, (unsigned long long)h->size);
 		return HEXOID_ODB_NOMEM;
 	}
-	if (pk_inflate(o->dd, &o->z, p->pack.data + h->data, inlen, buf, (size_t)h->size, &used, why,
+	if (hexoid_pk_inflate(o->dd, &o->z, p->pack.data + h->data, inlen, buf, (size_t)h->size, &used, why,
 		       sizeof(why))) {
 		free(buf);
 		return damaged(err, errlen, p, off, "%s", why);
@@ -637,7 +637,7 @@ static enum hexoid_odb_status pack_read(struct hexoid_odb *o, size_t pi, uint64_
 			free(buf);
 			return st;
 		}
-		r = pk_apply_delta(buf, blen, delta, (size_t)h.size, &rlen, why, sizeof(why), &oom);
+		r = hexoid_pk_apply_delta(buf, blen, delta, (size_t)h.size, &rlen, why, sizeof(why), &oom);
 		free(delta);
 		free(buf);
 		if (!r) {
@@ -685,7 +685,7 @@ static enum hexoid_odb_status loose_inflate(struct hexoid_odb *o, const char *pa
 	for (nul = 0; nul < hlen && head[nul]; nul++)
 		;
 	sp = memchr(head, ' ', nul);
-	type = sp ? pk_object_type(head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
+	type = sp ? hexoid_pk_object_type(head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
 	if (nul == hlen || type == HEXOID_OBJ_NONE || (size_t)(sp - head) + 1 == nul ||
 	    (sp[1] == '0' && (size_t)(sp - head) + 2 != nul)) {
 		say(err, errlen, "%s: no valid '<type> <size>' header", path);
@@ -802,14 +802,14 @@ static enum hexoid_odb_status loose_read(struct hexoid_odb *o, size_t di, const 
 		}
 		*q = 0;
 	}
-	if (pk_map_file(&m, o->loose_path, why, sizeof(why))) {
+	if (hexoid_pk_map_file(&m, o->loose_path, why, sizeof(why))) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return HEXOID_ODB_MISSING;
 		say(err, errlen, "%s: %s", o->loose_path, strerror(errno));
 		return HEXOID_ODB_DAMAGED;
 	}
 	st = loose_inflate(o, o->loose_path, &m, obj, err, errlen);
-	pk_unmap(&m);
+	hexoid_pk_unmap(&m);
 	if (st == HEXOID_ODB_OK)
 		obj->path = o->dirs[di];
 	return st;
@@ -845,7 +845,7 @@ enum hexoid_odb_status hexoid_odb_read(struct hexoid_odb *o, const unsigned char
 		}
 		if (got == HEXOID_ODB_OK && (o->flags & HEXOID_ODB_VERIFY)) {
 			unsigned char h[HEXOID_MAX_RAWSZ];
-			if (pk_object_id(o->algo, obj->type, obj->data, obj->size, h) || memcmp(h, oid, o->rawsz)) {
+			if (hexoid_pk_object_id(o->algo, obj->type, obj->data, obj->size, h) || memcmp(h, oid, o->rawsz)) {
 				if (i < o->npacks)
 					snprintf(why, sizeof(why), "%s: offset %llu: the content does not hash to the object's ID",
 						 obj->path, (unsigned long long)obj->offset);
