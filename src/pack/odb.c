@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "common.h"
+#include "entry.h"
 #include "hexoid_idx.h"
 
 /* Alternates are followed this deep, as git does (objects/info/alternates of an
@@ -438,57 +439,39 @@ static enum hexoid_odb_status damaged(char *err, size_t errlen, const struct opa
 static enum hexoid_odb_status pack_header(const struct hexoid_odb *o, const struct opack *p,
 					  uint64_t off, struct phdr *h, char *err, size_t errlen)
 {
-	const unsigned char *q, *lim = p->pack.data + p->body_end;
-	unsigned shift = 4, c;
+	struct pk_entry e;
 
 	if (off < 12 || off >= p->body_end)
 		return damaged(err, errlen, p, off, "outside the pack's objects (12..%llu)",
 			       (unsigned long long)p->body_end);
-	q = p->pack.data + off;
-	c = *q++;
-	h->type = (c >> 4) & 7;
-	h->size = c & 15;
-	while (c & 0x80) {
-		if (q == lim || shift > 60)
-			return damaged(err, errlen, p, off, "object size varint %s",
-				       q == lim ? "runs past the pack" : "is too long");
-		c = *q++;
-		h->size |= (uint64_t)(c & 0x7f) << shift;
-		shift += 7;
-	}
-	h->base_id = NULL;
-	switch (h->type) {
-	case HEXOID_OBJ_COMMIT: case HEXOID_OBJ_TREE: case HEXOID_OBJ_BLOB: case HEXOID_OBJ_TAG:
+	switch (pk_entry_parse(p->pack.data + off, p->pack.data + p->body_end, o->rawsz, &e)) {
+	case PK_ENTRY_OK:
 		break;
-	case HEXOID_OBJ_OFS_DELTA: {
-		uint64_t rel;
-		if (q == lim)
-			return damaged(err, errlen, p, off, "delta base offset runs past the pack");
-		c = *q++;
-		rel = c & 0x7f;
-		while (c & 0x80) {
-			if (q == lim || rel >= (UINT64_MAX >> 7) - 1)
-				return damaged(err, errlen, p, off, "delta base offset varint is %s",
-					       q == lim ? "cut short" : "too long");
-			c = *q++;
-			rel = ((rel + 1) << 7) | (c & 0x7f);
-		}
-		if (rel == 0 || rel > off - 12)
+	case PK_ENTRY_SIZE_CUT:
+		return damaged(err, errlen, p, off, "object size varint runs past the pack");
+	case PK_ENTRY_SIZE_LONG:
+		return damaged(err, errlen, p, off, "object size varint is too long");
+	case PK_ENTRY_OFS_NONE:
+		return damaged(err, errlen, p, off, "delta base offset runs past the pack");
+	case PK_ENTRY_OFS_CUT:
+		return damaged(err, errlen, p, off, "delta base offset varint is cut short");
+	case PK_ENTRY_OFS_LONG:
+		return damaged(err, errlen, p, off, "delta base offset varint is too long");
+	case PK_ENTRY_ID_CUT:
+		return damaged(err, errlen, p, off, "delta base ID runs past the pack");
+	case PK_ENTRY_TYPE:
+		return damaged(err, errlen, p, off, "unknown object type %u", e.type);
+	}
+	h->type = e.type;
+	h->size = e.size;
+	h->base_id = e.base_id;
+	if (e.type == HEXOID_OBJ_OFS_DELTA) {
+		if (e.base_rel == 0 || e.base_rel > off - 12)
 			return damaged(err, errlen, p, off, "delta base offset %llu bytes back is outside the pack",
-				       (unsigned long long)rel);
-		h->base_off = off - rel;
-		break;
+				       (unsigned long long)e.base_rel);
+		h->base_off = off - e.base_rel;
 	}
-	case HEXOID_OBJ_REF_DELTA:
-		if ((size_t)(lim - q) < o->rawsz)
-			return damaged(err, errlen, p, off, "delta base ID runs past the pack");
-		h->base_id = q;
-		q += o->rawsz;
-		break;
-	default:
-		return damaged(err, errlen, p, off, "unknown object type %u", h->type);
-	}
-	h->data = (uint64_t)(q - p->pack.data);
+	h->data = (uint64_t)(e.data - p->pack.data);
 	return HEXOID_ODB_OK;
 }
 

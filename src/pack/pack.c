@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "common.h"
+#include "entry.h"
 #include "hexoid_idx.h"
 
 #define NONE UINT32_MAX
@@ -85,17 +86,12 @@ static uint64_t entry_end(const struct scan *s, uint32_t i)
 }
 
 /* The size in a parsed header: the object's, or its delta data's. */
-static uint64_t entry_size(const struct scan *s, const struct entry *x)
+static uint64_t entry_size(const struct scan *s, uint32_t i)
 {
-	const unsigned char *q = s->pack.data + x->off;
-	uint64_t size = *q & 15;
-	unsigned shift = 4;
+	struct pk_entry h;
 
-	while (*q++ & 0x80) {
-		size |= (uint64_t)(*q & 0x7f) << shift;
-		shift += 7;
-	}
-	return size;
+	pk_entry_parse(s->pack.data + s->e[i].off, s->pack.data + entry_end(s, i), s->rawsz, &h);
+	return h.size;
 }
 
 static void oid_finding(struct scan *s, struct hexoid_finding *f, const struct entry *x)
@@ -148,79 +144,55 @@ static int is_delta(unsigned type)
 static void parse_header(const struct scan *s, uint32_t i, struct entry *x, struct pk_list *out)
 {
 	const unsigned char *p = s->pack.data + x->off, *lim = s->pack.data + entry_end(s, i);
-	const unsigned char *q = p;
-	unsigned shift = 4, c;
+	struct pk_entry h;
+	enum pk_entry_status st = pk_entry_parse(p, lim, s->rawsz, &h);
 	struct hexoid_finding *f;
 
 	x->broken = 1;
-	c = *q++;
-	x->type = (c >> 4) & 7;
-	while (c & 0x80) {
-		if (q == lim || shift > 60) {
-			if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
-				hexoid_pk_say(f, "object size varint %s", q == lim ? "runs past the object" : "is too long");
-			return;
-		}
-		c = *q++;
-		shift += 7;
+	x->type = (uint8_t)h.type;
+	if (st == PK_ENTRY_SIZE_CUT || st == PK_ENTRY_SIZE_LONG) {
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+			hexoid_pk_say(f, "object size varint %s",
+				      st == PK_ENTRY_SIZE_CUT ? "runs past the object" : "is too long");
+		return;
 	}
 	x->base = NONE;
-	switch (x->type) {
-	case HEXOID_OBJ_COMMIT: case HEXOID_OBJ_TREE: case HEXOID_OBJ_BLOB: case HEXOID_OBJ_TAG:
+	switch (st) {
+	case PK_ENTRY_OK:
 		break;
-	case HEXOID_OBJ_OFS_DELTA: {
-		/* Big-endian base-128 with an implicit +1 on each continuation. */
-		uint64_t rel;
-		if (q == lim)
-			goto short_header;
-		c = *q++;
-		rel = c & 0x7f;
-		while (c & 0x80) {
-			if (q == lim)
-				goto short_header;
-			if (rel >= (UINT64_MAX >> 7) - 1) {
-				if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
-					hexoid_pk_say(f, "delta base offset varint is too long");
-				return;
-			}
-			c = *q++;
-			rel = ((rel + 1) << 7) | (c & 0x7f);
-		}
-		if (rel == 0 || rel > x->off) {
+	case PK_ENTRY_OFS_LONG:
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+			hexoid_pk_say(f, "delta base offset varint is too long");
+		return;
+	case PK_ENTRY_TYPE:
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+			hexoid_pk_say(f, "unknown object type %u", x->type);
+		return;
+	default: /* the base's offset or ID is cut short */
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+			hexoid_pk_say(f, "object header runs past the object's %llu bytes",
+				      (unsigned long long)(lim - p));
+		return;
+	}
+	if (h.type == HEXOID_OBJ_OFS_DELTA) {
+		if (h.base_rel == 0 || h.base_rel > x->off) {
 			if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off)))
 				hexoid_pk_say(f, "delta base offset %llu bytes back is outside the pack",
-				       (unsigned long long)rel);
+					      (unsigned long long)h.base_rel);
 			return;
 		}
-		x->base = entry_before(s, i, x->off - rel);
+		x->base = entry_before(s, i, x->off - h.base_rel);
 		if (x->base == NONE)
 			x->flags |= F_NO_BASE;
-		break;
-	}
-	case HEXOID_OBJ_REF_DELTA: {
-		ptrdiff_t pos;
-		if ((size_t)(lim - q) < s->rawsz)
-			goto short_header;
-		pos = hexoid_idx_find(&s->idx, q);
-		q += s->rawsz;
+	} else if (h.type == HEXOID_OBJ_REF_DELTA) {
+		ptrdiff_t pos = hexoid_idx_find(&s->idx, h.base_id);
 		if (pos >= 0)
 			x->base = s->by_pos[pos];
 		else
 			x->flags |= F_NO_BASE;
-		break;
 	}
-	default:
-		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
-			hexoid_pk_say(f, "unknown object type %u", x->type);
-		return;
-	}
-	x->hdrlen = (uint16_t)(q - p);
+	x->hdrlen = (uint16_t)(h.data - p);
 	x->broken = 0;
-	return;
-short_header:
-	if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
-		hexoid_pk_say(f, "object header runs past the object's %llu bytes",
-		       (unsigned long long)(lim - p));
 }
 
 /* A delta's base problem, written from its flag (pass 2). */
@@ -234,15 +206,10 @@ static void base_findings(struct scan *s, uint32_t i, struct pk_list *out)
 		oid_finding(s, f, x);
 		if (x->type == HEXOID_OBJ_OFS_DELTA) {
 			/* parse again for the offset it names */
-			const unsigned char *q = s->pack.data + x->off;
-			uint64_t rel;
-			while (*q++ & 0x80)
-				;
-			rel = *q & 0x7f;
-			while (*q++ & 0x80)
-				rel = ((rel + 1) << 7) | (*q & 0x7f);
+			struct pk_entry h;
+			pk_entry_parse(s->pack.data + x->off, s->pack.data + entry_end(s, i), s->rawsz, &h);
 			hexoid_pk_say(f, "delta base at offset %llu is not an object of this pack",
-			       (unsigned long long)(x->off - rel));
+				      (unsigned long long)(x->off - h.base_rel));
 		} else {
 			hexoid_encode(hex, 2 * s->rawsz, s->pack.data + x->off + x->hdrlen - s->rawsz, 1, s->algo);
 			hex[2 * s->rawsz] = 0;
@@ -491,7 +458,7 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 	const struct entry *x = &s->e[k];
 	const unsigned char *in = s->pack.data + x->off + x->hdrlen;
 	size_t inlen = (size_t)(entry_end(s, k) - x->off - x->hdrlen), used;
-	uint64_t size = entry_size(s, x);
+	uint64_t size = entry_size(s, k);
 	unsigned char *buf;
 	char why[160];
 	struct hexoid_finding *f;
