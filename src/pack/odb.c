@@ -27,6 +27,7 @@
 
 #include "common.h"
 #include "entry.h"
+#include "loose_read.h"
 #include "hexoid_idx.h"
 
 /* Alternates are followed this deep, as git does (objects/info/alternates of an
@@ -645,113 +646,29 @@ static enum hexoid_odb_status pack_read(struct hexoid_odb *o, size_t pi, uint64_
 
 /* --- loose objects ------------------------------------------------------------------ */
 
-/* Inflate a whole loose object: "<type> <size>\0" and exactly size bytes, nothing after. */
+/* Inflate a whole loose object. */
 static enum hexoid_odb_status loose_inflate(struct hexoid_odb *o, const char *path,
 					    const struct pk_map *m, struct hexoid_object *obj,
 					    char *err, size_t errlen)
 {
-	unsigned char head[64], *buf = NULL, *sp;
-	size_t hlen, nul, got, i;
-	uint64_t size = 0;
-	enum hexoid_object_type type;
-	int rc;
+	struct pk_loose r;
+	unsigned char *buf = NULL;
+	enum pk_loose_status st;
+	char why[160];
 
-	inflateReset(&o->z);
-	o->z.next_in = (unsigned char *)m->data;
-	o->z.avail_in = m->size > (1u << 30) ? (1u << 30) : (uInt)m->size;
-	o->z.next_out = head;
-	o->z.avail_out = sizeof(head);
-	rc = inflate(&o->z, Z_NO_FLUSH);
-	hlen = sizeof(head) - o->z.avail_out;
-	if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
-		goto zerr;
-	for (nul = 0; nul < hlen && head[nul]; nul++)
-		;
-	sp = memchr(head, ' ', nul);
-	type = sp ? hexoid_pk_object_type(head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
-	if (nul == hlen || type == HEXOID_OBJ_NONE || (size_t)(sp - head) + 1 == nul ||
-	    (sp[1] == '0' && (size_t)(sp - head) + 2 != nul)) {
-		say(err, errlen, "%s: no valid '<type> <size>' header", path);
-		return HEXOID_ODB_DAMAGED;
+	st = hexoid_pk_loose_header(&r, &o->z, m->data, m->size, why, sizeof(why));
+	if (st == PK_LOOSE_OK)
+		st = hexoid_pk_loose_content(&r, &buf, why, sizeof(why));
+	if (st != PK_LOOSE_OK) {
+		say(err, errlen, "%s: %s", path, why);
+		return st == PK_LOOSE_NOMEM ? HEXOID_ODB_NOMEM : HEXOID_ODB_DAMAGED;
 	}
-	for (i = (size_t)(sp - head) + 1; i < nul; i++) {
-		if (head[i] < '0' || head[i] > '9' || size > (UINT64_MAX - 9) / 10) {
-			say(err, errlen, "%s: bad size in the object's header", path);
-			return HEXOID_ODB_DAMAGED;
-		}
-		size = size * 10 + (head[i] - '0');
-	}
-	if (size > pk_inflate_bound(m->size) || size > SIZE_MAX - 1) {
-		say(err, errlen, "%s: %llu bytes claimed for a %zu-byte file", path,
-		    (unsigned long long)size, m->size);
-		return HEXOID_ODB_DAMAGED;
-	}
-	if (!(buf = malloc((size_t)size + 1))) {
-		say(err, errlen, "%s: out of memory for %llu bytes", path, (unsigned long long)size);
-		return HEXOID_ODB_NOMEM;
-	}
-	got = hlen - nul - 1;
-	if (got > size)
-		goto toolong;
-	memcpy(buf, head + nul + 1, got);
-	if (rc != Z_STREAM_END) {
-		size_t in_done = (size_t)o->z.total_in;
-		unsigned char spare;
-		for (;;) {
-			size_t in_left = m->size - in_done;
-			uInt in_before, out_before;
-			o->z.next_in = (unsigned char *)m->data + in_done;
-			o->z.avail_in = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
-			o->z.next_out = got < size ? buf + got : &spare;
-			o->z.avail_out = got < size ? (size - got > (1u << 30) ? (1u << 30) : (uInt)(size - got)) : 1;
-			in_before = o->z.avail_in;
-			out_before = o->z.avail_out;
-			rc = inflate(&o->z, Z_NO_FLUSH);
-			in_done += in_before - o->z.avail_in;
-			if (got == size && o->z.avail_out == 0)
-				goto toolong;
-			if (got < size)
-				got += out_before - o->z.avail_out;
-			if (rc == Z_STREAM_END)
-				break;
-			if (rc == Z_BUF_ERROR && in_done == m->size) {
-				say(err, errlen, "%s: zlib stream truncated (%zu of %llu bytes inflated)",
-				    path, got, (unsigned long long)size);
-				free(buf);
-				return HEXOID_ODB_DAMAGED;
-			}
-			if (rc != Z_OK && rc != Z_BUF_ERROR)
-				goto zerr;
-		}
-	}
-	if (got != size) {
-		say(err, errlen, "%s: object inflates to %zu bytes where its header says %llu", path,
-		    got, (unsigned long long)size);
-		free(buf);
-		return HEXOID_ODB_DAMAGED;
-	}
-	if ((uint64_t)o->z.total_in != (uint64_t)m->size) {
-		say(err, errlen, "%s: %llu bytes of garbage after the zlib stream", path,
-		    (unsigned long long)(m->size - o->z.total_in));
-		free(buf);
-		return HEXOID_ODB_DAMAGED;
-	}
-	buf[size] = 0;
-	obj->type = type;
-	obj->size = (size_t)size;
+	obj->type = r.type;
+	obj->size = (size_t)r.size;
 	obj->data = buf;
 	obj->path = NULL;
 	obj->offset = HEXOID_NO_OFFSET;
 	return HEXOID_ODB_OK;
-toolong:
-	say(err, errlen, "%s: object holds more than the %llu bytes its header says", path,
-	    (unsigned long long)size);
-	free(buf);
-	return HEXOID_ODB_DAMAGED;
-zerr:
-	say(err, errlen, "%s: zlib: %s", path, o->z.msg ? o->z.msg : "corrupt stream");
-	free(buf);
-	return HEXOID_ODB_DAMAGED;
 }
 
 static enum hexoid_odb_status loose_read(struct hexoid_odb *o, size_t di, const unsigned char *oid,
