@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base_cache.h"
 #include "common.h"
 #include "entry.h"
 #include "hexoid_idx.h"
@@ -285,152 +286,6 @@ static int final_types(struct scan *s)
 
 /* --- pass 2: CRC32, inflate, resolve deltas, check ------------------------------------ */
 
-/* A per-thread LRU cache of inflated bases, keyed by entry, bounded in bytes. */
-struct cslot {
-	uint32_t entry;
-	uint32_t chain;            /* next slot in the same hash bucket */
-	uint32_t prev, next;       /* LRU list: head is the most recent */
-	unsigned char *data;
-	size_t len;
-};
-struct cache {
-	struct cslot *slot;
-	uint32_t nslot, capslot, free_head;
-	uint32_t *bucket;
-	uint32_t nbucket;          /* a power of two */
-	uint32_t head, tail;
-	size_t bytes, limit;
-};
-
-static uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	return x ^ (x >> 16);
-}
-
-static int cache_init(struct cache *c, size_t limit)
-{
-	memset(c, 0, sizeof(*c));
-	c->nbucket = 1024;
-	c->bucket = malloc(c->nbucket * sizeof(*c->bucket));
-	if (!c->bucket)
-		return -1;
-	memset(c->bucket, 0xff, c->nbucket * sizeof(*c->bucket));
-	c->head = c->tail = c->free_head = NONE;
-	c->limit = limit;
-	return 0;
-}
-
-static void cache_free(struct cache *c)
-{
-	uint32_t i;
-
-	for (i = 0; i < c->nslot; i++)
-		free(c->slot[i].data);
-	free(c->slot);
-	free(c->bucket);
-}
-
-static void lru_unlink(struct cache *c, uint32_t i)
-{
-	struct cslot *x = &c->slot[i];
-	if (x->prev != NONE) c->slot[x->prev].next = x->next; else c->head = x->next;
-	if (x->next != NONE) c->slot[x->next].prev = x->prev; else c->tail = x->prev;
-}
-
-static void lru_front(struct cache *c, uint32_t i)
-{
-	struct cslot *x = &c->slot[i];
-	x->prev = NONE;
-	x->next = c->head;
-	if (c->head != NONE)
-		c->slot[c->head].prev = i;
-	c->head = i;
-	if (c->tail == NONE)
-		c->tail = i;
-}
-
-static struct cslot *cache_get(struct cache *c, uint32_t entry)
-{
-	uint32_t i = c->bucket[hash32(entry) & (c->nbucket - 1)];
-
-	while (i != NONE && c->slot[i].entry != entry)
-		i = c->slot[i].chain;
-	if (i == NONE)
-		return NULL;
-	lru_unlink(c, i);
-	lru_front(c, i);
-	return &c->slot[i];
-}
-
-static void cache_drop(struct cache *c, uint32_t i)
-{
-	uint32_t *link = &c->bucket[hash32(c->slot[i].entry) & (c->nbucket - 1)];
-
-	while (*link != i)
-		link = &c->slot[*link].chain;
-	*link = c->slot[i].chain;
-	lru_unlink(c, i);
-	c->bytes -= c->slot[i].len;
-	free(c->slot[i].data);
-	c->slot[i].data = NULL;
-	c->slot[i].chain = c->free_head;
-	c->free_head = i;
-}
-
-/* Keep data (taking ownership) for entry; frees it instead if it cannot be kept. */
-static void cache_put(struct cache *c, uint32_t entry, unsigned char *data, size_t len)
-{
-	uint32_t i, b;
-
-	while (c->bytes + len > c->limit && c->tail != NONE)
-		cache_drop(c, c->tail);
-	if (c->free_head != NONE) {
-		i = c->free_head;
-		c->free_head = c->slot[i].chain;
-	} else {
-		if (c->nslot == c->capslot) {
-			uint32_t cap = c->capslot ? c->capslot * 2 : 256;
-			struct cslot *v = realloc(c->slot, cap * sizeof(*v));
-			if (!v) {
-				free(data);
-				return;
-			}
-			c->slot = v;
-			c->capslot = cap;
-		}
-		i = c->nslot++;
-	}
-	if (c->nslot > c->nbucket * 2 && c->nbucket < (1u << 30)) {
-		/* Grow the table: rehash every live slot. */
-		uint32_t nb = c->nbucket * 4, k;
-		uint32_t *bk = malloc(nb * sizeof(*bk));
-		if (bk) {
-			memset(bk, 0xff, nb * sizeof(*bk));
-			for (k = c->head; k != NONE; k = c->slot[k].next) {
-				uint32_t h = hash32(c->slot[k].entry) & (nb - 1);
-				c->slot[k].chain = bk[h];
-				bk[h] = k;
-			}
-			free(c->bucket);
-			c->bucket = bk;
-			c->nbucket = nb;
-		}
-	}
-	b = hash32(entry) & (c->nbucket - 1);
-	c->slot[i].entry = entry;
-	c->slot[i].data = data;
-	c->slot[i].len = len;
-	c->slot[i].chain = c->bucket[b];
-	c->bucket[b] = i;
-	lru_front(c, i);
-	c->bytes += len;
-}
-
-
 struct pipe;
 
 struct worker {
@@ -439,7 +294,7 @@ struct worker {
 	unsigned jobs;
 	struct pk_list out[2];     /* findings of the windows in flight, by parity */
 	struct pk_list *cur;       /* the one being written */
-	struct cache cache;
+	struct pk_cache cache;
 	z_stream z;
 	struct libdeflate_decompressor *dd;
 	uint32_t *chain;           /* the delta chain being resolved */
@@ -507,7 +362,7 @@ static void keep(struct worker *w, uint32_t entry, const unsigned char *data, si
 	copy = malloc(len ? len : 1);
 	if (copy) {
 		memcpy(copy, data, len);
-		cache_put(&w->cache, entry, copy, len);
+		hexoid_pk_cache_put(&w->cache, entry, copy, len);
 	}
 }
 
@@ -523,7 +378,7 @@ static unsigned char *resolve(struct worker *w, uint32_t x, size_t *len, int *ca
 
 	*cached = 0;
 	for (;;) {
-		struct cslot *hit = cache_get(&w->cache, k);
+		struct pk_cslot *hit = hexoid_pk_cache_get(&w->cache, k);
 		if (hit) {
 			buf = hit->data;
 			blen = hit->len;
@@ -1220,7 +1075,7 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 	for (i = 0; i < s.n; i++)
 		work += s.e[i].final == HEXOID_OBJ_COMMIT || s.e[i].final == HEXOID_OBJ_TAG;
 	for (j = 0; j < jobs; j++) {
-		if (cache_init(&w[j].cache, s.cache_bytes) || inflateInit(&w[j].z) != Z_OK ||
+		if (hexoid_pk_cache_init(&w[j].cache, s.cache_bytes) || inflateInit(&w[j].z) != Z_OK ||
 		    !(w[j].dd = libdeflate_alloc_decompressor())) {
 			snprintf(err, errlen, "%s: out of memory", pack_path);
 			goto out;
@@ -1260,7 +1115,7 @@ out:
 			hexoid_pk_list_free(&w[j].out[0]);
 			hexoid_pk_list_free(&w[j].out[1]);
 			if (w[j].cache.bucket)
-				cache_free(&w[j].cache);
+				hexoid_pk_cache_free(&w[j].cache);
 			if (w[j].z.state)
 				inflateEnd(&w[j].z);
 			if (w[j].dd)
