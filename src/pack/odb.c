@@ -25,14 +25,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alternates.h"
 #include "common.h"
 #include "entry.h"
 #include "loose_read.h"
 #include "hexoid_idx.h"
 
-/* Alternates are followed this deep, as git does (objects/info/alternates of an
- * alternate, ...). */
-#define ALT_DEPTH 5
 #define CACHE_SLOTS 1024
 
 struct opack {
@@ -207,72 +205,8 @@ static int add_packs(struct hexoid_odb *o, const char *dir, char *err, size_t er
 	return rc;
 }
 
-static int add_dir(struct hexoid_odb *o, const char *dir, int depth, char *err, size_t errlen);
-
-/* objects/info/alternates: one directory a line, relative ones to `dir`; '#' comments
- * and empty lines skipped. A line in double quotes is taken as written inside them,
- * with \\ and \" (enough for git's quoting of ordinary paths). */
-static int add_alternates(struct hexoid_odb *o, const char *dir, int depth, char *err,
-			  size_t errlen)
-{
-	size_t dlen = strlen(dir);
-	char *path = malloc(dlen + 24);
-	struct pk_map m;
-	size_t at = 0;
-	int rc = 0;
-	char dummy[8];
-
-	if (!path) {
-		say(err, errlen, "%s: out of memory", dir);
-		return -1;
-	}
-	sprintf(path, "%s/info/alternates", dir);
-	if (hexoid_pk_map_file(&m, path, dummy, sizeof(dummy))) {
-		free(path);
-		return 0; /* no alternates */
-	}
-	while (at < m.size && !rc) {
-		const char *line = (const char *)m.data + at;
-		const char *nl = memchr(line, '\n', m.size - at);
-		size_t len = nl ? (size_t)(nl - line) : m.size - at, k, w = 0;
-		char *alt;
-
-		at += len + (nl != NULL);
-		if (len && line[len - 1] == '\r')
-			len--;
-		if (!len || line[0] == '#')
-			continue;
-		alt = malloc(dlen + len + 2);
-		if (!alt) {
-			say(err, errlen, "%s: out of memory", path);
-			rc = -1;
-			break;
-		}
-		if (line[0] != '/') {
-			memcpy(alt, dir, dlen);
-			alt[dlen] = '/';
-			w = dlen + 1;
-		}
-		if (len >= 2 && line[0] == '"' && line[len - 1] == '"') {
-			for (k = 1; k + 1 < len; k++) {
-				if (line[k] == '\\' && k + 2 < len)
-					k++;
-				alt[w++] = line[k];
-			}
-		} else {
-			memcpy(alt + w, line, len);
-			w += len;
-		}
-		alt[w] = 0;
-		rc = add_dir(o, alt, depth + 1, err, errlen);
-		free(alt);
-	}
-	hexoid_pk_unmap(&m);
-	free(path);
-	return rc;
-}
-
-static int add_dir(struct hexoid_odb *o, const char *dir, int depth, char *err, size_t errlen)
+/* Note a directory and map its packs: 0, 1 when it was open already, -1 on error. */
+static int open_dir(struct hexoid_odb *o, const char *dir, char *err, size_t errlen)
 {
 	char *real = realpath(dir, NULL);
 	size_t i;
@@ -286,7 +220,7 @@ static int add_dir(struct hexoid_odb *o, const char *dir, int depth, char *err, 
 	for (i = 0; i < o->ndirs; i++)
 		if (!strcmp(o->dirs[i], real)) { /* met already (alternates may repeat) */
 			free(real);
-			return 0;
+			return 1;
 		}
 	if (o->ndirs == o->capdirs) {
 		size_t cap = o->capdirs ? 2 * o->capdirs : 4;
@@ -300,11 +234,35 @@ static int add_dir(struct hexoid_odb *o, const char *dir, int depth, char *err, 
 		o->capdirs = cap;
 	}
 	o->dirs[o->ndirs++] = real;
-	if (add_packs(o, real, err, errlen))
-		return -1;
-	if ((o->flags & HEXOID_ODB_ALTERNATES) && depth < ALT_DEPTH)
-		return add_alternates(o, real, depth, err, errlen);
-	return 0;
+	return add_packs(o, real, err, errlen) ? -1 : 0;
+}
+
+/* A directory, and when the handle follows them its alternates, depth first. An
+ * alternates file that cannot be read is as none; a directory it names that is none
+ * is an error. */
+static int add_dir(struct hexoid_odb *o, const char *dir, char *err, size_t errlen)
+{
+	struct hexoid_alternates alts = { NULL, 0, 0 };
+	size_t i;
+	int rc = open_dir(o, dir, err, errlen), unread;
+
+	if (rc || !(o->flags & HEXOID_ODB_ALTERNATES))
+		return rc < 0 ? -1 : 0;
+	unread = hexoid_alternates_read(o->dirs[o->ndirs - 1], (const char *const *)o->dirs,
+					o->ndirs, &alts, err, errlen);
+	for (i = 0; i < alts.n && !rc; i++) {
+		const struct hexoid_alternate *a = &alts.v[i];
+		if (a->file)
+			continue;
+		if (a->error) {
+			say(err, errlen, "%s: %s", a->path, strerror(a->error));
+			rc = -1;
+		} else if (open_dir(o, a->path, err, errlen) < 0) {
+			rc = -1;
+		}
+	}
+	hexoid_alternates_free(&alts);
+	return rc || unread ? -1 : 0;
 }
 
 static void cache_clear(struct hexoid_odb *o)
@@ -385,7 +343,7 @@ struct hexoid_odb *hexoid_odb_open(const char *objects_dir, const struct hexoid_
 		return NULL;
 	}
 	o->z_ready = 1;
-	if (add_dir(o, objects_dir, 0, err, errlen)) {
+	if (add_dir(o, objects_dir, err, errlen)) {
 		hexoid_odb_close(o);
 		return NULL;
 	}
@@ -401,7 +359,7 @@ int hexoid_odb_add(struct hexoid_odb *o, const char *objects_dir, char *err, siz
 		return -1;
 	}
 	pthread_mutex_lock(&o->lock);
-	rc = add_dir(o, objects_dir, 0, err, errlen);
+	rc = add_dir(o, objects_dir, err, errlen);
 	pthread_mutex_unlock(&o->lock);
 	return rc;
 }
