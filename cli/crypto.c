@@ -1,7 +1,8 @@
 /*
- * The command's hexoid_pk_crypto(): libcrypto opened at the first hash, not when the program
- * starts. Linked before libhexoid.a, it stands in for the archive's src/pack/crypto.c,
- * which links libcrypto (common.h says why). The name is the one the headers we built
+ * The command's definition of the library's digest hook (src/pack/crypto.h says why and
+ * how): libcrypto opened at the first hash, not when the program starts. Linked ahead
+ * of libhexoid.a, it is the hook, and the archive's src/pack/crypto.c, which links
+ * libcrypto, is not linked at all. The name opened is the one the headers we built
  * against carry: libcrypto.so.3 for OpenSSL 3.
  *
  * SPDX-License-Identifier: MIT
@@ -13,7 +14,7 @@
 
 #include <openssl/opensslv.h>
 
-#include "pack/common.h"
+#include "pack/crypto.h"
 
 #ifdef OPENSSL_SHLIB_VERSION
 #define STR_(x) #x

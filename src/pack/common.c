@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "crypto.h"
 
 int hexoid_pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen)
 {

@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <zlib.h>
 #include <libdeflate.h>
-#include <openssl/evp.h>
 
 #include "hexoid_pack.h"
 
@@ -30,27 +29,10 @@ int hexoid_pk_object_id(enum hexoid_algo algo, enum hexoid_object_type type, con
 		 size_t len, unsigned char *out);
 /* The hash of data[0, len): 0, or -1 on failure. */
 int hexoid_pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char *out);
-/* NULL when the hashes can be computed; else why not (libcrypto could not be loaded). */
+/* NULL when the hashes can be computed; else why not (libcrypto could not be loaded:
+ * see the digest hook, crypto.h). */
 const char *hexoid_pk_hash_unavailable(void);
 
-/*
- * The libcrypto functions the hashes go through. hexoid_pk_crypto() returns them, or NULL with
- * why they cannot be had in *why. The library's own hexoid_pk_crypto() (crypto.c) links them:
- * a program linking libhexoid loads libcrypto with it. The hexoid command defines its own
- * (cli/crypto.c), which the linker takes instead of the archive's: it opens libcrypto at
- * the first hash, because loading it costs a process about 1.5 ms of relocations, more
- * than checking a 20 MB listing, and most runs never hash.
- */
-struct hexoid_pk_crypto {
-	const EVP_MD *(*sha1)(void);
-	const EVP_MD *(*sha256)(void);
-	EVP_MD_CTX *(*ctx_new)(void);
-	void (*ctx_free)(EVP_MD_CTX *);
-	int (*init)(EVP_MD_CTX *, const EVP_MD *, ENGINE *);
-	int (*update)(EVP_MD_CTX *, const void *, size_t);
-	int (*final)(EVP_MD_CTX *, unsigned char *, unsigned int *);
-};
-const struct hexoid_pk_crypto *hexoid_pk_crypto(const char **why);
 
 /*
  * Inflate the zlib stream at in[0, inlen) into out[0, outlen) exactly: the stream must

@@ -1,10 +1,10 @@
 /*
- * libcrypto's digest functions, linked (see hexoid_pk_crypto in common.h: the hexoid command
- * takes cli/crypto.c instead, which opens libcrypto at the first hash).
+ * The library's definition of the digest hook (crypto.h): libcrypto's functions, linked.
+ * Alone in its file, so that a program defining its own never links this one.
  *
  * SPDX-License-Identifier: MIT
  */
-#include "common.h"
+#include "crypto.h"
 
 const struct hexoid_pk_crypto *hexoid_pk_crypto(const char **why)
 {
