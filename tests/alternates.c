@@ -19,12 +19,12 @@ static char root[PATH_MAX];
 /* root/name, made a directory with an info/ folder. */
 static const char *mkobj(const char *name)
 {
-	static char path[16][PATH_MAX];
+	static char path[16][PATH_MAX + 64];
 	static unsigned k;
 	char *p = path[k++ % 16];
-	char info[PATH_MAX + 8];
+	char info[PATH_MAX + 80];
 
-	snprintf(p, PATH_MAX, "%s/%s", root, name);
+	snprintf(p, sizeof(path[0]), "%s/%s", root, name);
 	mkdir(p, 0700);
 	snprintf(info, sizeof(info), "%s/info", p);
 	mkdir(info, 0700);
