@@ -1,7 +1,8 @@
 /*
- * The command's pk_crypto(): libcrypto opened at the first hash, not when the program
- * starts. Linked before libhexoid.a, it stands in for the archive's src/pack/crypto.c,
- * which links libcrypto (common.h says why). The name is the one the headers we built
+ * The command's definition of the library's digest hook (src/pack/crypto.h says why and
+ * how): libcrypto opened at the first hash, not when the program starts. Linked ahead
+ * of libhexoid.a, it is the hook, and the archive's src/pack/crypto.c, which links
+ * libcrypto, is not linked at all. The name opened is the one the headers we built
  * against carry: libcrypto.so.3 for OpenSSL 3.
  *
  * SPDX-License-Identifier: MIT
@@ -13,7 +14,7 @@
 
 #include <openssl/opensslv.h>
 
-#include "pack/common.h"
+#include "pack/crypto.h"
 
 #ifdef OPENSSL_SHLIB_VERSION
 #define STR_(x) #x
@@ -23,7 +24,7 @@
 #define LIBCRYPTO "libcrypto.so.1.1"
 #endif
 
-static struct pk_crypto opened;
+static struct hexoid_pk_crypto opened;
 static char failed[200]; /* why, when it could not be opened */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -42,7 +43,7 @@ static int take(void *lib, const char *name, void *fn, size_t size)
 static void open_libcrypto(void)
 {
 	void *lib = dlopen(LIBCRYPTO, RTLD_NOW | RTLD_LOCAL);
-	struct pk_crypto f;
+	struct hexoid_pk_crypto f;
 
 	if (!lib) {
 		const char *e = dlerror();
@@ -60,7 +61,7 @@ static void open_libcrypto(void)
 	opened = f;
 }
 
-const struct pk_crypto *pk_crypto(const char **why)
+const struct hexoid_pk_crypto *hexoid_pk_crypto(const char **why)
 {
 	pthread_once(&once, open_libcrypto);
 	if (failed[0]) {

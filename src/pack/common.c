@@ -15,8 +15,9 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "crypto.h"
 
-int pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen)
+int hexoid_pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -53,7 +54,7 @@ int pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-void pk_unmap(struct pk_map *map)
+void hexoid_pk_unmap(struct pk_map *map)
 {
 	if (map->data)
 		munmap((void *)map->data, map->size);
@@ -61,17 +62,17 @@ void pk_unmap(struct pk_map *map)
 	map->size = 0;
 }
 
-const char *pk_hash_unavailable(void)
+const char *hexoid_pk_hash_unavailable(void)
 {
 	const char *why = NULL;
-	return pk_crypto(&why) ? NULL : why;
+	return hexoid_pk_crypto(&why) ? NULL : why;
 }
 
 static int digest2(enum hexoid_algo algo, const void *a, size_t alen, const void *b,
 		   size_t blen, unsigned char *out)
 {
 	const char *why;
-	const struct pk_crypto *f = pk_crypto(&why);
+	const struct hexoid_pk_crypto *f = hexoid_pk_crypto(&why);
 	const EVP_MD *md;
 	EVP_MD_CTX *c;
 	int ok;
@@ -87,7 +88,7 @@ static int digest2(enum hexoid_algo algo, const void *a, size_t alen, const void
 	return ok ? 0 : -1;
 }
 
-int pk_object_id(enum hexoid_algo algo, enum hexoid_object_type type, const void *data,
+int hexoid_pk_object_id(enum hexoid_algo algo, enum hexoid_object_type type, const void *data,
 		 size_t len, unsigned char *out)
 {
 	char hdr[48];
@@ -100,17 +101,17 @@ int pk_object_id(enum hexoid_algo algo, enum hexoid_object_type type, const void
 	return digest2(algo, hdr, (size_t)n + 1, data, len, out);
 }
 
-int pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char *out)
+int hexoid_pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char *out)
 {
 	return digest2(algo, data, len, NULL, 0, out);
 }
 
-uint32_t pk_crc32(const void *data, size_t len)
+uint32_t hexoid_pk_crc32(const void *data, size_t len)
 {
 	return libdeflate_crc32(0, data, len);
 }
 
-int pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsigned char *in,
+int hexoid_pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsigned char *in,
 	       size_t inlen, unsigned char *out, size_t outlen, size_t *used, char *why,
 	       size_t whylen)
 {
@@ -178,7 +179,7 @@ int pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsigned ch
 	return 0;
 }
 
-struct hexoid_finding *pk_add(struct pk_list *list, uint64_t key, enum hexoid_algo algo,
+struct hexoid_finding *hexoid_pk_add(struct pk_list *list, uint64_t key, enum hexoid_algo algo,
 			      enum hexoid_finding_code code, const char *path, uint64_t offset)
 {
 	struct pk_found *slot;
@@ -206,13 +207,13 @@ struct hexoid_finding *pk_add(struct pk_list *list, uint64_t key, enum hexoid_al
 	return &slot->f;
 }
 
-void pk_list_free(struct pk_list *list)
+void hexoid_pk_list_free(struct pk_list *list)
 {
 	free(list->v);
 	memset(list, 0, sizeof(*list));
 }
 
-void pk_say(struct hexoid_finding *f, const char *fmt, ...)
+void hexoid_pk_say(struct hexoid_finding *f, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -235,7 +236,7 @@ struct check_ctx {
 static int on_header(void *p, const struct hexoid_header_problem *hp)
 {
 	struct check_ctx *c = p;
-	struct hexoid_finding *f = pk_add(c->out, c->key, c->algo, hp->code, c->path, c->offset);
+	struct hexoid_finding *f = hexoid_pk_add(c->out, c->key, c->algo, hp->code, c->path, c->offset);
 
 	if (!f)
 		return 1;
@@ -247,11 +248,11 @@ static int on_header(void *p, const struct hexoid_header_problem *hp)
 		f->has_oid = 1;
 		memcpy(f->oid, c->oid, c->rawsz);
 	}
-	pk_say(f, "%s", hp->message);
+	hexoid_pk_say(f, "%s", hp->message);
 	return 0;
 }
 
-void pk_check_object(struct pk_list *out, uint64_t key, const char *path, uint64_t offset,
+void hexoid_pk_check_object(struct pk_list *out, uint64_t key, const char *path, uint64_t offset,
 		     enum hexoid_object_type type, const unsigned char *text, size_t len,
 		     const unsigned char *oid, enum hexoid_algo algo, int verify_ids)
 {
@@ -263,9 +264,9 @@ void pk_check_object(struct pk_list *out, uint64_t key, const char *path, uint64
 		struct hexoid_finding *f;
 		char hex[2 * HEXOID_MAX_RAWSZ + 1];
 
-		if (pk_object_id(algo, type, text, len, got) == 0 && !memcmp(got, oid, c.rawsz))
+		if (hexoid_pk_object_id(algo, type, text, len, got) == 0 && !memcmp(got, oid, c.rawsz))
 			return;
-		f = pk_add(out, key, algo, HEXOID_FIND_ID_MISMATCH, path, offset);
+		f = hexoid_pk_add(out, key, algo, HEXOID_FIND_ID_MISMATCH, path, offset);
 		if (!f)
 			return;
 		f->type = type;
@@ -273,7 +274,7 @@ void pk_check_object(struct pk_list *out, uint64_t key, const char *path, uint64
 		memcpy(f->oid, oid, c.rawsz);
 		hexoid_encode(hex, 2 * c.rawsz, got, 1, algo);
 		hex[2 * c.rawsz] = 0;
-		pk_say(f, "content hashes to %s", hex);
+		hexoid_pk_say(f, "content hashes to %s", hex);
 	}
 }
 
@@ -291,7 +292,7 @@ static int cmp_found(const void *a, const void *b)
 	return 0;
 }
 
-int pk_emit(const struct hexoid_finding *f, const struct hexoid_scan_options *opt,
+int hexoid_pk_emit(const struct hexoid_finding *f, const struct hexoid_scan_options *opt,
 	    struct hexoid_scan_stats *stats)
 {
 	if (stats) {
@@ -303,7 +304,7 @@ int pk_emit(const struct hexoid_finding *f, const struct hexoid_scan_options *op
 	return opt->on_finding && opt->on_finding(opt->ctx, f) != 0;
 }
 
-int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_options *opt,
+int hexoid_pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_options *opt,
 	      struct hexoid_scan_stats *stats)
 {
 	const struct pk_found **all;
@@ -323,14 +324,14 @@ int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_opt
 	if (!all) { /* no memory to sort: report in list order rather than not at all */
 		for (l = 0; l < nlists && !stop; l++)
 			for (i = 0; i < lists[l].n && !stop; i++)
-				stop = pk_emit(&lists[l].v[i].f, opt, stats);
+				stop = hexoid_pk_emit(&lists[l].v[i].f, opt, stats);
 	} else {
 		for (l = 0, k = 0; l < nlists; l++)
 			for (i = 0; i < lists[l].n; i++)
 				all[k++] = &lists[l].v[i];
 		qsort(all, total, sizeof(*all), cmp_found);
 		for (i = 0; i < total && !stop; i++)
-			stop = pk_emit(&all[i]->f, opt, stats);
+			stop = hexoid_pk_emit(&all[i]->f, opt, stats);
 		free(all);
 	}
 	for (l = 0; l < nlists; l++)
@@ -338,12 +339,12 @@ int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_opt
 	return stop;
 }
 
-int pk_options_ok(const struct hexoid_scan_options *opt)
+int hexoid_pk_options_ok(const struct hexoid_scan_options *opt)
 {
 	return opt && opt->size >= sizeof(struct hexoid_scan_options);
 }
 
-void pk_stats_out(struct hexoid_scan_stats *dst, const struct hexoid_scan_stats *src)
+void hexoid_pk_stats_out(struct hexoid_scan_stats *dst, const struct hexoid_scan_stats *src)
 {
 	/* The sizes of the versions there have been: only the first, so far. A size that is
 	 * none of them (0, or whatever an uninitialised struct holds) is taken as the
@@ -362,7 +363,7 @@ void pk_stats_out(struct hexoid_scan_stats *dst, const struct hexoid_scan_stats 
 	dst->size = keep;
 }
 
-int pk_progress(const struct hexoid_scan_options *opt, uint64_t done, uint64_t total,
+int hexoid_pk_progress(const struct hexoid_scan_options *opt, uint64_t done, uint64_t total,
 		double *last, int force)
 {
 	struct timespec ts;
@@ -395,7 +396,7 @@ static int delta_varint(const unsigned char **p, const unsigned char *end, uint6
 	return 0;
 }
 
-unsigned char *pk_apply_delta(const unsigned char *base, size_t base_len, const unsigned char *d,
+unsigned char *hexoid_pk_apply_delta(const unsigned char *base, size_t base_len, const unsigned char *d,
 			      size_t dlen, size_t *out_len, char *why, size_t whylen, int *oom)
 {
 	const unsigned char *p = d, *end = d + dlen;
@@ -485,7 +486,7 @@ cut:
 	return NULL;
 }
 
-enum hexoid_object_type pk_object_type(const void *name, size_t n)
+enum hexoid_object_type hexoid_pk_object_type(const void *name, size_t n)
 {
 	static const char *const names[] = { NULL, "commit", "tree", "blob", "tag" };
 	int t;

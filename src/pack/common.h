@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <zlib.h>
 #include <libdeflate.h>
-#include <openssl/evp.h>
 
 #include "hexoid_pack.h"
 
@@ -22,35 +21,18 @@ struct pk_map {
 };
 
 /* Map `path`; on failure returns -1 with errno's reason in err. */
-int pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen);
-void pk_unmap(struct pk_map *map);
+int hexoid_pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen);
+void hexoid_pk_unmap(struct pk_map *map);
 
 /* Git's object ID of "<type> <len>\0" + data; out gets rawsz bytes. 0, or -1 on failure. */
-int pk_object_id(enum hexoid_algo algo, enum hexoid_object_type type, const void *data,
+int hexoid_pk_object_id(enum hexoid_algo algo, enum hexoid_object_type type, const void *data,
 		 size_t len, unsigned char *out);
 /* The hash of data[0, len): 0, or -1 on failure. */
-int pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char *out);
-/* NULL when the hashes can be computed; else why not (libcrypto could not be loaded). */
-const char *pk_hash_unavailable(void);
+int hexoid_pk_digest(enum hexoid_algo algo, const void *data, size_t len, unsigned char *out);
+/* NULL when the hashes can be computed; else why not (libcrypto could not be loaded:
+ * see the digest hook, crypto.h). */
+const char *hexoid_pk_hash_unavailable(void);
 
-/*
- * The libcrypto functions the hashes go through. pk_crypto() returns them, or NULL with
- * why they cannot be had in *why. The library's own pk_crypto() (crypto.c) links them:
- * a program linking libhexoid loads libcrypto with it. The hexoid command defines its own
- * (cli/crypto.c), which the linker takes instead of the archive's: it opens libcrypto at
- * the first hash, because loading it costs a process about 1.5 ms of relocations, more
- * than checking a 20 MB listing, and most runs never hash.
- */
-struct pk_crypto {
-	const EVP_MD *(*sha1)(void);
-	const EVP_MD *(*sha256)(void);
-	EVP_MD_CTX *(*ctx_new)(void);
-	void (*ctx_free)(EVP_MD_CTX *);
-	int (*init)(EVP_MD_CTX *, const EVP_MD *, ENGINE *);
-	int (*update)(EVP_MD_CTX *, const void *, size_t);
-	int (*final)(EVP_MD_CTX *, unsigned char *, unsigned int *);
-};
-const struct pk_crypto *pk_crypto(const char **why);
 
 /*
  * Inflate the zlib stream at in[0, inlen) into out[0, outlen) exactly: the stream must
@@ -66,7 +48,7 @@ const struct pk_crypto *pk_crypto(const char **why);
  * problem is described the same way whichever decoded it.
  */
 #define PK_INFLATE_SLACK 320
-int pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsigned char *in,
+int hexoid_pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsigned char *in,
 	       size_t inlen, unsigned char *out, size_t outlen, size_t *used, char *why,
 	       size_t whylen);
 
@@ -76,16 +58,16 @@ int pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsigned ch
  * reason in why, and *oom set when that reason is memory. Every copy and insert is
  * checked against the base, the delta and the declared result size.
  */
-unsigned char *pk_apply_delta(const unsigned char *base, size_t base_len, const unsigned char *d,
+unsigned char *hexoid_pk_apply_delta(const unsigned char *base, size_t base_len, const unsigned char *d,
 			      size_t dlen, size_t *out_len, char *why, size_t whylen, int *oom);
 
 /* The type a loose object's header names in name[0, n) ("commit", "tree", "blob",
  * "tag"), or HEXOID_OBJ_NONE. */
-enum hexoid_object_type pk_object_type(const void *name, size_t n);
+enum hexoid_object_type hexoid_pk_object_type(const void *name, size_t n);
 
 /* CRC32 of data[0, len) (libdeflate's: folded with carry-less multiplication where the
  * CPU has it). */
-uint32_t pk_crc32(const void *data, size_t len);
+uint32_t hexoid_pk_crc32(const void *data, size_t len);
 
 /*
  * The most a zlib stream of `packed` bytes can inflate to (deflate's best ratio is a little
@@ -115,41 +97,41 @@ struct pk_list {
 	int oom;       /* a finding could not be stored */
 };
 /* Append a finding (copied); returns the stored one, or NULL when out of memory. */
-struct hexoid_finding *pk_add(struct pk_list *list, uint64_t key, enum hexoid_algo algo,
+struct hexoid_finding *hexoid_pk_add(struct pk_list *list, uint64_t key, enum hexoid_algo algo,
 			      enum hexoid_finding_code code, const char *path, uint64_t offset);
-void pk_list_free(struct pk_list *list);
+void hexoid_pk_list_free(struct pk_list *list);
 /* Set a finding's message, printf style. */
-void pk_say(struct hexoid_finding *f, const char *fmt, ...)
+void hexoid_pk_say(struct hexoid_finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
  * Check a commit's or tag's headers and, when asked, its ID; add what is wrong to `out`
  * with the given key, path and offset. oid is the object's ID (rawsz bytes) or NULL.
  */
-void pk_check_object(struct pk_list *out, uint64_t key, const char *path, uint64_t offset,
+void hexoid_pk_check_object(struct pk_list *out, uint64_t key, const char *path, uint64_t offset,
 		     enum hexoid_object_type type, const unsigned char *text, size_t len,
 		     const unsigned char *oid, enum hexoid_algo algo, int verify_ids);
 
 /* One finding to the callback, counted in stats by class. 1 if the callback asked to
  * stop. */
-int pk_emit(const struct hexoid_finding *f, const struct hexoid_scan_options *opt,
+int hexoid_pk_emit(const struct hexoid_finding *f, const struct hexoid_scan_options *opt,
 	    struct hexoid_scan_stats *stats);
 
 /* Report every finding of the lists, merged in (key, rank, seq) order, and empty them;
  * counts into stats. Returns 1 if the callback asked to stop, else 0. */
-int pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_options *opt,
+int hexoid_pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_scan_options *opt,
 	      struct hexoid_scan_stats *stats);
 
 /* The options' size is one this library knows (HEXOID_SCAN_OPTIONS_INIT set it). */
-int pk_options_ok(const struct hexoid_scan_options *opt);
+int hexoid_pk_options_ok(const struct hexoid_scan_options *opt);
 /* Copy the statistics out as far as the caller's struct goes (its size field; one that
  * is no version's size is taken as the first version's), keeping that field. NULL is
  * fine. */
-void pk_stats_out(struct hexoid_scan_stats *dst, const struct hexoid_scan_stats *src);
+void hexoid_pk_stats_out(struct hexoid_scan_stats *dst, const struct hexoid_scan_stats *src);
 
 /* Progress to opt's callback, at most ten times a second unless force; *last is the
  * time of the last call (0 before the first). 1 if the callback asked to stop. */
-int pk_progress(const struct hexoid_scan_options *opt, uint64_t done, uint64_t total,
+int hexoid_pk_progress(const struct hexoid_scan_options *opt, uint64_t done, uint64_t total,
 		double *last, int force);
 
 /* The delta base cache of each thread when the options say 0. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "loose_read.h"
 
 static size_t first_upper(const char *s, size_t n)
 {
@@ -107,7 +108,7 @@ static struct hexoid_finding *add(struct loose *l, enum hexoid_finding_code code
 				  const char *path, const unsigned char *oid)
 {
 	const char *kept = keep_path(l, path);
-	struct hexoid_finding *f = kept ? pk_add(&l->out, l->key, l->algo, code, kept, HEXOID_NO_OFFSET) : NULL;
+	struct hexoid_finding *f = kept ? hexoid_pk_add(&l->out, l->key, l->algo, code, kept, HEXOID_NO_OFFSET) : NULL;
 
 	if (f && oid) {
 		f->has_oid = 1;
@@ -120,127 +121,46 @@ static struct hexoid_finding *add(struct loose *l, enum hexoid_finding_code code
 static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 		       const unsigned char *oid)
 {
-	unsigned char head[64], *text = NULL;
-	size_t hlen, nul, got;
-	enum hexoid_object_type type;
-	uint64_t size = 0;
+	struct pk_loose r;
+	unsigned char *text = NULL;
+	enum pk_loose_status st;
 	struct hexoid_finding *f;
-	int rc;
+	char why[160];
 
 	l->st.objects++;
-	/* The header first: at most 64 bytes of output. */
-	inflateReset(&l->z);
-	l->z.next_in = (unsigned char *)m.data;
-	l->z.avail_in = m.size > (1u << 30) ? (1u << 30) : (uInt)m.size;
-	l->z.next_out = head;
-	l->z.avail_out = sizeof(head);
-	rc = inflate(&l->z, Z_NO_FLUSH);
-	hlen = sizeof(head) - l->z.avail_out;
-	if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
-		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-			pk_say(f, "zlib: %s", l->z.msg ? l->z.msg : "corrupt stream");
-		goto done;
-	}
-	for (nul = 0; nul < hlen && head[nul]; nul++)
-		;
-	{
-		const unsigned char *sp = memchr(head, ' ', nul);
-		size_t i;
-		type = sp ? pk_object_type(head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
-		if (nul == hlen || !sp || type == HEXOID_OBJ_NONE || (size_t)(sp - head) + 1 == nul ||
-		    (sp[1] == '0' && (size_t)(sp - head) + 2 != nul)) {
-			if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
-				pk_say(f, "no valid '<type> <size>' header at the start of the object");
-			goto done;
-		}
-		for (i = (size_t)(sp - head) + 1; i < nul; i++) {
-			if (head[i] < '0' || head[i] > '9' || size > (UINT64_MAX - 9) / 10) {
-				if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
-					pk_say(f, "bad size in the object's header");
-				goto done;
-			}
-			size = size * 10 + (head[i] - '0');
-		}
-	}
-	if (type != HEXOID_OBJ_COMMIT && type != HEXOID_OBJ_TAG)
-		goto done;
-	if (size > pk_inflate_bound(m.size) || size > SIZE_MAX - 1 || !(text = malloc(size ? size : 1))) {
+	st = hexoid_pk_loose_header(&r, &l->z, m.data, m.size, why, sizeof(why));
+	if (st == PK_LOOSE_OK && r.type != HEXOID_OBJ_COMMIT && r.type != HEXOID_OBJ_TAG)
+		return; /* the header is all a scan wants of them */
+	if (st == PK_LOOSE_OK)
+		st = hexoid_pk_loose_content(&r, &text, why, sizeof(why));
+	switch (st) {
+	case PK_LOOSE_OK:
+		break;
+	case PK_LOOSE_NO_HEADER:
 		if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
-			pk_say(f, "%llu bytes claimed for a %zu-byte file", (unsigned long long)size, m.size);
-		goto done;
+			hexoid_pk_say(f, "%s at the start of the object", why);
+		return;
+	case PK_LOOSE_NOMEM: /* said as git does of a size it cannot allocate */
+		if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
+			hexoid_pk_say(f, "%llu bytes claimed for a %zu-byte file",
+				      (unsigned long long)r.size, m.size);
+		return;
+	default:
+		if ((f = add(l, st == PK_LOOSE_HEADER ? HEXOID_FIND_HEADER : HEXOID_FIND_ZLIB, path, oid)))
+			hexoid_pk_say(f, "%s", why);
+		return;
 	}
-	/* What came after the header, then the rest of the stream. */
-	got = hlen - nul - 1;
-	if (got > size)
-		got = (size_t)size;
-	memcpy(text, head + nul + 1, got);
-	if (hlen - nul - 1 > size) {
-		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-			pk_say(f, "object holds more than the %llu bytes its header says", (unsigned long long)size);
-		goto done;
-	}
-	if (rc != Z_STREAM_END) {
-		unsigned char spare;
-		size_t in_done = m.size > (1u << 30) ? (1u << 30) - l->z.avail_in : m.size - l->z.avail_in;
-		for (;;) {
-			size_t in_left = m.size - in_done;
-			uInt in_before, out_before;
-			l->z.next_in = (unsigned char *)m.data + in_done;
-			l->z.avail_in = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
-			l->z.next_out = got < size ? text + got : &spare;
-			l->z.avail_out = got < size ? (size - got > (1u << 30) ? (1u << 30) : (uInt)(size - got)) : 1;
-			in_before = l->z.avail_in;
-			out_before = l->z.avail_out;
-			rc = inflate(&l->z, Z_NO_FLUSH);
-			in_done += in_before - l->z.avail_in;
-			if (got == size && l->z.avail_out == 0) {
-				if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-					pk_say(f, "object holds more than the %llu bytes its header says",
-					       (unsigned long long)size);
-				goto done;
-			}
-			if (got < size)
-				got += out_before - l->z.avail_out;
-			if (rc == Z_STREAM_END)
-				break;
-			if (rc == Z_BUF_ERROR && in_done == m.size) {
-				if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-					pk_say(f, "zlib stream truncated (%zu of %llu bytes inflated)", got,
-					       (unsigned long long)size);
-				goto done;
-			}
-			if (rc != Z_OK && rc != Z_BUF_ERROR) {
-				if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-					pk_say(f, "zlib: %s", l->z.msg ? l->z.msg : "corrupt stream");
-				goto done;
-			}
-		}
-	}
-	if (got != size) {
-		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-			pk_say(f, "object inflates to %zu bytes where its header says %llu", got,
-			       (unsigned long long)size);
-		goto done;
-	}
-	if ((uint64_t)l->z.total_in != (uint64_t)m.size) {
-		/* Git refuses "garbage at end of loose object", as packs get checked. */
-		if ((f = add(l, HEXOID_FIND_ZLIB, path, oid)))
-			pk_say(f, "%llu bytes of garbage after the zlib stream",
-			       (unsigned long long)(m.size - l->z.total_in));
-		goto done;
-	}
-	if (type == HEXOID_OBJ_COMMIT)
+	if (r.type == HEXOID_OBJ_COMMIT)
 		l->st.commits++;
 	else
 		l->st.tags++;
-	l->st.inflated += size;
+	l->st.inflated += r.size;
 	{
 		const char *kept = keep_path(l, path);
 		if (kept)
-			pk_check_object(&l->out, l->key, kept, HEXOID_NO_OFFSET, type, text, (size_t)size,
-					oid, l->algo, l->opt->verify_ids);
+			hexoid_pk_check_object(&l->out, l->key, kept, HEXOID_NO_OFFSET, r.type, text,
+					       (size_t)r.size, oid, l->algo, l->opt->verify_ids);
 	}
-done:
 	free(text);
 }
 
@@ -250,13 +170,13 @@ static void one_object(struct loose *l, const char *path, const unsigned char *o
 	char err[256];
 	struct hexoid_finding *f;
 
-	if (pk_map_file(&m, path, err, sizeof(err))) {
+	if (hexoid_pk_map_file(&m, path, err, sizeof(err))) {
 		if ((f = add(l, HEXOID_FIND_IO, path, oid)))
-			pk_say(f, "cannot read the object: %s", err);
+			hexoid_pk_say(f, "cannot read the object: %s", err);
 		return;
 	}
 	one_buffer(l, path, m, oid);
-	pk_unmap(&m);
+	hexoid_pk_unmap(&m);
 }
 
 /* A reader for opt's hash: 0, or -1 without one (or without memory for zlib). */
@@ -281,7 +201,7 @@ static int loose_start(struct loose *l, const struct hexoid_scan_options *opt)
 static int loose_flush(struct loose *l)
 {
 	if (!l->stopped && !l->out.oom)
-		l->stopped = pk_report(&l->out, 1, l->opt, &l->st);
+		l->stopped = hexoid_pk_report(&l->out, 1, l->opt, &l->st);
 	l->out.n = 0;
 	free_list(l->paths, l->npaths);
 	l->paths = NULL;
@@ -297,10 +217,10 @@ static int loose_finish(struct loose *l, struct hexoid_scan_stats *stats)
 	inflateEnd(&l->z);
 	loose_flush(l);
 	rc = oom ? -1 : l->stopped;
-	if (!rc && pk_progress(l->opt, l->st.objects, 0, &l->last, 1))
+	if (!rc && hexoid_pk_progress(l->opt, l->st.objects, 0, &l->last, 1))
 		rc = 1;
-	pk_stats_out(stats, &l->st);
-	pk_list_free(&l->out);
+	hexoid_pk_stats_out(stats, &l->st);
+	hexoid_pk_list_free(&l->out);
 	return rc;
 }
 
@@ -312,8 +232,8 @@ int hexoid_loose_object_scan(const char *name, const void *data, size_t size,
 	struct pk_map m = { data, size };
 	static const struct hexoid_scan_stats zero;
 
-	pk_stats_out(stats, &zero);
-	if (!pk_options_ok(opt) || loose_start(&l, opt))
+	hexoid_pk_stats_out(stats, &zero);
+	if (!hexoid_pk_options_ok(opt) || loose_start(&l, opt))
 		return -1;
 	if (!data && size) {
 		inflateEnd(&l.z);
@@ -338,13 +258,13 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 		err = dummy;
 		errlen = sizeof(dummy);
 	}
-	pk_stats_out(stats, &zero);
-	if (!pk_options_ok(opt) || !objects_dir) {
+	hexoid_pk_stats_out(stats, &zero);
+	if (!hexoid_pk_options_ok(opt) || !objects_dir) {
 		snprintf(err, errlen, "%s: bad arguments", objects_dir ? objects_dir : "(null)");
 		return -1;
 	}
-	if (opt->verify_ids && pk_hash_unavailable()) {
-		snprintf(err, errlen, "%s: cannot hash objects: %s", objects_dir, pk_hash_unavailable());
+	if (opt->verify_ids && hexoid_pk_hash_unavailable()) {
+		snprintf(err, errlen, "%s: cannot hash objects: %s", objects_dir, hexoid_pk_hash_unavailable());
 		return -1;
 	}
 	if (loose_start(&l, opt)) {
@@ -373,11 +293,11 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 		l.key++;
 		if (first_upper(dirs[d], 2) < 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, NULL))) {
 			size_t at = first_upper(dirs[d], 2);
-			pk_say(f, "uppercase hex digit '%c' in a loose object folder name: Git 2.x reads the %zu objects in it, Git 3.0 skips them",
+			hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object folder name: Git 2.x reads the %zu objects in it, Git 3.0 skips them",
 			       dirs[d][at], nfiles);
 		}
 		if (bad_dir && (f = add(&l, HEXOID_FIND_IO, path, NULL)))
-			pk_say(f, "cannot read the folder");
+			hexoid_pk_say(f, "cannot read the folder");
 		for (k = 0; k < nfiles; k++) {
 			unsigned char oid[HEXOID_MAX_RAWSZ];
 			char hex[HEXOID_MAX_HEXSZ];
@@ -390,7 +310,7 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 			l.key++;
 			at = first_upper(files[k], l.hexsz - 2);
 			if (at < l.hexsz - 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, oid))) {
-				pk_say(f, "uppercase hex digit '%c' in a loose object file name: Git 2.x reads it, Git 3.0 skips it",
+				hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object file name: Git 2.x reads it, Git 3.0 skips it",
 				       files[k][at]);
 			}
 			one_object(&l, path, oid);
@@ -398,7 +318,7 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 				break;
 		}
 		free_list(files, nfiles);
-		if (loose_flush(&l) || pk_progress(opt, l.st.objects, 0, &l.last, 0)) {
+		if (loose_flush(&l) || hexoid_pk_progress(opt, l.st.objects, 0, &l.last, 0)) {
 			l.stopped = 1;
 			break;
 		}

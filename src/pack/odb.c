@@ -25,12 +25,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "alternates.h"
 #include "common.h"
+#include "entry.h"
+#include "loose_read.h"
 #include "hexoid_idx.h"
 
-/* Alternates are followed this deep, as git does (objects/info/alternates of an
- * alternate, ...). */
-#define ALT_DEPTH 5
 #define CACHE_SLOTS 1024
 
 struct opack {
@@ -115,7 +115,7 @@ static int add_pack(struct hexoid_odb *o, const char *packdir, const char *name,
 		free(pack_path);
 		return 1;
 	}
-	if (pk_map_file(&p.idxmap, idx_path, err, errlen) || pk_map_file(&p.pack, pack_path, err, errlen))
+	if (hexoid_pk_map_file(&p.idxmap, idx_path, err, errlen) || hexoid_pk_map_file(&p.pack, pack_path, err, errlen))
 		goto fail;
 	if (hexoid_idx_open(&p.idx, p.idxmap.data, p.idxmap.size, o->algo, &ie) != HEXOID_IDX_OK) {
 		say(err, errlen, "%s: %s", idx_path, ie.message);
@@ -142,8 +142,8 @@ static int add_pack(struct hexoid_odb *o, const char *packdir, const char *name,
 	free(idx_path);
 	return 0;
 fail:
-	pk_unmap(&p.idxmap);
-	pk_unmap(&p.pack);
+	hexoid_pk_unmap(&p.idxmap);
+	hexoid_pk_unmap(&p.pack);
 	free(idx_path);
 	free(pack_path);
 	return -1;
@@ -205,72 +205,8 @@ static int add_packs(struct hexoid_odb *o, const char *dir, char *err, size_t er
 	return rc;
 }
 
-static int add_dir(struct hexoid_odb *o, const char *dir, int depth, char *err, size_t errlen);
-
-/* objects/info/alternates: one directory a line, relative ones to `dir`; '#' comments
- * and empty lines skipped. A line in double quotes is taken as written inside them,
- * with \\ and \" (enough for git's quoting of ordinary paths). */
-static int add_alternates(struct hexoid_odb *o, const char *dir, int depth, char *err,
-			  size_t errlen)
-{
-	size_t dlen = strlen(dir);
-	char *path = malloc(dlen + 24);
-	struct pk_map m;
-	size_t at = 0;
-	int rc = 0;
-	char dummy[8];
-
-	if (!path) {
-		say(err, errlen, "%s: out of memory", dir);
-		return -1;
-	}
-	sprintf(path, "%s/info/alternates", dir);
-	if (pk_map_file(&m, path, dummy, sizeof(dummy))) {
-		free(path);
-		return 0; /* no alternates */
-	}
-	while (at < m.size && !rc) {
-		const char *line = (const char *)m.data + at;
-		const char *nl = memchr(line, '\n', m.size - at);
-		size_t len = nl ? (size_t)(nl - line) : m.size - at, k, w = 0;
-		char *alt;
-
-		at += len + (nl != NULL);
-		if (len && line[len - 1] == '\r')
-			len--;
-		if (!len || line[0] == '#')
-			continue;
-		alt = malloc(dlen + len + 2);
-		if (!alt) {
-			say(err, errlen, "%s: out of memory", path);
-			rc = -1;
-			break;
-		}
-		if (line[0] != '/') {
-			memcpy(alt, dir, dlen);
-			alt[dlen] = '/';
-			w = dlen + 1;
-		}
-		if (len >= 2 && line[0] == '"' && line[len - 1] == '"') {
-			for (k = 1; k + 1 < len; k++) {
-				if (line[k] == '\\' && k + 2 < len)
-					k++;
-				alt[w++] = line[k];
-			}
-		} else {
-			memcpy(alt + w, line, len);
-			w += len;
-		}
-		alt[w] = 0;
-		rc = add_dir(o, alt, depth + 1, err, errlen);
-		free(alt);
-	}
-	pk_unmap(&m);
-	free(path);
-	return rc;
-}
-
-static int add_dir(struct hexoid_odb *o, const char *dir, int depth, char *err, size_t errlen)
+/* Note a directory and map its packs: 0, 1 when it was open already, -1 on error. */
+static int open_dir(struct hexoid_odb *o, const char *dir, char *err, size_t errlen)
 {
 	char *real = realpath(dir, NULL);
 	size_t i;
@@ -284,7 +220,7 @@ static int add_dir(struct hexoid_odb *o, const char *dir, int depth, char *err, 
 	for (i = 0; i < o->ndirs; i++)
 		if (!strcmp(o->dirs[i], real)) { /* met already (alternates may repeat) */
 			free(real);
-			return 0;
+			return 1;
 		}
 	if (o->ndirs == o->capdirs) {
 		size_t cap = o->capdirs ? 2 * o->capdirs : 4;
@@ -298,11 +234,35 @@ static int add_dir(struct hexoid_odb *o, const char *dir, int depth, char *err, 
 		o->capdirs = cap;
 	}
 	o->dirs[o->ndirs++] = real;
-	if (add_packs(o, real, err, errlen))
-		return -1;
-	if ((o->flags & HEXOID_ODB_ALTERNATES) && depth < ALT_DEPTH)
-		return add_alternates(o, real, depth, err, errlen);
-	return 0;
+	return add_packs(o, real, err, errlen) ? -1 : 0;
+}
+
+/* A directory, and when the handle follows them its alternates, depth first. An
+ * alternates file that cannot be read is as none; a directory it names that is none
+ * is an error. */
+static int add_dir(struct hexoid_odb *o, const char *dir, char *err, size_t errlen)
+{
+	struct hexoid_alternates alts = { NULL, 0, 0 };
+	size_t i;
+	int rc = open_dir(o, dir, err, errlen), unread;
+
+	if (rc || !(o->flags & HEXOID_ODB_ALTERNATES))
+		return rc < 0 ? -1 : 0;
+	unread = hexoid_alternates_read(o->dirs[o->ndirs - 1], (const char *const *)o->dirs,
+					o->ndirs, &alts, err, errlen);
+	for (i = 0; i < alts.n && !rc; i++) {
+		const struct hexoid_alternate *a = &alts.v[i];
+		if (a->file)
+			continue;
+		if (a->error) {
+			say(err, errlen, "%s: %s", a->path, strerror(a->error));
+			rc = -1;
+		} else if (open_dir(o, a->path, err, errlen) < 0) {
+			rc = -1;
+		}
+	}
+	hexoid_alternates_free(&alts);
+	return rc || unread ? -1 : 0;
 }
 
 static void cache_clear(struct hexoid_odb *o)
@@ -326,8 +286,8 @@ void hexoid_odb_close(struct hexoid_odb *o)
 	cache_clear(o);
 	free(o->cache);
 	for (i = 0; i < o->npacks; i++) {
-		pk_unmap(&o->packs[i].pack);
-		pk_unmap(&o->packs[i].idxmap);
+		hexoid_pk_unmap(&o->packs[i].pack);
+		hexoid_pk_unmap(&o->packs[i].idxmap);
 		free(o->packs[i].path);
 	}
 	free(o->packs);
@@ -362,8 +322,8 @@ struct hexoid_odb *hexoid_odb_open(const char *objects_dir, const struct hexoid_
 		say(err, errlen, "%s: the repository's hash must be given", objects_dir);
 		return NULL;
 	}
-	if ((opt->flags & HEXOID_ODB_VERIFY) && pk_hash_unavailable()) {
-		say(err, errlen, "%s: cannot hash objects: %s", objects_dir, pk_hash_unavailable());
+	if ((opt->flags & HEXOID_ODB_VERIFY) && hexoid_pk_hash_unavailable()) {
+		say(err, errlen, "%s: cannot hash objects: %s", objects_dir, hexoid_pk_hash_unavailable());
 		return NULL;
 	}
 	if (!(o = calloc(1, sizeof(*o)))) {
@@ -383,7 +343,7 @@ struct hexoid_odb *hexoid_odb_open(const char *objects_dir, const struct hexoid_
 		return NULL;
 	}
 	o->z_ready = 1;
-	if (add_dir(o, objects_dir, 0, err, errlen)) {
+	if (add_dir(o, objects_dir, err, errlen)) {
 		hexoid_odb_close(o);
 		return NULL;
 	}
@@ -399,7 +359,7 @@ int hexoid_odb_add(struct hexoid_odb *o, const char *objects_dir, char *err, siz
 		return -1;
 	}
 	pthread_mutex_lock(&o->lock);
-	rc = add_dir(o, objects_dir, 0, err, errlen);
+	rc = add_dir(o, objects_dir, err, errlen);
 	pthread_mutex_unlock(&o->lock);
 	return rc;
 }
@@ -438,57 +398,39 @@ static enum hexoid_odb_status damaged(char *err, size_t errlen, const struct opa
 static enum hexoid_odb_status pack_header(const struct hexoid_odb *o, const struct opack *p,
 					  uint64_t off, struct phdr *h, char *err, size_t errlen)
 {
-	const unsigned char *q, *lim = p->pack.data + p->body_end;
-	unsigned shift = 4, c;
+	struct pk_entry e;
 
 	if (off < 12 || off >= p->body_end)
 		return damaged(err, errlen, p, off, "outside the pack's objects (12..%llu)",
 			       (unsigned long long)p->body_end);
-	q = p->pack.data + off;
-	c = *q++;
-	h->type = (c >> 4) & 7;
-	h->size = c & 15;
-	while (c & 0x80) {
-		if (q == lim || shift > 60)
-			return damaged(err, errlen, p, off, "object size varint %s",
-				       q == lim ? "runs past the pack" : "is too long");
-		c = *q++;
-		h->size |= (uint64_t)(c & 0x7f) << shift;
-		shift += 7;
-	}
-	h->base_id = NULL;
-	switch (h->type) {
-	case HEXOID_OBJ_COMMIT: case HEXOID_OBJ_TREE: case HEXOID_OBJ_BLOB: case HEXOID_OBJ_TAG:
+	switch (pk_entry_parse(p->pack.data + off, p->pack.data + p->body_end, o->rawsz, &e)) {
+	case PK_ENTRY_OK:
 		break;
-	case HEXOID_OBJ_OFS_DELTA: {
-		uint64_t rel;
-		if (q == lim)
-			return damaged(err, errlen, p, off, "delta base offset runs past the pack");
-		c = *q++;
-		rel = c & 0x7f;
-		while (c & 0x80) {
-			if (q == lim || rel >= (UINT64_MAX >> 7) - 1)
-				return damaged(err, errlen, p, off, "delta base offset varint is %s",
-					       q == lim ? "cut short" : "too long");
-			c = *q++;
-			rel = ((rel + 1) << 7) | (c & 0x7f);
-		}
-		if (rel == 0 || rel > off - 12)
+	case PK_ENTRY_SIZE_CUT:
+		return damaged(err, errlen, p, off, "object size varint runs past the pack");
+	case PK_ENTRY_SIZE_LONG:
+		return damaged(err, errlen, p, off, "object size varint is too long");
+	case PK_ENTRY_OFS_NONE:
+		return damaged(err, errlen, p, off, "delta base offset runs past the pack");
+	case PK_ENTRY_OFS_CUT:
+		return damaged(err, errlen, p, off, "delta base offset varint is cut short");
+	case PK_ENTRY_OFS_LONG:
+		return damaged(err, errlen, p, off, "delta base offset varint is too long");
+	case PK_ENTRY_ID_CUT:
+		return damaged(err, errlen, p, off, "delta base ID runs past the pack");
+	case PK_ENTRY_TYPE:
+		return damaged(err, errlen, p, off, "unknown object type %u", e.type);
+	}
+	h->type = e.type;
+	h->size = e.size;
+	h->base_id = e.base_id;
+	if (e.type == HEXOID_OBJ_OFS_DELTA) {
+		if (e.base_rel == 0 || e.base_rel > off - 12)
 			return damaged(err, errlen, p, off, "delta base offset %llu bytes back is outside the pack",
-				       (unsigned long long)rel);
-		h->base_off = off - rel;
-		break;
+				       (unsigned long long)e.base_rel);
+		h->base_off = off - e.base_rel;
 	}
-	case HEXOID_OBJ_REF_DELTA:
-		if ((size_t)(lim - q) < o->rawsz)
-			return damaged(err, errlen, p, off, "delta base ID runs past the pack");
-		h->base_id = q;
-		q += o->rawsz;
-		break;
-	default:
-		return damaged(err, errlen, p, off, "unknown object type %u", h->type);
-	}
-	h->data = (uint64_t)(q - p->pack.data);
+	h->data = (uint64_t)(e.data - p->pack.data);
 	return HEXOID_ODB_OK;
 }
 
@@ -510,7 +452,7 @@ static enum hexoid_odb_status pack_inflate(struct hexoid_odb *o, const struct op
 		say(err, errlen, "%s: out of memory for %llu bytes", p->path, (unsigned long long)h->size);
 		return HEXOID_ODB_NOMEM;
 	}
-	if (pk_inflate(o->dd, &o->z, p->pack.data + h->data, inlen, buf, (size_t)h->size, &used, why,
+	if (hexoid_pk_inflate(o->dd, &o->z, p->pack.data + h->data, inlen, buf, (size_t)h->size, &used, why,
 		       sizeof(why))) {
 		free(buf);
 		return damaged(err, errlen, p, off, "%s", why);
@@ -637,7 +579,7 @@ static enum hexoid_odb_status pack_read(struct hexoid_odb *o, size_t pi, uint64_
 			free(buf);
 			return st;
 		}
-		r = pk_apply_delta(buf, blen, delta, (size_t)h.size, &rlen, why, sizeof(why), &oom);
+		r = hexoid_pk_apply_delta(buf, blen, delta, (size_t)h.size, &rlen, why, sizeof(why), &oom);
 		free(delta);
 		free(buf);
 		if (!r) {
@@ -662,113 +604,29 @@ static enum hexoid_odb_status pack_read(struct hexoid_odb *o, size_t pi, uint64_
 
 /* --- loose objects ------------------------------------------------------------------ */
 
-/* Inflate a whole loose object: "<type> <size>\0" and exactly size bytes, nothing after. */
+/* Inflate a whole loose object. */
 static enum hexoid_odb_status loose_inflate(struct hexoid_odb *o, const char *path,
 					    const struct pk_map *m, struct hexoid_object *obj,
 					    char *err, size_t errlen)
 {
-	unsigned char head[64], *buf = NULL, *sp;
-	size_t hlen, nul, got, i;
-	uint64_t size = 0;
-	enum hexoid_object_type type;
-	int rc;
+	struct pk_loose r;
+	unsigned char *buf = NULL;
+	enum pk_loose_status st;
+	char why[160];
 
-	inflateReset(&o->z);
-	o->z.next_in = (unsigned char *)m->data;
-	o->z.avail_in = m->size > (1u << 30) ? (1u << 30) : (uInt)m->size;
-	o->z.next_out = head;
-	o->z.avail_out = sizeof(head);
-	rc = inflate(&o->z, Z_NO_FLUSH);
-	hlen = sizeof(head) - o->z.avail_out;
-	if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
-		goto zerr;
-	for (nul = 0; nul < hlen && head[nul]; nul++)
-		;
-	sp = memchr(head, ' ', nul);
-	type = sp ? pk_object_type(head, (size_t)(sp - head)) : HEXOID_OBJ_NONE;
-	if (nul == hlen || type == HEXOID_OBJ_NONE || (size_t)(sp - head) + 1 == nul ||
-	    (sp[1] == '0' && (size_t)(sp - head) + 2 != nul)) {
-		say(err, errlen, "%s: no valid '<type> <size>' header", path);
-		return HEXOID_ODB_DAMAGED;
+	st = hexoid_pk_loose_header(&r, &o->z, m->data, m->size, why, sizeof(why));
+	if (st == PK_LOOSE_OK)
+		st = hexoid_pk_loose_content(&r, &buf, why, sizeof(why));
+	if (st != PK_LOOSE_OK) {
+		say(err, errlen, "%s: %s", path, why);
+		return st == PK_LOOSE_NOMEM ? HEXOID_ODB_NOMEM : HEXOID_ODB_DAMAGED;
 	}
-	for (i = (size_t)(sp - head) + 1; i < nul; i++) {
-		if (head[i] < '0' || head[i] > '9' || size > (UINT64_MAX - 9) / 10) {
-			say(err, errlen, "%s: bad size in the object's header", path);
-			return HEXOID_ODB_DAMAGED;
-		}
-		size = size * 10 + (head[i] - '0');
-	}
-	if (size > pk_inflate_bound(m->size) || size > SIZE_MAX - 1) {
-		say(err, errlen, "%s: %llu bytes claimed for a %zu-byte file", path,
-		    (unsigned long long)size, m->size);
-		return HEXOID_ODB_DAMAGED;
-	}
-	if (!(buf = malloc((size_t)size + 1))) {
-		say(err, errlen, "%s: out of memory for %llu bytes", path, (unsigned long long)size);
-		return HEXOID_ODB_NOMEM;
-	}
-	got = hlen - nul - 1;
-	if (got > size)
-		goto toolong;
-	memcpy(buf, head + nul + 1, got);
-	if (rc != Z_STREAM_END) {
-		size_t in_done = (size_t)o->z.total_in;
-		unsigned char spare;
-		for (;;) {
-			size_t in_left = m->size - in_done;
-			uInt in_before, out_before;
-			o->z.next_in = (unsigned char *)m->data + in_done;
-			o->z.avail_in = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
-			o->z.next_out = got < size ? buf + got : &spare;
-			o->z.avail_out = got < size ? (size - got > (1u << 30) ? (1u << 30) : (uInt)(size - got)) : 1;
-			in_before = o->z.avail_in;
-			out_before = o->z.avail_out;
-			rc = inflate(&o->z, Z_NO_FLUSH);
-			in_done += in_before - o->z.avail_in;
-			if (got == size && o->z.avail_out == 0)
-				goto toolong;
-			if (got < size)
-				got += out_before - o->z.avail_out;
-			if (rc == Z_STREAM_END)
-				break;
-			if (rc == Z_BUF_ERROR && in_done == m->size) {
-				say(err, errlen, "%s: zlib stream truncated (%zu of %llu bytes inflated)",
-				    path, got, (unsigned long long)size);
-				free(buf);
-				return HEXOID_ODB_DAMAGED;
-			}
-			if (rc != Z_OK && rc != Z_BUF_ERROR)
-				goto zerr;
-		}
-	}
-	if (got != size) {
-		say(err, errlen, "%s: object inflates to %zu bytes where its header says %llu", path,
-		    got, (unsigned long long)size);
-		free(buf);
-		return HEXOID_ODB_DAMAGED;
-	}
-	if ((uint64_t)o->z.total_in != (uint64_t)m->size) {
-		say(err, errlen, "%s: %llu bytes of garbage after the zlib stream", path,
-		    (unsigned long long)(m->size - o->z.total_in));
-		free(buf);
-		return HEXOID_ODB_DAMAGED;
-	}
-	buf[size] = 0;
-	obj->type = type;
-	obj->size = (size_t)size;
+	obj->type = r.type;
+	obj->size = (size_t)r.size;
 	obj->data = buf;
 	obj->path = NULL;
 	obj->offset = HEXOID_NO_OFFSET;
 	return HEXOID_ODB_OK;
-toolong:
-	say(err, errlen, "%s: object holds more than the %llu bytes its header says", path,
-	    (unsigned long long)size);
-	free(buf);
-	return HEXOID_ODB_DAMAGED;
-zerr:
-	say(err, errlen, "%s: zlib: %s", path, o->z.msg ? o->z.msg : "corrupt stream");
-	free(buf);
-	return HEXOID_ODB_DAMAGED;
 }
 
 static enum hexoid_odb_status loose_read(struct hexoid_odb *o, size_t di, const unsigned char *oid,
@@ -802,14 +660,14 @@ static enum hexoid_odb_status loose_read(struct hexoid_odb *o, size_t di, const 
 		}
 		*q = 0;
 	}
-	if (pk_map_file(&m, o->loose_path, why, sizeof(why))) {
+	if (hexoid_pk_map_file(&m, o->loose_path, why, sizeof(why))) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return HEXOID_ODB_MISSING;
 		say(err, errlen, "%s: %s", o->loose_path, strerror(errno));
 		return HEXOID_ODB_DAMAGED;
 	}
 	st = loose_inflate(o, o->loose_path, &m, obj, err, errlen);
-	pk_unmap(&m);
+	hexoid_pk_unmap(&m);
 	if (st == HEXOID_ODB_OK)
 		obj->path = o->dirs[di];
 	return st;
@@ -845,7 +703,7 @@ enum hexoid_odb_status hexoid_odb_read(struct hexoid_odb *o, const unsigned char
 		}
 		if (got == HEXOID_ODB_OK && (o->flags & HEXOID_ODB_VERIFY)) {
 			unsigned char h[HEXOID_MAX_RAWSZ];
-			if (pk_object_id(o->algo, obj->type, obj->data, obj->size, h) || memcmp(h, oid, o->rawsz)) {
+			if (hexoid_pk_object_id(o->algo, obj->type, obj->data, obj->size, h) || memcmp(h, oid, o->rawsz)) {
 				if (i < o->npacks)
 					snprintf(why, sizeof(why), "%s: offset %llu: the content does not hash to the object's ID",
 						 obj->path, (unsigned long long)obj->offset);

@@ -30,7 +30,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base_cache.h"
 #include "common.h"
+#include "entry.h"
 #include "hexoid_idx.h"
 
 #define NONE UINT32_MAX
@@ -85,17 +87,12 @@ static uint64_t entry_end(const struct scan *s, uint32_t i)
 }
 
 /* The size in a parsed header: the object's, or its delta data's. */
-static uint64_t entry_size(const struct scan *s, const struct entry *x)
+static uint64_t entry_size(const struct scan *s, uint32_t i)
 {
-	const unsigned char *q = s->pack.data + x->off;
-	uint64_t size = *q & 15;
-	unsigned shift = 4;
+	struct pk_entry h;
 
-	while (*q++ & 0x80) {
-		size |= (uint64_t)(*q & 0x7f) << shift;
-		shift += 7;
-	}
-	return size;
+	pk_entry_parse(s->pack.data + s->e[i].off, s->pack.data + entry_end(s, i), s->rawsz, &h);
+	return h.size;
 }
 
 static void oid_finding(struct scan *s, struct hexoid_finding *f, const struct entry *x)
@@ -148,79 +145,55 @@ static int is_delta(unsigned type)
 static void parse_header(const struct scan *s, uint32_t i, struct entry *x, struct pk_list *out)
 {
 	const unsigned char *p = s->pack.data + x->off, *lim = s->pack.data + entry_end(s, i);
-	const unsigned char *q = p;
-	unsigned shift = 4, c;
+	struct pk_entry h;
+	enum pk_entry_status st = pk_entry_parse(p, lim, s->rawsz, &h);
 	struct hexoid_finding *f;
 
 	x->broken = 1;
-	c = *q++;
-	x->type = (c >> 4) & 7;
-	while (c & 0x80) {
-		if (q == lim || shift > 60) {
-			if (out && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
-				pk_say(f, "object size varint %s", q == lim ? "runs past the object" : "is too long");
-			return;
-		}
-		c = *q++;
-		shift += 7;
+	x->type = (uint8_t)h.type;
+	if (st == PK_ENTRY_SIZE_CUT || st == PK_ENTRY_SIZE_LONG) {
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+			hexoid_pk_say(f, "object size varint %s",
+				      st == PK_ENTRY_SIZE_CUT ? "runs past the object" : "is too long");
+		return;
 	}
 	x->base = NONE;
-	switch (x->type) {
-	case HEXOID_OBJ_COMMIT: case HEXOID_OBJ_TREE: case HEXOID_OBJ_BLOB: case HEXOID_OBJ_TAG:
+	switch (st) {
+	case PK_ENTRY_OK:
 		break;
-	case HEXOID_OBJ_OFS_DELTA: {
-		/* Big-endian base-128 with an implicit +1 on each continuation. */
-		uint64_t rel;
-		if (q == lim)
-			goto short_header;
-		c = *q++;
-		rel = c & 0x7f;
-		while (c & 0x80) {
-			if (q == lim)
-				goto short_header;
-			if (rel >= (UINT64_MAX >> 7) - 1) {
-				if (out && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
-					pk_say(f, "delta base offset varint is too long");
-				return;
-			}
-			c = *q++;
-			rel = ((rel + 1) << 7) | (c & 0x7f);
-		}
-		if (rel == 0 || rel > x->off) {
-			if (out && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off)))
-				pk_say(f, "delta base offset %llu bytes back is outside the pack",
-				       (unsigned long long)rel);
+	case PK_ENTRY_OFS_LONG:
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+			hexoid_pk_say(f, "delta base offset varint is too long");
+		return;
+	case PK_ENTRY_TYPE:
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+			hexoid_pk_say(f, "unknown object type %u", x->type);
+		return;
+	default: /* the base's offset or ID is cut short */
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+			hexoid_pk_say(f, "object header runs past the object's %llu bytes",
+				      (unsigned long long)(lim - p));
+		return;
+	}
+	if (h.type == HEXOID_OBJ_OFS_DELTA) {
+		if (h.base_rel == 0 || h.base_rel > x->off) {
+			if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off)))
+				hexoid_pk_say(f, "delta base offset %llu bytes back is outside the pack",
+					      (unsigned long long)h.base_rel);
 			return;
 		}
-		x->base = entry_before(s, i, x->off - rel);
+		x->base = entry_before(s, i, x->off - h.base_rel);
 		if (x->base == NONE)
 			x->flags |= F_NO_BASE;
-		break;
-	}
-	case HEXOID_OBJ_REF_DELTA: {
-		ptrdiff_t pos;
-		if ((size_t)(lim - q) < s->rawsz)
-			goto short_header;
-		pos = hexoid_idx_find(&s->idx, q);
-		q += s->rawsz;
+	} else if (h.type == HEXOID_OBJ_REF_DELTA) {
+		ptrdiff_t pos = hexoid_idx_find(&s->idx, h.base_id);
 		if (pos >= 0)
 			x->base = s->by_pos[pos];
 		else
 			x->flags |= F_NO_BASE;
-		break;
 	}
-	default:
-		if (out && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
-			pk_say(f, "unknown object type %u", x->type);
-		return;
-	}
-	x->hdrlen = (uint16_t)(q - p);
+	x->hdrlen = (uint16_t)(h.data - p);
 	x->broken = 0;
-	return;
-short_header:
-	if (out && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
-		pk_say(f, "object header runs past the object's %llu bytes",
-		       (unsigned long long)(lim - p));
 }
 
 /* A delta's base problem, written from its flag (pass 2). */
@@ -230,28 +203,23 @@ static void base_findings(struct scan *s, uint32_t i, struct pk_list *out)
 	struct hexoid_finding *f;
 	char hex[2 * HEXOID_MAX_RAWSZ + 1];
 
-	if ((x->flags & F_NO_BASE) && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
+	if ((x->flags & F_NO_BASE) && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
 		oid_finding(s, f, x);
 		if (x->type == HEXOID_OBJ_OFS_DELTA) {
 			/* parse again for the offset it names */
-			const unsigned char *q = s->pack.data + x->off;
-			uint64_t rel;
-			while (*q++ & 0x80)
-				;
-			rel = *q & 0x7f;
-			while (*q++ & 0x80)
-				rel = ((rel + 1) << 7) | (*q & 0x7f);
-			pk_say(f, "delta base at offset %llu is not an object of this pack",
-			       (unsigned long long)(x->off - rel));
+			struct pk_entry h;
+			pk_entry_parse(s->pack.data + x->off, s->pack.data + entry_end(s, i), s->rawsz, &h);
+			hexoid_pk_say(f, "delta base at offset %llu is not an object of this pack",
+				      (unsigned long long)(x->off - h.base_rel));
 		} else {
 			hexoid_encode(hex, 2 * s->rawsz, s->pack.data + x->off + x->hdrlen - s->rawsz, 1, s->algo);
 			hex[2 * s->rawsz] = 0;
-			pk_say(f, "delta base %s is not in this pack", hex);
+			hexoid_pk_say(f, "delta base %s is not in this pack", hex);
 		}
 	}
-	if ((x->flags & F_LOOP) && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
+	if ((x->flags & F_LOOP) && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
 		oid_finding(s, f, x);
-		pk_say(f, "delta chain loops back to this object");
+		hexoid_pk_say(f, "delta chain loops back to this object");
 	}
 }
 
@@ -318,152 +286,6 @@ static int final_types(struct scan *s)
 
 /* --- pass 2: CRC32, inflate, resolve deltas, check ------------------------------------ */
 
-/* A per-thread LRU cache of inflated bases, keyed by entry, bounded in bytes. */
-struct cslot {
-	uint32_t entry;
-	uint32_t chain;            /* next slot in the same hash bucket */
-	uint32_t prev, next;       /* LRU list: head is the most recent */
-	unsigned char *data;
-	size_t len;
-};
-struct cache {
-	struct cslot *slot;
-	uint32_t nslot, capslot, free_head;
-	uint32_t *bucket;
-	uint32_t nbucket;          /* a power of two */
-	uint32_t head, tail;
-	size_t bytes, limit;
-};
-
-static uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	return x ^ (x >> 16);
-}
-
-static int cache_init(struct cache *c, size_t limit)
-{
-	memset(c, 0, sizeof(*c));
-	c->nbucket = 1024;
-	c->bucket = malloc(c->nbucket * sizeof(*c->bucket));
-	if (!c->bucket)
-		return -1;
-	memset(c->bucket, 0xff, c->nbucket * sizeof(*c->bucket));
-	c->head = c->tail = c->free_head = NONE;
-	c->limit = limit;
-	return 0;
-}
-
-static void cache_free(struct cache *c)
-{
-	uint32_t i;
-
-	for (i = 0; i < c->nslot; i++)
-		free(c->slot[i].data);
-	free(c->slot);
-	free(c->bucket);
-}
-
-static void lru_unlink(struct cache *c, uint32_t i)
-{
-	struct cslot *x = &c->slot[i];
-	if (x->prev != NONE) c->slot[x->prev].next = x->next; else c->head = x->next;
-	if (x->next != NONE) c->slot[x->next].prev = x->prev; else c->tail = x->prev;
-}
-
-static void lru_front(struct cache *c, uint32_t i)
-{
-	struct cslot *x = &c->slot[i];
-	x->prev = NONE;
-	x->next = c->head;
-	if (c->head != NONE)
-		c->slot[c->head].prev = i;
-	c->head = i;
-	if (c->tail == NONE)
-		c->tail = i;
-}
-
-static struct cslot *cache_get(struct cache *c, uint32_t entry)
-{
-	uint32_t i = c->bucket[hash32(entry) & (c->nbucket - 1)];
-
-	while (i != NONE && c->slot[i].entry != entry)
-		i = c->slot[i].chain;
-	if (i == NONE)
-		return NULL;
-	lru_unlink(c, i);
-	lru_front(c, i);
-	return &c->slot[i];
-}
-
-static void cache_drop(struct cache *c, uint32_t i)
-{
-	uint32_t *link = &c->bucket[hash32(c->slot[i].entry) & (c->nbucket - 1)];
-
-	while (*link != i)
-		link = &c->slot[*link].chain;
-	*link = c->slot[i].chain;
-	lru_unlink(c, i);
-	c->bytes -= c->slot[i].len;
-	free(c->slot[i].data);
-	c->slot[i].data = NULL;
-	c->slot[i].chain = c->free_head;
-	c->free_head = i;
-}
-
-/* Keep data (taking ownership) for entry; frees it instead if it cannot be kept. */
-static void cache_put(struct cache *c, uint32_t entry, unsigned char *data, size_t len)
-{
-	uint32_t i, b;
-
-	while (c->bytes + len > c->limit && c->tail != NONE)
-		cache_drop(c, c->tail);
-	if (c->free_head != NONE) {
-		i = c->free_head;
-		c->free_head = c->slot[i].chain;
-	} else {
-		if (c->nslot == c->capslot) {
-			uint32_t cap = c->capslot ? c->capslot * 2 : 256;
-			struct cslot *v = realloc(c->slot, cap * sizeof(*v));
-			if (!v) {
-				free(data);
-				return;
-			}
-			c->slot = v;
-			c->capslot = cap;
-		}
-		i = c->nslot++;
-	}
-	if (c->nslot > c->nbucket * 2 && c->nbucket < (1u << 30)) {
-		/* Grow the table: rehash every live slot. */
-		uint32_t nb = c->nbucket * 4, k;
-		uint32_t *bk = malloc(nb * sizeof(*bk));
-		if (bk) {
-			memset(bk, 0xff, nb * sizeof(*bk));
-			for (k = c->head; k != NONE; k = c->slot[k].next) {
-				uint32_t h = hash32(c->slot[k].entry) & (nb - 1);
-				c->slot[k].chain = bk[h];
-				bk[h] = k;
-			}
-			free(c->bucket);
-			c->bucket = bk;
-			c->nbucket = nb;
-		}
-	}
-	b = hash32(entry) & (c->nbucket - 1);
-	c->slot[i].entry = entry;
-	c->slot[i].data = data;
-	c->slot[i].len = len;
-	c->slot[i].chain = c->bucket[b];
-	c->bucket[b] = i;
-	lru_front(c, i);
-	c->bytes += len;
-}
-
-
 struct pipe;
 
 struct worker {
@@ -472,7 +294,7 @@ struct worker {
 	unsigned jobs;
 	struct pk_list out[2];     /* findings of the windows in flight, by parity */
 	struct pk_list *cur;       /* the one being written */
-	struct cache cache;
+	struct pk_cache cache;
 	z_stream z;
 	struct libdeflate_decompressor *dd;
 	uint32_t *chain;           /* the delta chain being resolved */
@@ -491,15 +313,15 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 	const struct entry *x = &s->e[k];
 	const unsigned char *in = s->pack.data + x->off + x->hdrlen;
 	size_t inlen = (size_t)(entry_end(s, k) - x->off - x->hdrlen), used;
-	uint64_t size = entry_size(s, x);
+	uint64_t size = entry_size(s, k);
 	unsigned char *buf;
 	char why[160];
 	struct hexoid_finding *f;
 
 	if (size > pk_inflate_bound(inlen) || size > SIZE_MAX - PK_INFLATE_SLACK) {
-		if ((f = pk_add(w->cur, s->e[about].off, s->algo, HEXOID_FIND_HEADER, s->path, s->e[about].off))) {
+		if ((f = hexoid_pk_add(w->cur, s->e[about].off, s->algo, HEXOID_FIND_HEADER, s->path, s->e[about].off))) {
 			oid_finding(s, f, &s->e[about]);
-			pk_say(f, "%s%llu bytes claimed for %zu packed bytes",
+			hexoid_pk_say(f, "%s%llu bytes claimed for %zu packed bytes",
 			       k == about ? "" : "delta base: ", (unsigned long long)size, inlen);
 		}
 		return NULL;
@@ -509,7 +331,7 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 		w->failed = 1;
 		return NULL;
 	}
-	if (pk_inflate(w->dd, &w->z, in, inlen, buf, (size_t)size, &used, why, sizeof(why)) == 0) {
+	if (hexoid_pk_inflate(w->dd, &w->z, in, inlen, buf, (size_t)size, &used, why, sizeof(why)) == 0) {
 		if (used == inlen) {
 			w->inflated += size;
 			*len = (size_t)size;
@@ -519,12 +341,12 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 			 inlen - used);
 	}
 	free(buf);
-	if ((f = pk_add(w->cur, s->e[about].off, s->algo, HEXOID_FIND_ZLIB, s->path, s->e[about].off))) {
+	if ((f = hexoid_pk_add(w->cur, s->e[about].off, s->algo, HEXOID_FIND_ZLIB, s->path, s->e[about].off))) {
 		oid_finding(s, f, &s->e[about]);
 		if (k == about)
-			pk_say(f, "%s", why);
+			hexoid_pk_say(f, "%s", why);
 		else
-			pk_say(f, "delta base at offset %llu: %s", (unsigned long long)x->off, why);
+			hexoid_pk_say(f, "delta base at offset %llu: %s", (unsigned long long)x->off, why);
 	}
 	return NULL;
 }
@@ -540,7 +362,7 @@ static void keep(struct worker *w, uint32_t entry, const unsigned char *data, si
 	copy = malloc(len ? len : 1);
 	if (copy) {
 		memcpy(copy, data, len);
-		cache_put(&w->cache, entry, copy, len);
+		hexoid_pk_cache_put(&w->cache, entry, copy, len);
 	}
 }
 
@@ -556,7 +378,7 @@ static unsigned char *resolve(struct worker *w, uint32_t x, size_t *len, int *ca
 
 	*cached = 0;
 	for (;;) {
-		struct cslot *hit = cache_get(&w->cache, k);
+		struct pk_cslot *hit = hexoid_pk_cache_get(&w->cache, k);
 		if (hit) {
 			buf = hit->data;
 			blen = hit->len;
@@ -597,7 +419,7 @@ static unsigned char *resolve(struct worker *w, uint32_t x, size_t *len, int *ca
 				free(buf);
 			return NULL;
 		}
-		r = pk_apply_delta(buf, blen, delta, dlen, &rlen, why, sizeof(why), &oom);
+		r = hexoid_pk_apply_delta(buf, blen, delta, dlen, &rlen, why, sizeof(why), &oom);
 		free(delta);
 		if (owned)
 			free(buf);
@@ -605,12 +427,12 @@ static unsigned char *resolve(struct worker *w, uint32_t x, size_t *len, int *ca
 			struct hexoid_finding *f;
 			if (oom)
 				w->failed = 1;
-			else if ((f = pk_add(w->cur, s->e[x].off, s->algo, HEXOID_FIND_DELTA, s->path, s->e[x].off))) {
+			else if ((f = hexoid_pk_add(w->cur, s->e[x].off, s->algo, HEXOID_FIND_DELTA, s->path, s->e[x].off))) {
 				oid_finding(s, f, &s->e[x]);
 				if (d == x)
-					pk_say(f, "%s", why);
+					hexoid_pk_say(f, "%s", why);
 				else
-					pk_say(f, "delta base at offset %llu: %s", (unsigned long long)s->e[d].off, why);
+					hexoid_pk_say(f, "delta base at offset %llu: %s", (unsigned long long)s->e[d].off, why);
 			}
 			return NULL;
 		}
@@ -672,7 +494,7 @@ static void *pack_sum_main(void *p)
 {
 	struct pack_sum *ps = p;
 
-	ps->rc = pk_digest(ps->s->algo, ps->s->pack.data, (size_t)ps->s->body_end, ps->got);
+	ps->rc = hexoid_pk_digest(ps->s->algo, ps->s->pack.data, (size_t)ps->s->body_end, ps->got);
 	return NULL;
 }
 
@@ -694,10 +516,10 @@ static void check_crc(struct scan *s, uint32_t i, struct pk_list *out)
 	uint32_t want = hexoid_idx_crc32(&s->idx, x->pos);
 	struct hexoid_finding *f;
 
-	c = pk_crc32(p, (size_t)len);
-	if ((uint32_t)c != want && (f = pk_add(out, x->off, s->algo, HEXOID_FIND_CRC, s->path, x->off))) {
+	c = hexoid_pk_crc32(p, (size_t)len);
+	if ((uint32_t)c != want && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_CRC, s->path, x->off))) {
 		oid_finding(s, f, x);
-		pk_say(f, "crc32 mismatch: the index says %08x, the %llu packed bytes give %08x", want,
+		hexoid_pk_say(f, "crc32 mismatch: the index says %08x, the %llu packed bytes give %08x", want,
 		       (unsigned long long)len, (unsigned)c);
 	}
 }
@@ -724,9 +546,9 @@ static void work_range(struct worker *w, uint32_t from, uint32_t to)
 		if (x->broken == 2) {
 			struct hexoid_finding *f;
 			if ((x->flags & F_TWO) &&
-			    (f = pk_add(w->cur, x->off, s->algo, HEXOID_FIND_LAYOUT, s->path, x->off))) {
+			    (f = hexoid_pk_add(w->cur, x->off, s->algo, HEXOID_FIND_LAYOUT, s->path, x->off))) {
 				oid_finding(s, f, x);
-				pk_say(f, "the index puts two objects at offset %llu", (unsigned long long)x->off);
+				hexoid_pk_say(f, "the index puts two objects at offset %llu", (unsigned long long)x->off);
 			}
 			continue; /* no bytes of its own; objects outside: one finding, at the start */
 		}
@@ -747,7 +569,7 @@ static void work_range(struct worker *w, uint32_t from, uint32_t to)
 			else
 				w->tags++;
 			w->resolved += is_delta(x->type);
-			pk_check_object(w->cur, x->off, s->path, x->off, (enum hexoid_object_type)x->final,
+			hexoid_pk_check_object(w->cur, x->off, s->path, x->off, (enum hexoid_object_type)x->final,
 					text, len, hexoid_idx_id(&s->idx, x->pos), s->algo,
 					s->opt->verify_ids);
 			if (!cached)
@@ -866,7 +688,7 @@ static int level_flush(struct level *lv, uint64_t key, int all, const struct hex
 		       struct hexoid_scan_stats *st)
 {
 	while (lv->next < lv->l.n && (all || lv->l.v[lv->next].key < key))
-		if (pk_emit(&lv->l.v[lv->next++].f, opt, st))
+		if (hexoid_pk_emit(&lv->l.v[lv->next++].f, opt, st))
 			return 1;
 	return 0;
 }
@@ -880,7 +702,7 @@ static int report_list(struct pk_list *l, struct level *lv, const struct hexoid_
 	int stop = 0;
 
 	for (i = 0; i < l->n && !stop; i++)
-		stop = level_flush(lv, l->v[i].key + 1, 0, opt, st) || pk_emit(&l->v[i].f, opt, st);
+		stop = level_flush(lv, l->v[i].key + 1, 0, opt, st) || hexoid_pk_emit(&l->v[i].f, opt, st);
 	l->n = 0;
 	return stop;
 }
@@ -888,7 +710,7 @@ static int report_list(struct pk_list *l, struct level *lv, const struct hexoid_
 /* Progress from the calling thread. 1 if it asked to stop. */
 static int progress(struct scan *s, uint64_t total, double *last, int force)
 {
-	return pk_progress(s->opt, atomic_load(&s->done), total, last, force);
+	return hexoid_pk_progress(s->opt, atomic_load(&s->done), total, last, force);
 }
 
 /* Cut pass 2 into windows. Returns the boundaries (n + 1 of them at most), or NULL. */
@@ -1132,19 +954,19 @@ static void check_sums(struct scan *s, struct pack_sum *ps, struct pk_list *out)
 
 	hexoid_idx_checksums(&s->idx, &pack_sum, &idx_sum);
 	if (memcmp(pack_sum, s->pack.data + s->body_end, s->rawsz) &&
-	    (f = pk_add(out, s->body_end, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
-		pk_say(f, "checksum mismatch: the pack's trailer is not the pack checksum its index records");
+	    (f = hexoid_pk_add(out, s->body_end, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
+		hexoid_pk_say(f, "checksum mismatch: the pack's trailer is not the pack checksum its index records");
 	if (ps->threaded)
 		pthread_join(ps->thread, NULL);
 	ps->threaded = 0;
 	if (ps->rc != 0 || memcmp(ps->got, s->pack.data + s->body_end, s->rawsz)) {
-		if ((f = pk_add(out, s->body_end, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
-			pk_say(f, "checksum mismatch: the pack's contents do not hash to its trailer");
+		if ((f = hexoid_pk_add(out, s->body_end, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
+			hexoid_pk_say(f, "checksum mismatch: the pack's contents do not hash to its trailer");
 	}
-	if (pk_digest(s->algo, s->idxmap.data, s->idxmap.size - s->rawsz, got) != 0 ||
+	if (hexoid_pk_digest(s->algo, s->idxmap.data, s->idxmap.size - s->rawsz, got) != 0 ||
 	    memcmp(got, idx_sum, s->rawsz)) {
-		if ((f = pk_add(out, UINT64_MAX, s->algo, HEXOID_FIND_CHECKSUM, s->path, HEXOID_NO_OFFSET)))
-			pk_say(f, "checksum mismatch: the index's contents do not hash to its trailer");
+		if ((f = hexoid_pk_add(out, UINT64_MAX, s->algo, HEXOID_FIND_CHECKSUM, s->path, HEXOID_NO_OFFSET)))
+			hexoid_pk_say(f, "checksum mismatch: the index's contents do not hash to its trailer");
 	}
 }
 
@@ -1175,8 +997,8 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 	s.pack.size = pack_size;
 	s.idxmap.data = idx;
 	s.idxmap.size = idx_size;
-	if (pk_hash_unavailable()) { /* the pack's checksum cannot be checked */
-		snprintf(err, errlen, "%s: cannot hash: %s", pack_path, pk_hash_unavailable());
+	if (hexoid_pk_hash_unavailable()) { /* the pack's checksum cannot be checked */
+		snprintf(err, errlen, "%s: cannot hash: %s", pack_path, hexoid_pk_hash_unavailable());
 		goto out;
 	}
 	if (hexoid_idx_open(&s.idx, s.idxmap.data, s.idxmap.size, opt->algo, &ie) != HEXOID_IDX_OK) {
@@ -1222,19 +1044,19 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 	}
 	if (s.outside) {
 		struct entry *x = &s.e[s.first_outside];
-		struct hexoid_finding *f = pk_add(&lv.l, x->off, s.algo, HEXOID_FIND_LAYOUT, pack_path, x->off);
+		struct hexoid_finding *f = hexoid_pk_add(&lv.l, x->off, s.algo, HEXOID_FIND_LAYOUT, pack_path, x->off);
 		if (f) {
 			oid_finding(&s, f, x);
-			pk_say(f, "truncated? the index puts %u object%s outside the pack's objects (12..%llu), the first at offset %llu",
+			hexoid_pk_say(f, "truncated? the index puts %u object%s outside the pack's objects (12..%llu), the first at offset %llu",
 			       s.outside, s.outside == 1 ? "" : "s", (unsigned long long)s.body_end,
 			       (unsigned long long)x->off);
 		}
 	}
 	count = be32(s.pack.data + 8);
 	if (count != s.n) {
-		struct hexoid_finding *f = pk_add(&lv.l, 8, s.algo, HEXOID_FIND_LAYOUT, s.path, 8);
+		struct hexoid_finding *f = hexoid_pk_add(&lv.l, 8, s.algo, HEXOID_FIND_LAYOUT, s.path, 8);
 		if (f)
-			pk_say(f, "the pack header counts %u objects, its index %u", count, s.n);
+			hexoid_pk_say(f, "the pack header counts %u objects, its index %u", count, s.n);
 	}
 	level_sort(&lv);
 
@@ -1253,7 +1075,7 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 	for (i = 0; i < s.n; i++)
 		work += s.e[i].final == HEXOID_OBJ_COMMIT || s.e[i].final == HEXOID_OBJ_TAG;
 	for (j = 0; j < jobs; j++) {
-		if (cache_init(&w[j].cache, s.cache_bytes) || inflateInit(&w[j].z) != Z_OK ||
+		if (hexoid_pk_cache_init(&w[j].cache, s.cache_bytes) || inflateInit(&w[j].z) != Z_OK ||
 		    !(w[j].dd = libdeflate_alloc_decompressor())) {
 			snprintf(err, errlen, "%s: out of memory", pack_path);
 			goto out;
@@ -1290,10 +1112,10 @@ out:
 		pthread_join(psum.thread, NULL);
 	if (w) {
 		for (j = 0; j < jobs; j++) {
-			pk_list_free(&w[j].out[0]);
-			pk_list_free(&w[j].out[1]);
+			hexoid_pk_list_free(&w[j].out[0]);
+			hexoid_pk_list_free(&w[j].out[1]);
 			if (w[j].cache.bucket)
-				cache_free(&w[j].cache);
+				hexoid_pk_cache_free(&w[j].cache);
 			if (w[j].z.state)
 				inflateEnd(&w[j].z);
 			if (w[j].dd)
@@ -1302,8 +1124,8 @@ out:
 		}
 		free(w);
 	}
-	pk_list_free(&lv.l);
-	pk_stats_out(stats, &st);
+	hexoid_pk_list_free(&lv.l);
+	hexoid_pk_stats_out(stats, &st);
 	free(s.e);
 	free(s.by_pos);
 	return rc;
@@ -1322,9 +1144,9 @@ int hexoid_pack_scan_buffers(const char *name, const void *pack, size_t pack_siz
 		err = dummy;
 		errlen = sizeof(dummy);
 	}
-	if ((!pack && pack_size) || (!idx && idx_size) || !pk_options_ok(options)) {
+	if ((!pack && pack_size) || (!idx && idx_size) || !hexoid_pk_options_ok(options)) {
 		snprintf(err, errlen, "%s: bad arguments", name ? name : "(pack)");
-		pk_stats_out(stats, &zero_stats);
+		hexoid_pk_stats_out(stats, &zero_stats);
 		return -1;
 	}
 	return scan_mem(name ? name : "(pack)", name ? name : "(index)", pack, pack_size, idx,
@@ -1343,18 +1165,18 @@ int hexoid_pack_scan(const char *path, const struct hexoid_scan_options *opt,
 		err = dummy;
 		errlen = sizeof(dummy);
 	}
-	pk_stats_out(stats, &zero_stats);
-	if (!path || !pk_options_ok(opt) || pair_paths(path, &pack_path, &idx_path)) {
+	hexoid_pk_stats_out(stats, &zero_stats);
+	if (!path || !hexoid_pk_options_ok(opt) || pair_paths(path, &pack_path, &idx_path)) {
 		snprintf(err, errlen, "%s: %s", path ? path : "(null)",
-			 path && pk_options_ok(opt) ? "out of memory" : "bad arguments");
+			 path && hexoid_pk_options_ok(opt) ? "out of memory" : "bad arguments");
 		return -1;
 	}
-	if (pk_map_file(&idx, idx_path, err, errlen) == 0 &&
-	    pk_map_file(&pack, pack_path, err, errlen) == 0)
+	if (hexoid_pk_map_file(&idx, idx_path, err, errlen) == 0 &&
+	    hexoid_pk_map_file(&pack, pack_path, err, errlen) == 0)
 		rc = scan_mem(pack_path, idx_path, pack.data, pack.size, idx.data, idx.size, opt,
 			      stats, err, errlen);
-	pk_unmap(&pack);
-	pk_unmap(&idx);
+	hexoid_pk_unmap(&pack);
+	hexoid_pk_unmap(&idx);
 	free(pack_path);
 	free(idx_path);
 	return rc;
