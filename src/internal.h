@@ -62,7 +62,7 @@ typedef void hexoid_encode_fn(char *out, size_t stride, const unsigned char *in,
  *  - decode1 is hexoid_decode() with n = 1 from there on: when every digit is good it
  *    writes the rawsz bytes to out (unless out is NULL) and returns HEXOID_OK, with err
  *    (unless NULL) set as hexoid_decode() sets it; otherwise it returns
- *    hexoid_decode1_fail(), which locates the bad byte;
+ *    hexoid_scalar_decode1_fail(), which locates the bad byte;
  *  - bytes1 is hexoid_hex_to_bytes() from there on (err unused, out not NULL): 0, or
  *    git's loop, which writes the bytes before the bad pair, and its -1.
  * Both are one inline function with a constant `git` flag (hexoid_decode1_ok/_bad), so
@@ -70,12 +70,13 @@ typedef void hexoid_encode_fn(char *out, size_t stride, const unsigned char *in,
  */
 typedef int hexoid_decode1_fn(unsigned char *out, const char *in, struct hexoid_error *err);
 
-/* The bad ends (src/hexoid.c): the scalar locator's column and status for record 0, and
- * git's loop over len bytes (-1 for a bad pair, else 0). */
-enum hexoid_status hexoid_decode1_fail(const char *in, size_t hexsz, enum hexoid_kind kind,
-				       struct hexoid_error *err);
-int hexoid_hex_to_bytes_loop(unsigned char *bin, const char *hex, size_t len,
-			     enum hexoid_kind kind);
+/* The bad ends (src/scalar/fallback.c): the scalar locator's column and status for record
+ * 0, and git's loop over len bytes (-1 for a bad pair, else 0), which hexoid_hex_to_bytes()
+ * also runs for any length but a whole ID's. */
+enum hexoid_status hexoid_scalar_decode1_fail(const char *in, size_t hexsz,
+					      enum hexoid_kind kind, struct hexoid_error *err);
+int hexoid_scalar_hex_to_bytes(unsigned char *bin, const char *hex, size_t len,
+			       enum hexoid_kind kind);
 
 /* The good end of a one-ID kernel. */
 HEXOID_INLINE int hexoid_decode1_ok(struct hexoid_error *err, int git)
@@ -93,8 +94,8 @@ HEXOID_INLINE int hexoid_decode1_bad(unsigned char *out, const char *in, size_t 
 				     enum hexoid_kind kind, struct hexoid_error *err, int git)
 {
 	if (git)
-		return hexoid_hex_to_bytes_loop(out, in, hexsz / 2, kind);
-	return (int)hexoid_decode1_fail(in, hexsz, kind, err);
+		return hexoid_scalar_hex_to_bytes(out, in, hexsz / 2, kind);
+	return (int)hexoid_scalar_decode1_fail(in, hexsz, kind, err);
 }
 
 /*
@@ -157,7 +158,7 @@ HEXOID_DECLARE_KERNEL(neon);
 hexoid_decode_fn hexoid_neonwide_decode, hexoid_neonwide_decode_emu;
 
 /*
- * The scalar locator: the first byte of the hexsz bytes at rec that `kind` does not
+ * The scalar locator (src/scalar/fallback.c): the first byte of the hexsz bytes at rec that `kind` does not
  * accept. Returns HEXOID_OK (all good), HEXOID_EHEX or HEXOID_EUPPER, with its offset in
  * *column. Used by the dispatcher after a kernel reported a bad record.
  */
