@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: MIT
  */
 #include <stdint.h>
+#include <string.h>
 
-#include "internal.h"
+#include "dispatch.h"
 
 /* Inline: the exported hexoid_hexsz() may be interposed, so calls to it stay calls. */
 HEXOID_INLINE size_t hexsz_of(enum hexoid_algo algo)

@@ -10,7 +10,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "../internal.h"
+#include "../kernel.h"
 #include "tables.h"
 
 #define ONES 0x0101010101010101ull

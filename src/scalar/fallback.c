@@ -5,7 +5,7 @@
  * the entry points; they end here.
  * SPDX-License-Identifier: MIT
  */
-#include "../internal.h"
+#include "../kernel.h"
 #include "tables.h"
 
 /*

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../internal.h"
+#include "../../compiler.h"
 #include "hexoid_listing.h"
 
 #define MAX_LINE (1u << 20) /* longer lines are reported, not stored */
