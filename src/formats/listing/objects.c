@@ -3,7 +3,7 @@
  * cat-file --batch-check, git fsck, and fast-import/fast-export marks files.
  * SPDX-License-Identifier: MIT
  */
-#include "listing.h"
+#include "parsers.h"
 #include "../scan.h"
 
 /* <oid>: pack-objects output, .git/shallow, loose refs, the *-chain files. */

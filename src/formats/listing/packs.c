@@ -2,7 +2,7 @@
  * What git prints about packs: show-index and verify-pack -v.
  * SPDX-License-Identifier: MIT
  */
-#include "listing.h"
+#include "parsers.h"
 
 /* show-index: <offset> <oid>[ (<crc32>)] (version 1 indexes have no CRC32). */
 void parse_show_index(struct cursor *c)

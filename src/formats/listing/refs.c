@@ -3,7 +3,7 @@
  * show-ref (and .promisor files, written as show-ref prints), and bundle files.
  * SPDX-License-Identifier: MIT
  */
-#include "listing.h"
+#include "parsers.h"
 
 /* for-each-ref (its default format): <oid> <type>TAB<ref>. */
 void parse_for_each_ref(struct cursor *c)

@@ -11,7 +11,8 @@
  * the best fit of a rev-list --parents listing with one bad line among the first.
  * SPDX-License-Identifier: MIT
  */
-#include "listing.h"
+#include "parsers.h"
+#include "table.h"
 
 #define NL '\n'
 #define NUL '\0'

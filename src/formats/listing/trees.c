@@ -4,7 +4,7 @@
  * instead of a newline (the table says which); the grammar is the same.
  * SPDX-License-Identifier: MIT
  */
-#include "listing.h"
+#include "parsers.h"
 
 /*
  * ls-tree, with -r, -t, -d and --full-tree: <mode> <type> <oid>TAB<path>; with -l
