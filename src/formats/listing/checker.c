@@ -37,13 +37,13 @@
 
 HEXOID_API const char *hexoid_format_name(enum hexoid_format format)
 {
-	return (unsigned)format < HEXOID_FORMAT_COUNT ? listing_formats[format].name : NULL;
+	return (unsigned)format < HEXOID_FORMAT_COUNT ? hexoid_listing_formats[format].name : NULL;
 }
 
 HEXOID_API int hexoid_format_from_name(const char *name)
 {
 	for (int i = 0; i < HEXOID_FORMAT_COUNT; i++)
-		if (name && !strcmp(name, listing_formats[i].name))
+		if (name && !strcmp(name, hexoid_listing_formats[i].name))
 			return i;
 	return -1;
 }
@@ -56,7 +56,7 @@ static const char *algo_name(enum hexoid_algo algo)
 /* One line, by its format's grammar. */
 static void parse_line(struct cursor *c)
 {
-	const struct listing_format *f = &listing_formats[c->l->format];
+	const struct listing_format *f = &hexoid_listing_formats[c->l->format];
 	if (c->len == 0 && !f->empty_ok) {
 		problem(c, 0, P_EMPTY, 0, NULL);
 		return;
@@ -330,10 +330,10 @@ static void flush(struct hexoid_listing *l)
 static void widen(struct hexoid_listing *l, const char *s, size_t len, int cut, size_t before,
 		  size_t nitems, size_t nslots, struct cursor *c)
 {
-	enum hexoid_format from = l->format, to = listing_formats[from].wider;
+	enum hexoid_format from = l->format, to = hexoid_listing_formats[from].wider;
 	if (to == HEXOID_FORMAT_AUTO)
 		return;
-	unsigned state = l->state, wider_state = listing_formats[from].wider_state;
+	unsigned state = l->state, wider_state = hexoid_listing_formats[from].wider_state;
 	struct cursor t = { .l = l, .s = s, .len = len, .cut = cut, .dry = 1 };
 	l->format = to;
 	l->state = wider_state;
@@ -887,7 +887,7 @@ static size_t trial(struct hexoid_listing *l, size_t len, enum hexoid_format for
 		const char *nl = memchr(l->probe + p, eol, len - p);
 		size_t n = nl ? (size_t)(nl - (l->probe + p)) : len - p;
 		struct cursor c = { .l = l, .s = l->probe + p, .len = n, .dry = 1 };
-		if (n || listing_formats[format].empty_ok)
+		if (n || hexoid_listing_formats[format].empty_ok)
 			parse_line(&c);
 		problems += c.dry_problems;
 		*depth += c.dry_problems ? c.dry_col : n;
@@ -937,10 +937,11 @@ static void decide(struct hexoid_listing *l)
 	for (int e = 0; e < neols && best_problems; e++)
 		for (unsigned rank = 1; rank < 256 && best_problems; rank++)
 			for (int f = 0; f < HEXOID_FORMAT_COUNT; f++) {
-				if (listing_formats[f].rank != rank || listing_formats[f].eol != eols[e])
+				const struct listing_format *lf = &hexoid_listing_formats[f];
+				if (lf->rank != rank || lf->eol != eols[e])
 					continue;
 				size_t depth, problems = trial(l, len, (enum hexoid_format)f, eols[e], &depth);
-				listing_set_algo(l, given); /* a trial may have guessed the hash */
+				hexoid_listing_set_algo(l, given); /* a trial may have guessed the hash */
 				if (!given)
 					l->algo = 0, l->hexsz = 0, l->rawsz = 0;
 				if (problems < best_problems ||
@@ -955,7 +956,7 @@ static void decide(struct hexoid_listing *l)
 	l->format = best;
 	l->state = 0;
 	l->body = 0;
-	l->eol = listing_formats[best].eol;
+	l->eol = hexoid_listing_formats[best].eol;
 	l->widening = 1;
 	l->stats.format = best;
 }
@@ -975,14 +976,14 @@ HEXOID_API struct hexoid_listing *hexoid_listing_new(enum hexoid_format format,
 		return NULL;
 	l->format = format;
 	if (algo)
-		listing_set_algo(l, algo);
+		hexoid_listing_set_algo(l, algo);
 	l->kind = kind;
 	l->on_problem = on_problem;
 	l->on_oid = on_oid;
 	l->ctx = ctx;
 	l->lineno = 1;
 	l->batch_line = 1;
-	l->eol = listing_formats[format].eol;
+	l->eol = hexoid_listing_formats[format].eol;
 	l->stats.format = format;
 	return l;
 }

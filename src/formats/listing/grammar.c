@@ -5,14 +5,14 @@
  */
 #include "grammar.h"
 
-void listing_set_algo(struct hexoid_listing *l, enum hexoid_algo algo)
+void hexoid_listing_set_algo(struct hexoid_listing *l, enum hexoid_algo algo)
 {
 	l->algo = algo;
 	l->hexsz = hexoid_hexsz(algo);
 	l->rawsz = hexoid_rawsz(algo);
 }
 
-void listing_push(struct cursor *c, unsigned char type, size_t col, unsigned char code,
+void hexoid_listing_push(struct cursor *c, unsigned char type, size_t col, unsigned char code,
 		  size_t arg, const char *what)
 {
 	if (c->dry) {
@@ -34,7 +34,7 @@ void listing_push(struct cursor *c, unsigned char type, size_t col, unsigned cha
 	it->what = what;
 }
 
-int listing_oid(struct cursor *c)
+int hexoid_listing_oid(struct cursor *c)
 {
 	struct hexoid_listing *l = c->l;
 	if (c->failed)
@@ -44,9 +44,9 @@ int listing_oid(struct cursor *c)
 		 * digit in it is still reported as one. */
 		size_t run = token_len(c);
 		if (run == 40)
-			listing_set_algo(l, HEXOID_SHA1);
+			hexoid_listing_set_algo(l, HEXOID_SHA1);
 		else if (run == 64)
-			listing_set_algo(l, HEXOID_SHA256);
+			hexoid_listing_set_algo(l, HEXOID_SHA256);
 		else
 			return problem(c, c->pos, P_ALGO, run, NULL);
 	}
@@ -57,7 +57,7 @@ int listing_oid(struct cursor *c)
 			i++;
 		if (i < c->len && c->s[i] != ' ' && c->s[i] != '\t') {
 			/* Let the report describe that byte: an ID item that fails right there. */
-			listing_push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
+			hexoid_listing_push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
 			if (!c->dry) {
 				struct item *it = &l->items[l->ngrammar - 1];
 				it->bad = 1;
@@ -71,7 +71,7 @@ int listing_oid(struct cursor *c)
 		return problem(c, i, P_SHORT, i - c->pos, NULL);
 	}
 	/* A trial parse (AUTO) judges the shape of lines, not their digits. */
-	listing_push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
+	hexoid_listing_push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
 	if (!c->dry) {
 		struct item *it = &l->items[l->ngrammar - 1];
 		it->slot = l->nslots++;
@@ -82,7 +82,7 @@ int listing_oid(struct cursor *c)
 	return 1;
 }
 
-int listing_full_oid(struct cursor *c)
+int hexoid_listing_full_oid(struct cursor *c)
 {
 	if (c->failed)
 		return 0;
@@ -99,7 +99,7 @@ int listing_full_oid(struct cursor *c)
 	return oid(c);
 }
 
-int listing_refname(struct cursor *c)
+int hexoid_listing_refname(struct cursor *c)
 {
 	if (c->failed)
 		return 0;

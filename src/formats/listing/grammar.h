@@ -32,31 +32,31 @@ struct cursor {
 };
 
 /* The listing's hash, and the sizes of its IDs. */
-void listing_set_algo(struct hexoid_listing *l, enum hexoid_algo algo);
+void hexoid_listing_set_algo(struct hexoid_listing *l, enum hexoid_algo algo);
 
 HEXOID_INLINE int is_hex(unsigned char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-void listing_push(struct cursor *c, unsigned char type, size_t col, unsigned char code,
+void hexoid_listing_push(struct cursor *c, unsigned char type, size_t col, unsigned char code,
 		  size_t arg, const char *what);
 
 HEXOID_INLINE int problem(struct cursor *c, size_t col, unsigned char code, size_t arg,
 			  const char *what)
 {
-	listing_push(c, ITEM_PROBLEM, col, code, arg, what);
+	hexoid_listing_push(c, ITEM_PROBLEM, col, code, arg, what);
 	c->failed = 1;
 	return 0;
 }
 
 /* The object ID at the cursor; takes the hash from it when the listing has none yet. */
-int listing_oid(struct cursor *c);
-#define oid listing_oid
+int hexoid_listing_oid(struct cursor *c);
+#define oid hexoid_listing_oid
 
 /* An ID where git may print an abbreviated one (diff --raw): one of 4 to hexsz-1 hex
  * digits ended by a space or "..." is reported as such. */
-int listing_full_oid(struct cursor *c);
+int hexoid_listing_full_oid(struct cursor *c);
 
 /* The byte `ch` (a separator); `what` names it for the message. */
 HEXOID_INLINE int sep(struct cursor *c, char ch, const char *what)
@@ -211,8 +211,8 @@ HEXOID_INLINE int rest_nonempty(struct cursor *c, const char *what)
 /* A ref name: the rest of the line, not empty, with no space or tab. AUTO's trial also
  * wants it to look like one git prints (refs/..., or HEAD and the like), so that other
  * "<oid> <word>" lines are not taken for refs. */
-int listing_refname(struct cursor *c);
-#define refname listing_refname
+int hexoid_listing_refname(struct cursor *c);
+#define refname hexoid_listing_refname
 
 HEXOID_INLINE int end(struct cursor *c)
 {

@@ -20,6 +20,6 @@ struct listing_format {
 	enum hexoid_format wider;
 	unsigned char wider_state;
 };
-extern const struct listing_format listing_formats[HEXOID_FORMAT_COUNT];
+extern const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT];
 
 #endif
