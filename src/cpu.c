@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "cpu.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

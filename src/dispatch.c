@@ -6,8 +6,10 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "internal.h"
+#include "cpu.h"
+#include "dispatch.h"
 
 /* The Makefile defines HEXOID_HAVE_<ISA> for each ISA folder it compiled natively. */
 #define FNS(isa) hexoid_##isa##_decode, hexoid_##isa##_encode

@@ -3,9 +3,9 @@
  * SPDX-License-Identifier: MIT
  */
 #include <stdint.h>
+#include <string.h>
 
-#include "internal.h"
-#include "scalar/tables.h"
+#include "dispatch.h"
 
 /* Inline: the exported hexoid_hexsz() may be interposed, so calls to it stay calls. */
 HEXOID_INLINE size_t hexsz_of(enum hexoid_algo algo)
@@ -37,36 +37,20 @@ static int valid_kind(enum hexoid_kind kind)
 _Static_assert(HEXOID_SHA1 == 1 && HEXOID_SHA256 == 2, "algo values");
 _Static_assert(HEXOID_MIXED == 0 && HEXOID_LOWER == 1, "kind values");
 
-/* git's loop, for any length, and for the bad IDs: writes the bytes before a bad pair. */
-HEXOID_NOINLINE int hexoid_hex_to_bytes_loop(unsigned char *bin, const char *hex, size_t len,
-					     enum hexoid_kind kind)
-{
-	if (!valid_kind(kind))
-		return -1;
-	unsigned badbits = HEXOID_BADBITS(kind);
-	for (size_t i = 0; i < len; i++, hex += 2) {
-		unsigned hi = hexoid_digit_class[(unsigned char)hex[0]];
-		unsigned lo = hexoid_digit_class[(unsigned char)hex[1]];
-		if ((hi | lo) & badbits)
-			return -1;
-		bin[i] = (unsigned char)((hi & 15) << 4 | (lo & 15));
-	}
-	return 0;
-}
-
 HEXOID_API int hexoid_hex_to_bytes(unsigned char *bin, const char *hex, size_t len,
 				   enum hexoid_kind kind)
 {
 	/*
 	 * A whole SHA-1 or SHA-256 ID: a tail call to the one-ID kernel's bytes1, whose bad
-	 * IDs end in the loop below. (The first call of the process picks the kernel there.)
+	 * IDs end in git's loop (src/scalar/fallback.c). (The first call of the process
+	 * picks the kernel there.)
 	 */
 	if (HEXOID_LIKELY(len == 20 || len == 32) && HEXOID_LIKELY((unsigned)kind < 2)) {
 		const struct hexoid_kernel *k =
 			atomic_load_explicit(&hexoid_active, memory_order_acquire);
 		return k->decode1[1][len == 32][kind](bin, hex, NULL);
 	}
-	return hexoid_hex_to_bytes_loop(bin, hex, len, kind);
+	return hexoid_scalar_hex_to_bytes(bin, hex, len, kind);
 }
 
 static enum hexoid_status fail(struct hexoid_error *err, enum hexoid_status status,
@@ -105,14 +89,6 @@ static HEXOID_NOINLINE enum hexoid_status decode_any(unsigned char *out, const c
 	size_t column;
 	enum hexoid_status status = hexoid_scalar_locate(in + bad * stride, hexsz, kind, &column);
 	return fail(err, status, bad, column);
-}
-
-enum hexoid_status hexoid_decode1_fail(const char *in, size_t hexsz, enum hexoid_kind kind,
-				       struct hexoid_error *err)
-{
-	size_t column;
-	enum hexoid_status status = hexoid_scalar_locate(in, hexsz, kind, &column);
-	return fail(err, status, 0, column);
 }
 
 HEXOID_API enum hexoid_status hexoid_decode(unsigned char *out, const char *in, size_t n,

@@ -6,7 +6,7 @@
 #ifndef HEXOID_TESTS_EMULATED_H
 #define HEXOID_TESTS_EMULATED_H
 
-#include "internal.h"
+#include "kernel.h"
 
 struct emulated_kernel {
 	const char *name;

@@ -429,7 +429,7 @@ TEST(listing_auto_past_the_probe)
 
 /* The grammars' word-sized tests against byte-by-byte ones: every byte value in every
  * lane, and random words. */
-#include "formats/listing/listing.h"
+#include "formats/listing/grammar.h"
 #include "formats/scan.h"
 
 TEST(listing_word_helpers)

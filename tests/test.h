@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "hexoid.h"
-#include "internal.h"
+#include "kernel.h"
 
 typedef void test_fn(void);
 void test_register(const char *name, test_fn *fn);

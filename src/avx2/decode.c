@@ -32,7 +32,7 @@
  */
 #include "simd.h"
 
-#include "../internal.h"
+#include "../kernel.h"
 
 struct decoder {
 	simde__m256i hi_tab; /* offset (and row class) by high nibble; depends on the kind */

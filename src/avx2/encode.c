@@ -15,7 +15,7 @@
  */
 #include "simd.h"
 
-#include "../internal.h"
+#include "../kernel.h"
 
 struct encoder {
 	simde__m256i digits; /* "0123456789abcdef" in each lane */

@@ -10,7 +10,7 @@
 
 #include <simde/x86/avx512.h>
 
-#include "internal.h"
+#include "kernel.h"
 
 /* Bit j of a 64-bit lane mask: the first len lanes (len may be 64 or more). */
 HEXOID_INLINE uint64_t hx_prefix(size_t len)

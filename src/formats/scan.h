@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "../compiler.h"
 
 #if defined(HEXOID_SCAN_PORTABLE)
 #define SCAN_WORDS 1

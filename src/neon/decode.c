@@ -55,7 +55,7 @@
 #endif
 #include <simde/arm/neon.h>
 
-#include "../internal.h"
+#include "../kernel.h"
 
 struct neon_dec {
 	simde_uint8x16_t digit;  /* by c - '0': 0..9, then 0xFF for ':'..'?' */

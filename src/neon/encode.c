@@ -21,7 +21,7 @@
 #endif
 #include <simde/arm/neon.h>
 
-#include "../internal.h"
+#include "../kernel.h"
 
 static const uint8_t neon_digits[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
 					'8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};

@@ -10,7 +10,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "../internal.h"
+#include "../kernel.h"
 #include "tables.h"
 
 #define ONES 0x0101010101010101ull
@@ -113,26 +113,3 @@ HEXOID_INLINE int decode1(unsigned char *out, const char *in, size_t hexsz,
 }
 
 HEXOID_DEFINE_DECODE1(scalar, decode1)
-
-/*
- * Why the record at rec was rejected, and where. A byte that is no hex digit at all
- * decides: the status is HEXOID_EHEX at the first such byte, wherever an uppercase digit
- * stands before it. Only a record that would be valid with uppercase allowed is
- * HEXOID_EUPPER, at its first uppercase digit.
- */
-enum hexoid_status hexoid_scalar_locate(const char *rec, size_t hexsz, enum hexoid_kind kind,
-					size_t *column)
-{
-	size_t upper = hexsz;
-	for (size_t i = 0; i < hexsz; i++) {
-		uint8_t c = hexoid_digit_class[(unsigned char)rec[i]];
-		if (c == HEXOID_CLASS_BAD) {
-			*column = i;
-			return HEXOID_EHEX;
-		}
-		if ((c & HEXOID_BADBITS(kind)) && upper == hexsz)
-			upper = i;
-	}
-	*column = upper;
-	return upper < hexsz ? HEXOID_EUPPER : HEXOID_OK;
-}

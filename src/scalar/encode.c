@@ -3,7 +3,7 @@
  * two loads and two stores).
  * SPDX-License-Identifier: MIT
  */
-#include "../internal.h"
+#include "../kernel.h"
 #include "tables.h"
 
 HEXOID_INLINE void encode_loop(char *out, size_t stride, const unsigned char *in, size_t n,

@@ -29,7 +29,7 @@
  */
 #include <simde/x86/sse4.1.h>
 
-#include "../internal.h"
+#include "../kernel.h"
 
 struct decoder {
 	simde__m128i hi_tab; /* offset (and row class) by high nibble; depends on the kind */

@@ -13,7 +13,7 @@
  */
 #include <simde/x86/sse4.1.h>
 
-#include "../internal.h"
+#include "../kernel.h"
 
 struct encoder {
 	simde__m128i digits; /* "0123456789abcdef" */

@@ -1,8 +1,8 @@
 /*
  * Listings: the object IDs in what git prints, checked in bulk.
  *
- * Each line is parsed by its format's grammar (listing.h; one parser per format, named
- * in table.c), which checks the text around the IDs and records where each ID starts
+ * Each line is parsed by its format's grammar (grammar.h; one parser per format,
+ * parsers.h, named in table.c), which checks the text around the IDs and records where each ID starts
  * (an "item"), copying the ID into the batch's packed IDs. Problems found by the
  * grammar are items too, so that every report comes out in line order. A batch of items
  * is then decoded in one call to the engine, and only the lines it rejects are looked at
@@ -23,8 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "listing.h"
 #include "../scan.h"
+#include "grammar.h"
+#include "listing.h"
+#include "parsers.h"
+#include "table.h"
 
 #define PROBE_LINES 64 /* lines AUTO looks at before it decides */
 #define PROBE_BYTES (64u << 10)
@@ -34,13 +37,13 @@
 
 HEXOID_API const char *hexoid_format_name(enum hexoid_format format)
 {
-	return (unsigned)format < HEXOID_FORMAT_COUNT ? listing_formats[format].name : NULL;
+	return (unsigned)format < HEXOID_FORMAT_COUNT ? hexoid_listing_formats[format].name : NULL;
 }
 
 HEXOID_API int hexoid_format_from_name(const char *name)
 {
 	for (int i = 0; i < HEXOID_FORMAT_COUNT; i++)
-		if (name && !strcmp(name, listing_formats[i].name))
+		if (name && !strcmp(name, hexoid_listing_formats[i].name))
 			return i;
 	return -1;
 }
@@ -50,125 +53,10 @@ static const char *algo_name(enum hexoid_algo algo)
 	return algo == HEXOID_SHA256 ? "sha256" : "sha1";
 }
 
-void listing_set_algo(struct hexoid_listing *l, enum hexoid_algo algo)
-{
-	l->algo = algo;
-	l->hexsz = hexoid_hexsz(algo);
-	l->rawsz = hexoid_rawsz(algo);
-}
-
-/* ---- What the grammars share (listing.h) ------------------------------------------ */
-
-void listing_push(struct cursor *c, unsigned char type, size_t col, unsigned char code,
-		  size_t arg, const char *what)
-{
-	if (c->dry) {
-		if (type == ITEM_PROBLEM && !c->dry_problems++)
-			c->dry_col = col;
-		return;
-	}
-	c->l->nitems++;
-	struct item *it = &c->l->items[c->l->ngrammar++];
-	it->line = c->s;
-	it->len = c->len;
-	it->lineno = c->l->lineno;
-	it->col = col;
-	it->type = type;
-	it->code = code;
-	it->bad = 0;
-	it->cut = (unsigned char)c->cut;
-	it->arg = arg;
-	it->what = what;
-}
-
-int listing_oid(struct cursor *c)
-{
-	struct hexoid_listing *l = c->l;
-	if (c->failed)
-		return 0;
-	if (!l->hexsz) {
-		/* The first ID decides the hash: by the length of its token, so that a bad
-		 * digit in it is still reported as one. */
-		size_t run = token_len(c);
-		if (run == 40)
-			listing_set_algo(l, HEXOID_SHA1);
-		else if (run == 64)
-			listing_set_algo(l, HEXOID_SHA256);
-		else
-			return problem(c, c->pos, P_ALGO, run, NULL);
-	}
-	if (c->pos + l->hexsz > c->len) {
-		/* Too short: name the first byte that is not a digit, else say how short. */
-		size_t i = c->pos;
-		while (i < c->len && is_hex((unsigned char)c->s[i]))
-			i++;
-		if (i < c->len && c->s[i] != ' ' && c->s[i] != '\t') {
-			/* Let the report describe that byte: an ID item that fails right there. */
-			listing_push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
-			if (!c->dry) {
-				struct item *it = &l->items[l->ngrammar - 1];
-				it->bad = 1;
-				it->badcol = i;
-			} else if (!c->dry_problems++) { /* the ID does not fit: a shape problem */
-				c->dry_col = i;
-			}
-			c->failed = 1;
-			return 0;
-		}
-		return problem(c, i, P_SHORT, i - c->pos, NULL);
-	}
-	/* A trial parse (AUTO) judges the shape of lines, not their digits. */
-	listing_push(c, ITEM_OID, c->pos, P_NONE, 0, NULL);
-	if (!c->dry) {
-		struct item *it = &l->items[l->ngrammar - 1];
-		it->slot = l->nslots++;
-		memcpy(l->packed + it->slot * l->hexsz, c->s + c->pos, l->hexsz);
-	}
-	c->pos += l->hexsz;
-	c->oid_end = c->pos;
-	return 1;
-}
-
-int listing_full_oid(struct cursor *c)
-{
-	if (c->failed)
-		return 0;
-	size_t want = c->l->hexsz;
-	if (want && c->len - c->pos > want && c->s[c->pos + want] == ' ')
-		return oid(c); /* whole, as git prints it with --no-abbrev */
-	size_t run = 0;
-	want = want ? want : 40;
-	while (c->pos + run < c->len && is_hex((unsigned char)c->s[c->pos + run]))
-		run++;
-	if (run >= 4 && run < want && c->pos + run < c->len &&
-	    (c->s[c->pos + run] == ' ' || c->s[c->pos + run] == '.'))
-		return problem(c, c->pos, P_ABBREV, run, want == 64 ? "64 (sha256)" : "40 (sha1)");
-	return oid(c);
-}
-
-int listing_refname(struct cursor *c)
-{
-	if (c->failed)
-		return 0;
-	if (c->pos >= c->len)
-		return problem(c, c->pos, P_EXPECT, 0, "a ref name");
-	size_t blank = c->pos + find_blank(c->s + c->pos, c->len - c->pos);
-	if (blank < c->len)
-		return problem(c, blank, P_EXPECT, 0, "the end of the ref name");
-	if (c->dry && !peek(c, "refs/")) {
-		/* HEAD, FETCH_HEAD and the like: capitals and '_' only. */
-		for (size_t i = c->pos; i < c->len; i++)
-			if (!((c->s[i] >= 'A' && c->s[i] <= 'Z') || c->s[i] == '_'))
-				return problem(c, c->pos, P_EXPECT, 0, "a ref name");
-	}
-	c->pos = c->len;
-	return 1;
-}
-
 /* One line, by its format's grammar. */
 static void parse_line(struct cursor *c)
 {
-	const struct listing_format *f = &listing_formats[c->l->format];
+	const struct listing_format *f = &hexoid_listing_formats[c->l->format];
 	if (c->len == 0 && !f->empty_ok) {
 		problem(c, 0, P_EMPTY, 0, NULL);
 		return;
@@ -442,10 +330,10 @@ static void flush(struct hexoid_listing *l)
 static void widen(struct hexoid_listing *l, const char *s, size_t len, int cut, size_t before,
 		  size_t nitems, size_t nslots, struct cursor *c)
 {
-	enum hexoid_format from = l->format, to = listing_formats[from].wider;
+	enum hexoid_format from = l->format, to = hexoid_listing_formats[from].wider;
 	if (to == HEXOID_FORMAT_AUTO)
 		return;
-	unsigned state = l->state, wider_state = listing_formats[from].wider_state;
+	unsigned state = l->state, wider_state = hexoid_listing_formats[from].wider_state;
 	struct cursor t = { .l = l, .s = s, .len = len, .cut = cut, .dry = 1 };
 	l->format = to;
 	l->state = wider_state;
@@ -999,7 +887,7 @@ static size_t trial(struct hexoid_listing *l, size_t len, enum hexoid_format for
 		const char *nl = memchr(l->probe + p, eol, len - p);
 		size_t n = nl ? (size_t)(nl - (l->probe + p)) : len - p;
 		struct cursor c = { .l = l, .s = l->probe + p, .len = n, .dry = 1 };
-		if (n || listing_formats[format].empty_ok)
+		if (n || hexoid_listing_formats[format].empty_ok)
 			parse_line(&c);
 		problems += c.dry_problems;
 		*depth += c.dry_problems ? c.dry_col : n;
@@ -1049,10 +937,11 @@ static void decide(struct hexoid_listing *l)
 	for (int e = 0; e < neols && best_problems; e++)
 		for (unsigned rank = 1; rank < 256 && best_problems; rank++)
 			for (int f = 0; f < HEXOID_FORMAT_COUNT; f++) {
-				if (listing_formats[f].rank != rank || listing_formats[f].eol != eols[e])
+				const struct listing_format *lf = &hexoid_listing_formats[f];
+				if (lf->rank != rank || lf->eol != eols[e])
 					continue;
 				size_t depth, problems = trial(l, len, (enum hexoid_format)f, eols[e], &depth);
-				listing_set_algo(l, given); /* a trial may have guessed the hash */
+				hexoid_listing_set_algo(l, given); /* a trial may have guessed the hash */
 				if (!given)
 					l->algo = 0, l->hexsz = 0, l->rawsz = 0;
 				if (problems < best_problems ||
@@ -1067,7 +956,7 @@ static void decide(struct hexoid_listing *l)
 	l->format = best;
 	l->state = 0;
 	l->body = 0;
-	l->eol = listing_formats[best].eol;
+	l->eol = hexoid_listing_formats[best].eol;
 	l->widening = 1;
 	l->stats.format = best;
 }
@@ -1087,14 +976,14 @@ HEXOID_API struct hexoid_listing *hexoid_listing_new(enum hexoid_format format,
 		return NULL;
 	l->format = format;
 	if (algo)
-		listing_set_algo(l, algo);
+		hexoid_listing_set_algo(l, algo);
 	l->kind = kind;
 	l->on_problem = on_problem;
 	l->on_oid = on_oid;
 	l->ctx = ctx;
 	l->lineno = 1;
 	l->batch_line = 1;
-	l->eol = listing_formats[format].eol;
+	l->eol = hexoid_listing_formats[format].eol;
 	l->stats.format = format;
 	return l;
 }

@@ -3,18 +3,18 @@
  * cat-file --batch-check, git fsck, and fast-import/fast-export marks files.
  * SPDX-License-Identifier: MIT
  */
-#include "listing.h"
+#include "parsers.h"
 #include "../scan.h"
 
 /* <oid>: pack-objects output, .git/shallow, loose refs, the *-chain files. */
-void parse_oids(struct cursor *c)
+void hexoid_parse_oids(struct cursor *c)
 {
 	if (oid(c) && c->pos < c->len)
 		problem(c, c->pos, P_LINE_LONG, c->len, NULL);
 }
 
 /* <oid>[ <name>], or -<oid> (an edge): what pack-objects reads. */
-void parse_pack_objects(struct cursor *c)
+void hexoid_parse_pack_objects(struct cursor *c)
 {
 	if (c->s[0] == '-') {
 		c->pos = 1;
@@ -84,7 +84,7 @@ static int ids_follow(const struct cursor *c)
  * named like an ID but for a byte that is no hex digit, is a path; a parent with such a
  * byte there goes unchecked).
  */
-void parse_rev_list(struct cursor *c)
+void hexoid_parse_rev_list(struct cursor *c)
 {
 	struct hexoid_listing *l = c->l;
 	if (c->s[0] == '-' || c->s[0] == '?')
@@ -172,7 +172,7 @@ static int sizes_follow(const struct cursor *c)
  * sizes, and a broken size as %(rest)). "<name> missing" and "<name> ambiguous" are what
  * was asked for, as given.
  */
-void parse_batch_check(struct cursor *c)
+void hexoid_parse_batch_check(struct cursor *c)
 {
 	if ((c->s[c->len - 1] == 'g' && line_ends_with(c, " missing")) ||
 	    (c->s[c->len - 1] == 's' && line_ends_with(c, " ambiguous")))
@@ -218,7 +218,7 @@ void parse_batch_check(struct cursor *c)
  * tagged <type> <oid> (<name>) in <oid>, and the two lines of a broken link:
  * broken link from <type> <oid>, then (indented) to <type> <oid>.
  */
-void parse_fsck(struct cursor *c)
+void hexoid_parse_fsck(struct cursor *c)
 {
 	if (take(c, "dangling ") || take(c, "unreachable ") || take(c, "missing ") ||
 	    take(c, "broken link from ")) {
@@ -264,7 +264,7 @@ void parse_fsck(struct cursor *c)
 }
 
 /* A marks file of fast-import (--export-marks) and fast-export: :<mark> <oid>. */
-void parse_marks(struct cursor *c)
+void hexoid_parse_marks(struct cursor *c)
 {
 	lit(c, ":", "':' before the mark");
 	number(c, 10, 1, 20, "the mark's number");

@@ -2,10 +2,10 @@
  * What git prints about packs: show-index and verify-pack -v.
  * SPDX-License-Identifier: MIT
  */
-#include "listing.h"
+#include "parsers.h"
 
 /* show-index: <offset> <oid>[ (<crc32>)] (version 1 indexes have no CRC32). */
-void parse_show_index(struct cursor *c)
+void hexoid_parse_show_index(struct cursor *c)
 {
 	number(c, 10, 1, 20, "the offset");
 	sep(c, ' ', "a space after the offset");
@@ -20,7 +20,7 @@ void parse_show_index(struct cursor *c)
 
 /* verify-pack -v: <oid> <type> <size> <size-in-pack> <offset>[ <depth> <base-oid>],
  * the type padded to 6; then its summary lines. */
-void parse_verify_pack(struct cursor *c)
+void hexoid_parse_verify_pack(struct cursor *c)
 {
 	if (peek(c, "non delta: ") || peek(c, "chain length = ") || line_ends_with(c, ": ok"))
 		return;

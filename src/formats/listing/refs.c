@@ -3,10 +3,10 @@
  * show-ref (and .promisor files, written as show-ref prints), and bundle files.
  * SPDX-License-Identifier: MIT
  */
-#include "listing.h"
+#include "parsers.h"
 
 /* for-each-ref (its default format): <oid> <type>TAB<ref>. */
-void parse_for_each_ref(struct cursor *c)
+void hexoid_parse_for_each_ref(struct cursor *c)
 {
 	oid(c);
 	sep(c, ' ', "a space after the object ID");
@@ -16,7 +16,7 @@ void parse_for_each_ref(struct cursor *c)
 }
 
 /* packed-refs: its header, <oid> <ref>, ^<oid> (the peeled tag before it). */
-void parse_packed_refs(struct cursor *c)
+void hexoid_parse_packed_refs(struct cursor *c)
 {
 	if (peek(c, "# pack-refs with:"))
 		return;
@@ -32,7 +32,7 @@ void parse_packed_refs(struct cursor *c)
 }
 
 /* FETCH_HEAD: <oid>TAB[not-for-merge]TAB<description>. */
-void parse_fetch_head(struct cursor *c)
+void hexoid_parse_fetch_head(struct cursor *c)
 {
 	oid(c);
 	sep(c, '\t', "a tab after the object ID");
@@ -61,7 +61,7 @@ static int ident_follows(const struct cursor *c)
 }
 
 /* A reflog: <old> <new> <ident> <time> <tz>TAB<message>. */
-void parse_reflog(struct cursor *c)
+void hexoid_parse_reflog(struct cursor *c)
 {
 	oid(c);
 	sep(c, ' ', "a space after the old object ID");
@@ -73,7 +73,7 @@ void parse_reflog(struct cursor *c)
 }
 
 /* ls-remote: <oid>TAB<ref> (tags peeled as <ref>^{}); with --symref, ref: <target>TAB<ref>. */
-void parse_ls_remote(struct cursor *c)
+void hexoid_parse_ls_remote(struct cursor *c)
 {
 	if (peek(c, "ref: ")) {
 		rest_nonempty(c, "a ref name");
@@ -85,7 +85,7 @@ void parse_ls_remote(struct cursor *c)
 }
 
 /* show-ref (with -d, <ref>^{} lines; with --head, HEAD), and .promisor files: <oid> <ref>. */
-void parse_show_ref(struct cursor *c)
+void hexoid_parse_show_ref(struct cursor *c)
 {
 	oid(c);
 	sep(c, ' ', "a space after the object ID");
@@ -98,7 +98,7 @@ void parse_show_ref(struct cursor *c)
  * lines of prerequisites (with the commit's subject), <oid> <ref> lines, and a blank
  * line; the pack follows, and the engine takes it as bytes, not text.
  */
-void parse_bundle(struct cursor *c)
+void hexoid_parse_bundle(struct cursor *c)
 {
 	struct hexoid_listing *l = c->l;
 	if (l->state == BUNDLE_START) {
@@ -129,7 +129,7 @@ void parse_bundle(struct cursor *c)
 		else if (take(c, "@object-format"))
 			problem(c, c->pos, P_EXPECT, 0, "=sha1 or =sha256");
 		if (algo && !l->hexsz)
-			listing_set_algo(l, algo);
+			hexoid_listing_set_algo(l, algo);
 		else if (algo && algo != l->algo)
 			problem(c, 15, P_EXPECT, 0,
 				l->algo == HEXOID_SHA1 ? "sha1 (the hash of this listing)"

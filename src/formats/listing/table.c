@@ -11,34 +11,35 @@
  * the best fit of a rev-list --parents listing with one bad line among the first.
  * SPDX-License-Identifier: MIT
  */
-#include "listing.h"
+#include "parsers.h"
+#include "table.h"
 
 #define NL '\n'
 #define NUL '\0'
 #define NONE HEXOID_FORMAT_AUTO
 
-const struct listing_format listing_formats[HEXOID_FORMAT_COUNT] = {
+const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_AUTO] = { "auto", NULL, NL, 0, 0, NONE, 0 },
-	[HEXOID_FORMAT_OIDS] = { "oids", parse_oids, NL, 0, 14, HEXOID_FORMAT_REV_LIST, REV_BARE },
-	[HEXOID_FORMAT_PACK_OBJECTS] = { "pack-objects", parse_pack_objects, NL, 0, 0, NONE, 0 },
-	[HEXOID_FORMAT_REV_LIST] = { "rev-list", parse_rev_list, NL, 0, 16, NONE, 0 },
-	[HEXOID_FORMAT_BATCH_CHECK] = { "batch-check", parse_batch_check, NL, 0, 15, NONE, 0 },
-	[HEXOID_FORMAT_SHOW_INDEX] = { "show-index", parse_show_index, NL, 0, 7, NONE, 0 },
-	[HEXOID_FORMAT_VERIFY_PACK] = { "verify-pack", parse_verify_pack, NL, 0, 8, NONE, 0 },
-	[HEXOID_FORMAT_LS_TREE] = { "ls-tree", parse_ls_tree, NL, 0, 5, NONE, 0 },
-	[HEXOID_FORMAT_FOR_EACH_REF] = { "for-each-ref", parse_for_each_ref, NL, 0, 9, NONE, 0 },
-	[HEXOID_FORMAT_PACKED_REFS] = { "packed-refs", parse_packed_refs, NL, 0, 3, NONE, 0 },
-	[HEXOID_FORMAT_FETCH_HEAD] = { "fetch-head", parse_fetch_head, NL, 0, 10, NONE, 0 },
-	[HEXOID_FORMAT_REFLOG] = { "reflog", parse_reflog, NL, 0, 2, NONE, 0 },
-	[HEXOID_FORMAT_LS_FILES] = { "ls-files", parse_ls_files, NL, 0, 6, NONE, 0 },
-	[HEXOID_FORMAT_LS_REMOTE] = { "ls-remote", parse_ls_remote, NL, 0, 11, NONE, 0 },
-	[HEXOID_FORMAT_SHOW_REF] = { "show-ref", parse_show_ref, NL, 0, 4, NONE, 0 },
-	[HEXOID_FORMAT_DIFF_RAW] = { "diff-raw", parse_diff_raw, NL, 0, 17, NONE, 0 },
-	[HEXOID_FORMAT_FSCK] = { "fsck", parse_fsck, NL, 0, 12, NONE, 0 },
+	[HEXOID_FORMAT_OIDS] = { "oids", hexoid_parse_oids, NL, 0, 14, HEXOID_FORMAT_REV_LIST, REV_BARE },
+	[HEXOID_FORMAT_PACK_OBJECTS] = { "pack-objects", hexoid_parse_pack_objects, NL, 0, 0, NONE, 0 },
+	[HEXOID_FORMAT_REV_LIST] = { "rev-list", hexoid_parse_rev_list, NL, 0, 16, NONE, 0 },
+	[HEXOID_FORMAT_BATCH_CHECK] = { "batch-check", hexoid_parse_batch_check, NL, 0, 15, NONE, 0 },
+	[HEXOID_FORMAT_SHOW_INDEX] = { "show-index", hexoid_parse_show_index, NL, 0, 7, NONE, 0 },
+	[HEXOID_FORMAT_VERIFY_PACK] = { "verify-pack", hexoid_parse_verify_pack, NL, 0, 8, NONE, 0 },
+	[HEXOID_FORMAT_LS_TREE] = { "ls-tree", hexoid_parse_ls_tree, NL, 0, 5, NONE, 0 },
+	[HEXOID_FORMAT_FOR_EACH_REF] = { "for-each-ref", hexoid_parse_for_each_ref, NL, 0, 9, NONE, 0 },
+	[HEXOID_FORMAT_PACKED_REFS] = { "packed-refs", hexoid_parse_packed_refs, NL, 0, 3, NONE, 0 },
+	[HEXOID_FORMAT_FETCH_HEAD] = { "fetch-head", hexoid_parse_fetch_head, NL, 0, 10, NONE, 0 },
+	[HEXOID_FORMAT_REFLOG] = { "reflog", hexoid_parse_reflog, NL, 0, 2, NONE, 0 },
+	[HEXOID_FORMAT_LS_FILES] = { "ls-files", hexoid_parse_ls_files, NL, 0, 6, NONE, 0 },
+	[HEXOID_FORMAT_LS_REMOTE] = { "ls-remote", hexoid_parse_ls_remote, NL, 0, 11, NONE, 0 },
+	[HEXOID_FORMAT_SHOW_REF] = { "show-ref", hexoid_parse_show_ref, NL, 0, 4, NONE, 0 },
+	[HEXOID_FORMAT_DIFF_RAW] = { "diff-raw", hexoid_parse_diff_raw, NL, 0, 17, NONE, 0 },
+	[HEXOID_FORMAT_FSCK] = { "fsck", hexoid_parse_fsck, NL, 0, 12, NONE, 0 },
 	/* Written as show-ref prints: AUTO calls it show-ref. */
-	[HEXOID_FORMAT_PROMISOR] = { "promisor", parse_show_ref, NL, 0, 0, NONE, 0 },
-	[HEXOID_FORMAT_MARKS] = { "marks", parse_marks, NL, 0, 13, NONE, 0 },
-	[HEXOID_FORMAT_BUNDLE] = { "bundle", parse_bundle, NL, 1, 1, NONE, 0 },
-	[HEXOID_FORMAT_LS_TREE_Z] = { "ls-tree-z", parse_ls_tree, NUL, 0, 19, NONE, 0 },
-	[HEXOID_FORMAT_LS_FILES_Z] = { "ls-files-z", parse_ls_files, NUL, 0, 20, NONE, 0 },
+	[HEXOID_FORMAT_PROMISOR] = { "promisor", hexoid_parse_show_ref, NL, 0, 0, NONE, 0 },
+	[HEXOID_FORMAT_MARKS] = { "marks", hexoid_parse_marks, NL, 0, 13, NONE, 0 },
+	[HEXOID_FORMAT_BUNDLE] = { "bundle", hexoid_parse_bundle, NL, 1, 1, NONE, 0 },
+	[HEXOID_FORMAT_LS_TREE_Z] = { "ls-tree-z", hexoid_parse_ls_tree, NUL, 0, 19, NONE, 0 },
+	[HEXOID_FORMAT_LS_FILES_Z] = { "ls-files-z", hexoid_parse_ls_files, NUL, 0, 20, NONE, 0 },
 };

@@ -4,14 +4,14 @@
  * instead of a newline (the table says which); the grammar is the same.
  * SPDX-License-Identifier: MIT
  */
-#include "listing.h"
+#include "parsers.h"
 
 /*
  * ls-tree, with -r, -t, -d and --full-tree: <mode> <type> <oid>TAB<path>; with -l
  * (--long) the object's size, right-aligned in 7 columns ('-' for trees and submodule
  * commits), after the ID: <mode> <type> <oid> <size>TAB<path>.
  */
-void parse_ls_tree(struct cursor *c)
+void hexoid_parse_ls_tree(struct cursor *c)
 {
 	number(c, 8, 6, 6, "a 6-digit octal mode");
 	sep(c, ' ', "a space after the mode");
@@ -38,7 +38,7 @@ void parse_ls_tree(struct cursor *c)
 }
 
 /* ls-files --stage (-s): <mode> <oid> <stage>TAB<path>. */
-void parse_ls_files(struct cursor *c)
+void hexoid_parse_ls_files(struct cursor *c)
 {
 	number(c, 8, 6, 6, "a 6-digit octal mode");
 	sep(c, ' ', "a space after the mode");
@@ -58,7 +58,7 @@ void parse_ls_files(struct cursor *c)
  * one more ':', mode and ID per parent in a combined diff (-c), one status letter each;
  * and diff-tree's line of the commit it compares: <oid>[ <oid>...] (--parents).
  */
-void parse_diff_raw(struct cursor *c)
+void hexoid_parse_diff_raw(struct cursor *c)
 {
 	if (c->s[0] != ':') {
 		while (oid(c) && c->pos < c->len)
@@ -73,7 +73,7 @@ void parse_diff_raw(struct cursor *c)
 		sep(c, ' ', "a space after the mode");
 	}
 	for (size_t i = 0; i <= n; i++) {
-		listing_full_oid(c);
+		hexoid_listing_full_oid(c);
 		sep(c, ' ', "a space after the object ID");
 	}
 	for (size_t i = 0; i < n && !c->failed; i++) {

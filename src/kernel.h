@@ -1,37 +1,18 @@
 /*
- * Internal interfaces shared by the dispatcher and the kernels.
+ * The kernel ABI: what each ISA folder src/<isa>/ defines (decode, encode and the one-ID
+ * kernels, under HEXOID_KSYM names) and the scalar fallbacks in src/scalar/ that they
+ * call down to. The arch code includes this and nothing above it.
  * SPDX-License-Identifier: MIT
  */
-#ifndef HEXOID_INTERNAL_H
-#define HEXOID_INTERNAL_H
+#ifndef HEXOID_KERNEL_H
+#define HEXOID_KERNEL_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "hexoid.h"
-
-#if defined(__GNUC__)
-#define HEXOID_LIKELY(x) __builtin_expect(!!(x), 1)
-#define HEXOID_UNLIKELY(x) __builtin_expect(!!(x), 0)
-/* The portable (SIMDe) builds of the kernels are for the tests: forcing every helper
- * inline there, with SIMDe's lane loops beneath it, made one file take minutes to
- * compile under the sanitizers, for no gain a test can see. */
-#ifdef HEXOID_EMULATED
-#define HEXOID_INLINE static inline
-#else
-#define HEXOID_INLINE static inline __attribute__((always_inline))
-#endif
-#define HEXOID_HIDDEN __attribute__((visibility("hidden")))
-#define HEXOID_NOINLINE __attribute__((noinline))
-#else
-#define HEXOID_HIDDEN
-#define HEXOID_NOINLINE
-#define HEXOID_LIKELY(x) (x)
-#define HEXOID_UNLIKELY(x) (x)
-#define HEXOID_INLINE static inline
-#endif
 
 /*
  * A decode kernel validates and decodes records 0..n-1. Record i is the hexsz bytes at
@@ -69,7 +50,7 @@ typedef void hexoid_encode_fn(char *out, size_t stride, const unsigned char *in,
  *  - decode1 is hexoid_decode() with n = 1 from there on: when every digit is good it
  *    writes the rawsz bytes to out (unless out is NULL) and returns HEXOID_OK, with err
  *    (unless NULL) set as hexoid_decode() sets it; otherwise it returns
- *    hexoid_decode1_fail(), which locates the bad byte;
+ *    hexoid_scalar_decode1_fail(), which locates the bad byte;
  *  - bytes1 is hexoid_hex_to_bytes() from there on (err unused, out not NULL): 0, or
  *    git's loop, which writes the bytes before the bad pair, and its -1.
  * Both are one inline function with a constant `git` flag (hexoid_decode1_ok/_bad), so
@@ -77,12 +58,23 @@ typedef void hexoid_encode_fn(char *out, size_t stride, const unsigned char *in,
  */
 typedef int hexoid_decode1_fn(unsigned char *out, const char *in, struct hexoid_error *err);
 
-/* The bad ends (src/hexoid.c): the scalar locator's column and status for record 0, and
- * git's loop over len bytes (-1 for a bad pair, else 0). */
-enum hexoid_status hexoid_decode1_fail(const char *in, size_t hexsz, enum hexoid_kind kind,
-				       struct hexoid_error *err);
-int hexoid_hex_to_bytes_loop(unsigned char *bin, const char *hex, size_t len,
-			     enum hexoid_kind kind);
+/*
+ * The scalar fallbacks (src/scalar/fallback.c), which every kernel may call down to.
+ *
+ * The scalar locator: the first byte of the hexsz bytes at rec that `kind` does not
+ * accept. Returns HEXOID_OK (all good), HEXOID_EHEX or HEXOID_EUPPER, with its offset in
+ * *column. Used by the entry points after a kernel reported a bad record.
+ */
+enum hexoid_status hexoid_scalar_locate(const char *rec, size_t hexsz, enum hexoid_kind kind,
+					size_t *column);
+
+/* The bad ends of a one-ID kernel: the scalar locator's column and status for record 0,
+ * and git's loop over len bytes (-1 for a bad pair, else 0), which hexoid_hex_to_bytes()
+ * also runs for any length but a whole ID's. */
+enum hexoid_status hexoid_scalar_decode1_fail(const char *in, size_t hexsz,
+					      enum hexoid_kind kind, struct hexoid_error *err);
+int hexoid_scalar_hex_to_bytes(unsigned char *bin, const char *hex, size_t len,
+			       enum hexoid_kind kind);
 
 /* The good end of a one-ID kernel. */
 HEXOID_INLINE int hexoid_decode1_ok(struct hexoid_error *err, int git)
@@ -100,8 +92,8 @@ HEXOID_INLINE int hexoid_decode1_bad(unsigned char *out, const char *in, size_t 
 				     enum hexoid_kind kind, struct hexoid_error *err, int git)
 {
 	if (git)
-		return hexoid_hex_to_bytes_loop(out, in, hexsz / 2, kind);
-	return (int)hexoid_decode1_fail(in, hexsz, kind, err);
+		return hexoid_scalar_hex_to_bytes(out, in, hexsz / 2, kind);
+	return (int)hexoid_scalar_decode1_fail(in, hexsz, kind, err);
 }
 
 /*
@@ -163,14 +155,6 @@ HEXOID_DECLARE_KERNEL(neon);
 /* The NEON folder's second decode kernel (src/neon/decode.c); it shares neon's encode. */
 hexoid_decode_fn hexoid_neonwide_decode, hexoid_neonwide_decode_emu;
 
-/*
- * The scalar locator: the first byte of the hexsz bytes at rec that `kind` does not
- * accept. Returns HEXOID_OK (all good), HEXOID_EHEX or HEXOID_EUPPER, with its offset in
- * *column. Used by the dispatcher after a kernel reported a bad record.
- */
-enum hexoid_status hexoid_scalar_locate(const char *rec, size_t hexsz, enum hexoid_kind kind,
-					size_t *column);
-
 HEXOID_DECLARE_DECODE1(scalar);
 HEXOID_DECLARE_DECODE1(sse);
 HEXOID_DECLARE_DECODE1(avx2);
@@ -178,63 +162,4 @@ HEXOID_DECLARE_DECODE1(avx512vbmi);
 HEXOID_DECLARE_DECODE1(neon);
 HEXOID_DECLARE_DECODE1(neonwide);
 
-/* One row of the kernel table (src/dispatch.c). */
-struct hexoid_kernel {
-	/* First, so the one-ID call is a single indexed load from the active row. */
-	hexoid_decode1_fn *decode1[2][2][2]; /* [bytes1][hexsz == 64][kind == HEXOID_LOWER] */
-	const char *name;
-	const char *requires; /* for people: the features in `needs` */
-	uint32_t needs;
-	hexoid_decode_fn *decode; /* NULL: not built into this library */
-	hexoid_encode_fn *encode;
-	uint32_t prefers; /* picked automatically only on CPUs with these too (src/dispatch.c) */
-};
-
-/*
- * The active kernel (src/dispatch.c), &hexoid_pending until the first use picks one:
- * that row's one-ID functions pick it and go on, so the one-ID paths need no test.
- * Hidden, so position-independent code reaches them without the GOT.
- */
-extern HEXOID_HIDDEN _Atomic(const struct hexoid_kernel *) hexoid_active;
-extern HEXOID_HIDDEN const struct hexoid_kernel hexoid_pending;
-const struct hexoid_kernel *hexoid_first_use(void);
-
-HEXOID_INLINE const struct hexoid_kernel *hexoid_current(void)
-{
-	const struct hexoid_kernel *k = atomic_load_explicit(&hexoid_active, memory_order_acquire);
-	return HEXOID_LIKELY(k != &hexoid_pending) ? k : hexoid_first_use();
-}
-
-/* The active kernel's functions, chosen at first use. */
-HEXOID_INLINE hexoid_decode_fn *hexoid_active_decode(void)
-{
-	return hexoid_current()->decode;
-}
-
-HEXOID_INLINE hexoid_encode_fn *hexoid_active_encode(void)
-{
-	return hexoid_current()->encode;
-}
-
-/* CPU features, one bit each, as detected at run time (src/cpu.c). */
-enum {
-	HEXOID_CPU_SSE2 = 1u << 0,
-	HEXOID_CPU_SSSE3 = 1u << 1,
-	HEXOID_CPU_SSE41 = 1u << 2,
-	HEXOID_CPU_AVX = 1u << 3,
-	HEXOID_CPU_AVX2 = 1u << 4,
-	HEXOID_CPU_BMI2 = 1u << 5,
-	HEXOID_CPU_AVX512F = 1u << 6,
-	HEXOID_CPU_AVX512BW = 1u << 7,
-	HEXOID_CPU_AVX512VL = 1u << 8,
-	HEXOID_CPU_AVX512VBMI = 1u << 9,
-	HEXOID_CPU_NEON = 1u << 16,
-	HEXOID_CPU_SVE = 1u << 17,
-	/* A core type rather than a feature: from MIDR_EL1, for kernels tuned to it. */
-	HEXOID_CPU_NEOVERSE_V1 = 1u << 18,
-};
-uint32_t hexoid_cpu_detect(void);
-/* Space-separated names of the bits in `features`, into buf (always NUL-terminated). */
-void hexoid_cpu_names(uint32_t features, char *buf, size_t size);
-
-#endif /* HEXOID_INTERNAL_H */
+#endif /* HEXOID_KERNEL_H */

@@ -1,0 +1,39 @@
+/*
+ * The parsers, one per format, by family (objects.c, trees.c, refs.c, packs.c), and the
+ * states some of them keep from line to line; table.c names them.
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HEXOID_FORMATS_LISTING_PARSERS_H
+#define HEXOID_FORMATS_LISTING_PARSERS_H
+
+#include "grammar.h"
+
+/* The parsers, one per format (their grammars are in the comments beside them). */
+void hexoid_parse_oids(struct cursor *c);
+void hexoid_parse_pack_objects(struct cursor *c);
+void hexoid_parse_rev_list(struct cursor *c);
+void hexoid_parse_batch_check(struct cursor *c);
+void hexoid_parse_fsck(struct cursor *c);
+void hexoid_parse_marks(struct cursor *c);
+void hexoid_parse_show_index(struct cursor *c);
+void hexoid_parse_verify_pack(struct cursor *c);
+void hexoid_parse_ls_tree(struct cursor *c);
+void hexoid_parse_ls_files(struct cursor *c);
+void hexoid_parse_diff_raw(struct cursor *c);
+void hexoid_parse_for_each_ref(struct cursor *c);
+void hexoid_parse_packed_refs(struct cursor *c);
+void hexoid_parse_fetch_head(struct cursor *c);
+void hexoid_parse_reflog(struct cursor *c);
+void hexoid_parse_ls_remote(struct cursor *c);
+void hexoid_parse_show_ref(struct cursor *c);
+void hexoid_parse_bundle(struct cursor *c);
+
+/* rev-list's state (see hexoid_parse_rev_list): at the start; in the commits, after
+ * lines of parents (which are IDs); the same after a line that was an ID alone (so
+ * "<oid> " is a tree); after "<oid> " as the first line (a root commit or a tree); in the
+ * objects (paths). */
+enum { REV_START = 0, REV_COMMITS, REV_BARE, REV_ROOT, REV_OBJECTS };
+/* A bundle's: before its first line, in its capabilities (v3), in its refs. */
+enum { BUNDLE_START = 0, BUNDLE_V2, BUNDLE_V3, BUNDLE_REFS };
+
+#endif
