@@ -208,16 +208,22 @@ func Audit(ctx context.Context, path string, opts *AuditOptions, fn func(Finding
 	if o.Progress != nil {
 		h.want_progress = 1
 	}
-	// The context is watched from beside the audit: a flag in C memory stops it.
-	done := make(chan struct{})
-	defer close(done)
+	// The context is watched from beside the audit: a flag in C memory stops it. The
+	// watcher has ended before h is freed: once the audit is over, a context cancelled
+	// meanwhile and the end of the audit are both ready, and select takes either.
 	if ctx.Done() != nil {
+		done, exited := make(chan struct{}), make(chan struct{})
 		go func() {
+			defer close(exited)
 			select {
 			case <-ctx.Done():
 				C.hx_audit_cancel(h)
 			case <-done:
 			}
+		}()
+		defer func() {
+			close(done)
+			<-exited
 		}()
 	}
 	verify := C.int(0)
