@@ -91,7 +91,7 @@ THREADS := -pthread
 # The pack module inflates with libdeflate (zlib for streams and diagnostics) and hashes
 # with OpenSSL's libcrypto.
 LIBS := -ldeflate -lz -lcrypto $(THREADS)
-# The command opens libcrypto at its first hash instead (cli/crypto.c; src/pack/common.h
+# The command opens libcrypto at its first hash instead (cli/crypto.c; src/pack/crypto.h
 # says why), so it does not link it.
 CLI_LIBS := -ldeflate -lz -ldl $(THREADS)
 
