@@ -178,13 +178,6 @@ static void progress_bar(const char *name, uint64_t done, uint64_t total, const 
 	fflush(stderr);
 }
 
-static int parse_jobs(const char *s, unsigned long *jobs)
-{
-	if (parse_count(s, jobs) || *jobs < 1 || *jobs > 256)
-		return -1;
-	return 0;
-}
-
 /* --- audit ------------------------------------------------------------------------- */
 
 enum out_mode { OUT_TEXT, OUT_JSON, OUT_JSON_LINES };

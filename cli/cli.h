@@ -66,6 +66,8 @@ int cmd_update(int argc, char **argv);
 
 /* A decimal count for an option (no sign, no junk): 0, or -1 if `s` is not one. */
 int parse_count(const char *s, unsigned long *out);
+/* --jobs and hexoid.jobs: a count from 1 to 256; 0, or -1 for anything else. */
+int parse_jobs(const char *s, unsigned long *jobs);
 
 /* A growing buffer of text (always NUL-terminated once written to); oom is set, and
  * further writes ignored, when memory runs out. */

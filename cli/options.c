@@ -20,6 +20,11 @@ int parse_count(const char *s, unsigned long *out)
 	return 0;
 }
 
+int parse_jobs(const char *s, unsigned long *jobs)
+{
+	return parse_count(s, jobs) || *jobs < 1 || *jobs > 256 ? -1 : 0;
+}
+
 /* --- a growing buffer, for reports written whole ----------------------------------- */
 
 static void sb_room(struct sbuf *b, size_t more)

@@ -1,0 +1,304 @@
+/*
+ * The push gate's API (include/hexoid_gate.h): options, updates, and the run in order —
+ * the pushed objects scanned in a thread while git walks the refs, then the tags of each
+ * ref, the scan's findings named by the refs that reach them, the report, the verdict.
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gate/gate.h"
+
+/* The reason for a -1 or NULL, into the caller's buffer. */
+static void say(char *err, size_t errlen, const char *msg)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s", msg);
+}
+
+void hexoid_gate_options_init(struct hexoid_gate_options *o)
+{
+	if (!o)
+		return;
+	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
+	o->jobs = 1;
+}
+
+struct gate_rec *hexoid_gate_rec_add(struct gate_recs *r)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 16;
+		struct gate_rec *v = realloc(r->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		r->v = v;
+		r->cap = cap;
+	}
+	memset(&r->v[r->n], 0, sizeof(r->v[0]));
+	r->v[r->n].offset = HEXOID_NO_OFFSET;
+	return &r->v[r->n++];
+}
+
+int hexoid_gate_is_zero(const struct hexoid_gate *g, const char *hex)
+{
+	return strspn(hex, "0") == g->hexsz;
+}
+
+static int copy(char **dst, const char *src)
+{
+	return src && !(*dst = strdup(src)) ? -1 : 0;
+}
+
+struct hexoid_gate *hexoid_gate_new(const struct hexoid_gate_options *options, char *err,
+				    size_t errlen)
+{
+	struct hexoid_gate *g;
+	pthread_condattr_t ca;
+	size_t i, n = 0;
+
+	if (!options || options->size < sizeof(struct hexoid_gate_options)) {
+		say(err, errlen, "hexoid_gate_new: options without their size "
+			"(hexoid_gate_options_init() sets it)");
+		return NULL;
+	}
+	if (options->algo && !hexoid_rawsz(options->algo)) {
+		say(err, errlen, "hexoid_gate_new: unknown algo");
+		return NULL;
+	}
+	if (!(g = calloc(1, sizeof(*g))))
+		goto oom;
+	memcpy(&g->opt, options, sizeof(g->opt));
+	if (!g->opt.jobs)
+		g->opt.jobs = 1;
+	while (options->alternates && options->alternates[n])
+		n++;
+	if (copy(&g->git, options->git ? options->git : "git") || copy(&g->git_dir, options->git_dir) ||
+	    copy(&g->quarantine, options->quarantine && *options->quarantine ? options->quarantine : NULL) ||
+	    !(g->alternates = calloc(n + 1, sizeof(*g->alternates))))
+		goto oom_free;
+	for (i = 0; i < n; i++)
+		if (copy(&g->alternates[i], options->alternates[i]))
+			goto oom_free;
+	g->opt.git = g->git;
+	g->opt.git_dir = g->git_dir;
+	g->opt.quarantine = g->quarantine;
+	g->opt.alternates = (const char *const *)g->alternates;
+	if (options->algo) {
+		g->algo = options->algo;
+		g->hexsz = hexoid_hexsz(g->algo);
+		g->rawsz = hexoid_rawsz(g->algo);
+	}
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	return g;
+oom_free:
+	for (i = 0; g->alternates && i < n; i++)
+		free(g->alternates[i]);
+	free(g->alternates);
+	free(g->git);
+	free(g->git_dir);
+	free(g->quarantine);
+	free(g);
+oom:
+	say(err, errlen, "hexoid_gate_new: out of memory");
+	return NULL;
+}
+
+/* Lowercase hex of the gate's hash (which the first ID fixes when it is not known). */
+static int is_id(struct hexoid_gate *g, const char *s)
+{
+	size_t len = strlen(s);
+	enum hexoid_algo algo = len == 40 ? HEXOID_SHA1 : len == 64 ? HEXOID_SHA256 : 0;
+
+	if (!algo || hexoid_decode(NULL, s, 1, len, algo, HEXOID_LOWER, NULL) != HEXOID_OK)
+		return 0;
+	if (!g->algo) {
+		g->algo = algo;
+		g->hexsz = len;
+		g->rawsz = hexoid_rawsz(algo);
+	}
+	return g->algo == algo;
+}
+
+int hexoid_gate_add_update(struct hexoid_gate *g, const char *old_oid, const char *new_oid,
+			   const char *ref, char *err, size_t errlen)
+{
+	struct gate_update *u;
+
+	if (!g || !old_oid || !new_oid || !ref) {
+		say(err, errlen, "hexoid_gate_add_update: bad arguments");
+		return -1;
+	}
+	if (!is_id(g, old_oid) || !is_id(g, new_oid) || !*ref) {
+		say(err, errlen, "expected <old> <new> <ref> with 40 or 64 lowercase hex digits");
+		return -1;
+	}
+	if (!(g->nu & (g->nu - 1))) {
+		u = realloc(g->u, (g->nu ? 2 * g->nu : 1) * sizeof(*u));
+		if (!u)
+			goto oom;
+		g->u = u;
+	}
+	u = &g->u[g->nu];
+	strcpy(u->old, old_oid);
+	strcpy(u->new, new_oid);
+	if (!(u->ref = strdup(ref)))
+		goto oom;
+	g->nu++;
+	return 0;
+oom:
+	say(err, errlen, "out of memory");
+	return -1;
+}
+
+size_t hexoid_gate_count_updates(const struct hexoid_gate *g)
+{
+	return g ? g->nu : 0;
+}
+
+/* The walks, the tags, the scan joined, and each pushed finding named by a ref. */
+static void check(struct hexoid_gate *g)
+{
+	struct gate_scan ps = { g, 0, 0, 0, NULL, 0 };
+	struct hexoid_oidset *walked;
+	int *fresh, one;
+	size_t nfresh = 0, i, k;
+
+	/* The pushed objects are scanned in a thread while git walks the refs beside it. */
+	if (g->quarantine) {
+		hexoid_gate_scan_start(&ps);
+		hexoid_gate_quarantine_load(g);
+	}
+	/* walked[i]: the pushed commits ref i reaches; walked[nu]: those the new refs do. */
+	walked = calloc(g->nu + 1, sizeof(*walked));
+	fresh = malloc((g->nu + 1) * sizeof(*fresh));
+	if (!walked || !fresh)
+		hexoid_gate_oom(g);
+	/* The walks first: rev-list takes the longest, and peels tags itself. */
+	for (i = 0; i < g->nu && !g->trouble; i++) {
+		if (hexoid_gate_is_zero(g, g->u[i].new))
+			continue; /* a deletion */
+		if (hexoid_gate_is_zero(g, g->u[i].old)) {
+			fresh[nfresh++] = (int)i;
+		} else {
+			one = (int)i;
+			hexoid_gate_walk(g, &one, 1, &walked[i]);
+		}
+	}
+	/* New refs have nothing to exclude: one walk covers them all. */
+	if (nfresh && !g->trouble)
+		hexoid_gate_walk(g, fresh, nfresh, &walked[g->nu]);
+	/* Then the tags each ref points at, themselves. */
+	for (i = 0; i < g->nu && !g->trouble; i++)
+		if (!hexoid_gate_is_zero(g, g->u[i].new))
+			hexoid_gate_check_tags(g, (int)i, g->u[i].new);
+	hexoid_gate_cat_stop(g);
+	if (g->quarantine)
+		hexoid_gate_scan_finish(&ps);
+
+	/* A pushed commit's finding belongs to a ref whose walk reached it. */
+	for (k = 0; walked && k < g->pushed.n; k++) {
+		struct gate_rec *r = &g->pushed.v[k];
+		if (!r->has_oid)
+			continue;
+		for (i = 0; i < g->nu && r->ref < 0; i++)
+			if (hexoid_oidset_find(&walked[i], r->oid, g->rawsz) != (size_t)-1)
+				r->ref = (int)i;
+		if (r->ref < 0 && hexoid_oidset_find(&walked[g->nu], r->oid, g->rawsz) != (size_t)-1)
+			r->ref = nfresh == 1 ? fresh[0] : GATE_REF_PENDING;
+	}
+	if (nfresh > 1 && !g->trouble)
+		hexoid_gate_name_pending(g, fresh, nfresh);
+	for (i = 0; walked && i <= g->nu; i++)
+		hexoid_oidset_free(&walked[i]);
+	free(walked);
+	free(fresh);
+}
+
+int hexoid_gate_run(struct hexoid_gate *g, struct hexoid_gate_result *res, char *err,
+		    size_t errlen)
+{
+	pthread_t timer;
+	int timing;
+
+	if (!g || !res) {
+		say(err, errlen, "hexoid_gate_run: bad arguments");
+		return -1;
+	}
+	memset(res, 0, sizeof(*res));
+	res->verdict = HEXOID_GATE_UNCHECKED;
+	if (g->ran) {
+		say(err, errlen, "hexoid_gate_run: this gate has run already");
+		return -1;
+	}
+	if (!g->algo) {
+		say(err, errlen, "hexoid_gate_run: no hash: no updates, and options->algo is 0");
+		return -1;
+	}
+	g->ran = 1;
+	if (hexoid_gate_env(g)) {
+		say(err, errlen, "hexoid_gate_run: out of memory");
+		return -1;
+	}
+	if ((timing = hexoid_gate_timer_start(g, &timer)) < 0) {
+		say(err, errlen, "hexoid_gate_run: cannot start a thread");
+		return -1;
+	}
+	check(g);
+	if (timing)
+		hexoid_gate_timer_stop(g, timer);
+	res->timed_out = g->timed_out;
+	if (g->timed_out) {
+		res->verdict = g->opt.time_limit_accepts || g->opt.report_only ? HEXOID_GATE_ACCEPT
+									   : HEXOID_GATE_UNCHECKED;
+		return 0;
+	}
+	if (!g->stopped && !hexoid_gate_cancelled(g))
+		hexoid_gate_report(g, res);
+	if (g->stopped || hexoid_gate_cancelled(g))
+		return 1;
+	res->complete = !g->trouble;
+	if (g->trouble)
+		res->verdict = g->opt.report_only ? HEXOID_GATE_ACCEPT : HEXOID_GATE_UNCHECKED;
+	else
+		res->verdict = res->rejecting ? HEXOID_GATE_REJECT : HEXOID_GATE_ACCEPT;
+	return 0;
+}
+
+static void recs_free(struct gate_recs *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->v[i].path);
+	free(r->v);
+}
+
+void hexoid_gate_free(struct hexoid_gate *g)
+{
+	if (!g)
+		return;
+	hexoid_gate_cat_stop(g);
+	for (size_t i = 0; i < g->nu; i++)
+		free(g->u[i].ref);
+	free(g->u);
+	recs_free(&g->walk);
+	recs_free(&g->pushed);
+	hexoid_gate_quarantine_free(&g->q);
+	for (size_t i = 0; g->alternates && g->alternates[i]; i++)
+		free(g->alternates[i]);
+	free(g->alternates);
+	for (size_t i = 0; g->env_set && g->env_set[i]; i++)
+		free(g->env_set[i]);
+	free(g->env_set);
+	free(g->env);
+	free(g->git);
+	free(g->git_dir);
+	free(g->quarantine);
+	free(g->pids);
+	pthread_cond_destroy(&g->cond);
+	pthread_mutex_destroy(&g->lock);
+	free(g);
+}

@@ -1,0 +1,121 @@
+/*
+ * The walk: every commit the pushed refs now reach that their old values did not, by
+ * git rev-list; and, when several new refs were walked together, which of them reaches
+ * each finding, by git log --source.
+ * SPDX-License-Identifier: MIT
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gate/gate.h"
+
+/*
+ * git rev-list with each new value and each old one excluded (several refs together
+ * only when none has an old value, so the walk is exactly the union of theirs). Pushed
+ * commits go to `walked`, for the scan's findings to be named by ref; the others are
+ * read and checked.
+ */
+void hexoid_gate_walk(struct hexoid_gate *g, const int *refs, size_t nrefs,
+		      struct hexoid_oidset *walked)
+{
+	char *argv[] = { "git", "rev-list", "--stdin", NULL };
+	struct gate_feeder f = { g, NULL, NULL, refs, nrefs, 0, 0 };
+	struct hexoid_oidset stored = HEXOID_OIDSET_INIT;
+	char line[HEXOID_MAX_HEXSZ + 8];
+	FILE *out;
+	pid_t pid;
+
+	if ((pid = hexoid_gate_start_fed(g, argv, &f, &out)) < 0)
+		return;
+	while (fgets(line, sizeof(line), out)) {
+		unsigned char oid[HEXOID_MAX_RAWSZ];
+		if (strlen(line) != g->hexsz + 1 || line[g->hexsz] != '\n' ||
+		    hexoid_decode(oid, line, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) != HEXOID_OK) {
+			hexoid_gate_say(g, "git rev-list: unexpected output");
+			g->trouble = 1;
+			break;
+		}
+		if (hexoid_oidset_add(hexoid_gate_pushed(g, oid) ? walked : &stored, oid, g->rawsz)) {
+			hexoid_gate_oom(g);
+			break;
+		}
+	}
+	if (hexoid_gate_end_fed(g, pid, &f, out, "git rev-list") != 0) {
+		hexoid_gate_say(g, "%s: git rev-list failed", g->u[refs[0]].ref);
+		g->trouble = 1;
+	}
+	hexoid_oidset_sort(walked);
+	if (!g->nomem)
+		hexoid_gate_check_stored(g, nrefs == 1 ? refs[0] : GATE_REF_PENDING, &stored);
+	hexoid_oidset_free(&stored);
+}
+
+/*
+ * Name a ref for each finding reached from one of several new refs: git log --source
+ * tells, for each commit, the first tip given that reaches it. Only when something was
+ * found: the walk itself does not need it.
+ */
+void hexoid_gate_name_pending(struct hexoid_gate *g, const int *refs, size_t nrefs)
+{
+	char *argv[] = { "git", "log", "--source", "--format=%H %S", "--stdin", NULL };
+	struct gate_recs *lists[] = { &g->walk, &g->pushed };
+	struct gate_feeder f = { g, NULL, NULL, refs, nrefs, 0, 0 };
+	struct hexoid_oidset need = HEXOID_OIDSET_INIT;
+	char *line = NULL;
+	size_t cap = 0, i, l, at;
+	ssize_t len;
+	int *named = NULL;
+	FILE *out;
+	pid_t pid;
+
+	for (l = 0; l < 2; l++)
+		for (i = 0; i < lists[l]->n; i++)
+			if (lists[l]->v[i].ref == GATE_REF_PENDING &&
+			    hexoid_oidset_add(&need, lists[l]->v[i].oid, g->rawsz))
+				goto oom;
+	if (!need.n)
+		return;
+	hexoid_oidset_sort(&need);
+	if (!(named = malloc(need.n * sizeof(*named))))
+		goto oom;
+	for (i = 0; i < need.n; i++)
+		named[i] = -1;
+	if ((pid = hexoid_gate_start_fed(g, argv, &f, &out)) < 0)
+		goto out;
+	while ((len = getline(&line, &cap, out)) > 0) {
+		unsigned char key[HEXOID_MAX_RAWSZ];
+		if ((size_t)len < g->hexsz + 2 || line[g->hexsz] != ' ' ||
+		    hexoid_decode(key, line, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) != HEXOID_OK)
+			continue;
+		if ((at = hexoid_oidset_find(&need, key, g->rawsz)) == (size_t)-1)
+			continue;
+		line[len - 1] = 0;
+		for (i = 0; i < nrefs; i++)
+			if (!strcmp(g->u[refs[i]].new, line + g->hexsz + 1))
+				break;
+		named[at] = i < nrefs ? refs[i] : -1;
+	}
+	free(line);
+	if (hexoid_gate_end_fed(g, pid, &f, out, "git log") != 0) {
+		hexoid_gate_say(g, "git log --source failed");
+		g->trouble = 1;
+	}
+	goto out;
+oom:
+	hexoid_gate_oom(g);
+out:
+	for (l = 0; l < 2; l++)
+		for (i = 0; i < lists[l]->n; i++) {
+			struct gate_rec *r = &lists[l]->v[i];
+			if (r->ref != GATE_REF_PENDING)
+				continue;
+			at = named ? hexoid_oidset_find(&need, r->oid, g->rawsz) : (size_t)-1;
+			r->ref = at != (size_t)-1 ? named[at] : -1;
+			/* Not named (it cannot be: the walk reached it): the first of them. */
+			if (r->ref < 0)
+				r->ref = refs[0];
+		}
+	free(named);
+	hexoid_oidset_free(&need);
+}
