@@ -198,7 +198,7 @@ check-sanitize:
 	$(MAKE) BUILD=build-sanitize CFLAGS="$(SAN)" LDFLAGS="$(SAN)" check
 
 # Many threads making their first call at once, others forcing kernels meanwhile; and
-# packs checked with several threads. The native kernels only: the portable builds add
+# packs checked with several threads; the audit's and the push gate's threads. The native kernels only: the portable builds add
 # nothing a thread could race on, and most of the build's time.
 TSAN := -O1 -g -fsanitize=thread
 check-tsan:
@@ -206,6 +206,7 @@ check-tsan:
 	build-tsan/tests/run --only threads
 	build-tsan/tests/run --only pack_jobs
 	build-tsan/tests/run --only audit_api
+	build-tsan/tests/run --only gate_
 
 # libFuzzer targets (clang): every kernel against scalar, the listing checker, the pack,
 # index and object readers, and the audit's reftable reader.
