@@ -143,6 +143,15 @@ if nm -D --defined-only "$prefix/lib/libhexoid.so" | grep -q 'hexoid_scalar_deco
 else
 	echo "ok - internal symbols stay hidden"
 fi
+# A static link sees every global of the archive, hidden or not: each is hexoid_*, so
+# none can clash with a name of the program it is linked into.
+bare=$(nm -g --defined-only "$prefix/lib/libhexoid.a" 2>/dev/null | awk 'NF == 3 { print $3 }' |
+	grep -v '^hexoid_' | sort -u | tr '\n' ' ')
+if [ -z "$bare" ] && nm -g --defined-only "$prefix/lib/libhexoid.a" | grep -q ' hexoid_decode$'; then
+	echo "ok - every global of libhexoid.a is hexoid_*"
+else
+	echo "not ok - globals of libhexoid.a without the hexoid_ prefix: $bare"
+fi
 soname=$(objdump -p "$prefix/lib/libhexoid.so" | awk '/SONAME/ { print $2 }')
 [ "$soname" = libhexoid.so.0 ] && echo "ok - SONAME libhexoid.so.0" || echo "not ok - SONAME is '$soname'"
 exit 0
