@@ -578,17 +578,17 @@ static void *audit_worker(void *p)
 int cmd_audit(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'J' },
+		CLI_OPT_JSON,
 		{ "json-lines", no_argument, NULL, 'L' },
 		{ "from", required_argument, NULL, 'F' },
 		{ "objects-dir", no_argument, NULL, 'o' },
-		{ "object-format", required_argument, NULL, 'O' },
-		{ "jobs", required_argument, NULL, 'j' },
+		CLI_OPT_OBJECT_FORMAT,
+		CLI_OPT_JOBS,
 		{ "verify-ids", no_argument, NULL, 'V' },
 		{ "progress", no_argument, NULL, 'p' },
 		{ "no-progress", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPT_HELP,
+		CLI_OPT_END,
 	};
 	struct run_out ro;
 	pthread_t *threads = NULL;
@@ -609,13 +609,12 @@ int cmd_audit(int argc, char **argv)
 		case 'F': ro.from_name = optarg; break;
 		case 'o': ro.objects = 1; break;
 		case 'O':
-			if (strcmp(optarg, "sha1") && strcmp(optarg, "sha256")) {
+			if (parse_algo(optarg, &ro.algo, 0)) {
 				fprintf(stderr, "hexoid: unknown --object-format '%s'\n\n%s", optarg,
 					usage_audit);
 				rc = EXIT_TROUBLE;
 				goto out;
 			}
-			ro.algo = strcmp(optarg, "sha1") ? HEXOID_SHA256 : HEXOID_SHA1;
 			break;
 		case 'V': ro.verify_ids = 1; break;
 		case 'p': progress = 1; break;
@@ -829,13 +828,13 @@ static void print_error(const char *err, const char *pack, int json)
 int cmd_verify_pack(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "jobs", required_argument, NULL, 'j' },
+		CLI_OPT_JOBS,
 		{ "verify-ids", no_argument, NULL, 'V' },
-		{ "object-format", required_argument, NULL, 'O' },
+		CLI_OPT_OBJECT_FORMAT,
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPT_JSON,
+		CLI_OPT_HELP,
+		CLI_OPT_END,
 	};
 	unsigned long jobs = 1;
 	enum hexoid_algo told = 0;
@@ -857,11 +856,7 @@ int cmd_verify_pack(int argc, char **argv)
 			}
 			break;
 		case 'O':
-			if (!strcmp(optarg, "sha1"))
-				told = HEXOID_SHA1;
-			else if (!strcmp(optarg, "sha256"))
-				told = HEXOID_SHA256;
-			else {
+			if (parse_algo(optarg, &told, 0)) {
 				fprintf(stderr, "hexoid: unknown --object-format '%s'\n\n%s", optarg,
 					usage_verify_pack);
 				return EXIT_TROUBLE;

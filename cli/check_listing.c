@@ -148,16 +148,16 @@ static void count_line(const struct check *c, unsigned long long errors)
 
 int cmd_check_listing(int argc, char **argv)
 {
-	enum { OPT_IDX = 256, OPT_EXACT, OPT_FORMAT, OPT_MIXED, OPT_OBJFMT, OPT_MAX, OPT_HELP };
+	enum { OPT_IDX = 256, OPT_EXACT, OPT_FORMAT, OPT_MIXED, OPT_MAX };
 	static const struct option options[] = {
 		{ "idx", required_argument, NULL, OPT_IDX },
 		{ "exact", no_argument, NULL, OPT_EXACT },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "mixed", no_argument, NULL, OPT_MIXED },
-		{ "object-format", required_argument, NULL, OPT_OBJFMT },
+		CLI_OPT_OBJECT_FORMAT,
 		{ "max-errors", required_argument, NULL, OPT_MAX },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPT_HELP,
+		CLI_OPT_END,
 	};
 	const char *idx_path = NULL;
 	int exact = 0, opt;
@@ -187,12 +187,8 @@ int cmd_check_listing(int argc, char **argv)
 		case OPT_MIXED:
 			kind = HEXOID_MIXED;
 			break;
-		case OPT_OBJFMT:
-			if (!strcmp(optarg, "sha1"))
-				algo = HEXOID_SHA1;
-			else if (!strcmp(optarg, "sha256"))
-				algo = HEXOID_SHA256;
-			else {
+		case 'O':
+			if (parse_algo(optarg, &algo, 0)) {
 				fprintf(stderr, "hexoid: unknown --object-format '%s'\n%s", optarg, usage);
 				return EXIT_TROUBLE;
 			}
@@ -204,7 +200,6 @@ int cmd_check_listing(int argc, char **argv)
 			}
 			break;
 		case 'h':
-		case OPT_HELP:
 			fputs(usage, stdout);
 			return EXIT_VALID;
 		default:

@@ -64,6 +64,18 @@ int cmd_verify_pack(int argc, char **argv);
 int cmd_pre_receive(int argc, char **argv);
 int cmd_update(int argc, char **argv);
 
+/* getopt_long entries several commands take, each returning its short form's letter,
+ * and the end of a table. */
+#define CLI_OPT_HELP { "help", no_argument, NULL, 'h' }
+#define CLI_OPT_JSON { "json", no_argument, NULL, 'J' }
+#define CLI_OPT_JOBS { "jobs", required_argument, NULL, 'j' }
+#define CLI_OPT_OBJECT_FORMAT { "object-format", required_argument, NULL, 'O' }
+#define CLI_OPT_END { NULL, 0, NULL, 0 }
+
+/* An object format, "sha1" or "sha256" (or "auto", 0, when allow_auto): 0, or -1 if `s`
+ * is none of them. */
+int parse_algo(const char *s, enum hexoid_algo *algo, int allow_auto);
+
 /* A decimal count for an option (no sign, no junk): 0, or -1 if `s` is not one. */
 int parse_count(const char *s, unsigned long *out);
 /* --jobs and hexoid.jobs: a count from 1 to 256; 0, or -1 for anything else. */

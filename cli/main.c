@@ -119,29 +119,16 @@ static int usage_error(const char *usage, const char *fmt, const char *arg)
 	return EXIT_TROUBLE;
 }
 
-static int parse_algo(const char *s, enum hexoid_algo *algo, int allow_auto)
-{
-	if (!strcmp(s, "sha1"))
-		*algo = HEXOID_SHA1;
-	else if (!strcmp(s, "sha256"))
-		*algo = HEXOID_SHA256;
-	else if (allow_auto && !strcmp(s, "auto"))
-		*algo = 0;
-	else
-		return -1;
-	return 0;
-}
-
-enum { OPT_MIXED = 256, OPT_LOWER, OPT_ALGO, OPT_MAX_ERRORS, OPT_FORMAT, OPT_HELP, OPT_JSON };
+enum { OPT_MIXED = 256, OPT_LOWER, OPT_ALGO, OPT_MAX_ERRORS, OPT_FORMAT };
 static const struct option long_options[] = {
 	{ "mixed", no_argument, NULL, OPT_MIXED },
 	{ "lower", no_argument, NULL, OPT_LOWER },
 	{ "algo", required_argument, NULL, OPT_ALGO },
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 },
+	CLI_OPT_HELP,
+	CLI_OPT_JSON,
+	CLI_OPT_END,
 };
 
 /* Options of verify, decode and encode; returns -1 after printing help, or an exit code. */
@@ -174,13 +161,12 @@ static int parse_options(int argc, char **argv, const char *usage, int is_encode
 			if (is_encode || parse_count(optarg, &opt->max_errors))
 				return usage_error(usage, "bad --max-errors '%s'", optarg);
 			break;
-		case OPT_JSON:
+		case 'J':
 			if (is_encode || opt->binary_out)
 				return usage_error(usage, "unknown option '%s'", argv[optind - 1]);
 			opt->json = 1;
 			break;
 		case 'h':
-		case OPT_HELP:
 			fputs(usage, stdout);
 			return -1;
 		default:

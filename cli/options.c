@@ -20,6 +20,19 @@ int parse_count(const char *s, unsigned long *out)
 	return 0;
 }
 
+int parse_algo(const char *s, enum hexoid_algo *algo, int allow_auto)
+{
+	if (!strcmp(s, "sha1"))
+		*algo = HEXOID_SHA1;
+	else if (!strcmp(s, "sha256"))
+		*algo = HEXOID_SHA256;
+	else if (allow_auto && !strcmp(s, "auto"))
+		*algo = 0;
+	else
+		return -1;
+	return 0;
+}
+
 int parse_jobs(const char *s, unsigned long *jobs)
 {
 	return parse_count(s, jobs) || *jobs < 1 || *jobs > 256 ? -1 : 0;

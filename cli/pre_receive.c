@@ -441,10 +441,10 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 		{ "report-only", no_argument, NULL, 'r' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "on-timeout", required_argument, NULL, 'T' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPT_JOBS,
+		CLI_OPT_JSON,
+		CLI_OPT_HELP,
+		CLI_OPT_END,
 	};
 	const char *usage = update_hook ? usage_update : usage_pre_receive;
 	struct hexoid_gate_options o;
