@@ -5,13 +5,14 @@
  * not scan are kept too and said from the calling thread after the join.
  * SPDX-License-Identifier: MIT
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gate/gate.h"
+#include "util/dir.h"
+#include "util/str.h"
 
 static void scan_say(struct gate_scan *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void scan_say(struct gate_scan *ps, const char *fmt, ...)
@@ -70,47 +71,17 @@ static int on_progress(void *ctx, uint64_t done, uint64_t total)
 	return hexoid_gate_cancelled(ps->g);
 }
 
-static int cmp_str(const void *a, const void *b)
+static int is_pack(const char *name, void *ctx)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	(void)ctx;
+	return hexoid_ends_with(name, ".pack");
 }
 
-/* The quarantine's packs, by name; NULL with *n = 0 when there are none (said when the
- * folder is there but cannot be read). */
-static char **list_packs(struct gate_scan *ps, const char *packdir, size_t *n)
+/* The quarantine's packs, by name (said when the folder is there but cannot be read). */
+static void list_packs(struct gate_scan *ps, const char *packdir, struct hexoid_names *packs)
 {
-	size_t cap = 0, plen = strlen(packdir);
-	char **names = NULL, **more;
-	DIR *d;
-	struct dirent *de;
-
-	*n = 0;
-	if (!(d = opendir(packdir))) {
-		if (errno != ENOENT)
-			scan_say(ps, "pushed packs: %s: %s", packdir, strerror(errno));
-		return NULL;
-	}
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		if (len < 5 || strcmp(de->d_name + len - 5, ".pack"))
-			continue;
-		if (*n == cap) {
-			if (!(more = realloc(names, (cap = cap ? 2 * cap : 4) * sizeof(*names))))
-				goto oom;
-			names = more;
-		}
-		if (!(names[*n] = malloc(plen + 2 + len)))
-			goto oom;
-		sprintf(names[(*n)++], "%s/%s", packdir, de->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(names, *n, sizeof(*names), cmp_str);
-	return names;
-oom:
-	closedir(d);
-	scan_say(ps, "out of memory");
-	return names;
+	if (hexoid_dir_names(packdir, HEXOID_DIR_ANY, is_pack, NULL, packs) && errno != ENOENT)
+		scan_say(ps, "pushed packs: %s: %s", packdir, strerror(errno));
 }
 
 static void *scan_pushed(void *p)
@@ -119,8 +90,9 @@ static void *scan_pushed(void *p)
 	struct hexoid_gate *g = ps->g;
 	struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
 	struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
-	char err[512], *packdir, **names;
-	size_t qlen = strlen(g->quarantine), n, i;
+	struct hexoid_names packs = { NULL, 0 };
+	char err[512], *packdir;
+	size_t qlen = strlen(g->quarantine), i;
 
 	o.algo = g->algo;
 	o.jobs = g->opt.jobs;
@@ -135,14 +107,18 @@ static void *scan_pushed(void *p)
 	}
 	memcpy(packdir, g->quarantine, qlen);
 	memcpy(packdir + qlen, "/pack", 6);
-	names = list_packs(ps, packdir, &n);
-	for (i = 0; i < n; i++) {
-		if (!hexoid_gate_cancelled(g) &&
-		    hexoid_pack_scan(names[i], &o, &st, err, sizeof(err)) < 0)
+	list_packs(ps, packdir, &packs);
+	for (i = 0; i < packs.n && !hexoid_gate_cancelled(g); i++) {
+		char *pack = hexoid_join(packdir, packs.v[i]);
+		if (!pack) {
+			scan_say(ps, "out of memory");
+			break;
+		}
+		if (hexoid_pack_scan(pack, &o, &st, err, sizeof(err)) < 0)
 			scan_say(ps, "pushed pack %s", err);
-		free(names[i]);
+		free(pack);
 	}
-	free(names);
+	hexoid_names_free(&packs);
 	free(packdir);
 	return NULL;
 }

@@ -9,13 +9,13 @@
  * git's. Only commits and tags are inflated in full; for anything else the header is
  * enough.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 #include "loose_read.h"
+#include "util/dir.h"
 
 static size_t first_upper(const char *s, size_t n)
 {
@@ -26,50 +26,31 @@ static size_t first_upper(const char *s, size_t n)
 	return i;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* A name of hex digits in either case, as Git 2.x reads these names, of the length asked. */
+static int is_hex_name(const char *name, void *want_len)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	unsigned char raw[HEXOID_MAX_RAWSZ];
+	size_t len = strlen(name);
+
+	return len == *(size_t *)want_len &&
+	       !hexoid_hex_to_bytes(raw, name, len / 2, HEXOID_MIXED); /* both lengths even */
 }
 
 /* The names in `dir` of want_len hex digits, sorted; NULL with *n = 0 if none. */
 static char **list_dir(const char *dir, size_t want_len, size_t *n, int *unreadable)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **v = NULL;
-	size_t cap = 0;
+	struct hexoid_names names = { NULL, 0 };
 
-	*n = 0;
-	*unreadable = !d;
-	if (!d)
-		return NULL;
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		unsigned char raw[HEXOID_MAX_RAWSZ];
-		/* Hex in either case, as Git 2.x reads these names (both lengths are even). */
-		if (len != want_len || hexoid_hex_to_bytes(raw, de->d_name, len / 2, HEXOID_MIXED))
-			continue;
-		if (*n == cap) {
-			char **nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		if (!(v[*n] = strdup(de->d_name)))
-			break;
-		++*n;
-	}
-	closedir(d);
-	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_str);
-	return v;
+	*unreadable = hexoid_dir_names(dir, HEXOID_DIR_ANY, is_hex_name, &want_len, &names) != 0;
+	*n = names.n;
+	return names.v;
 }
 
 static void free_list(char **v, size_t n)
 {
-	while (n)
-		free(v[--n]);
-	free(v);
+	struct hexoid_names names = { v, n };
+
+	hexoid_names_free(&names);
 }
 
 struct loose {

@@ -27,6 +27,7 @@
 
 #include "alternates.h"
 #include "common.h"
+#include "util/str.h"
 #include "entry.h"
 #include "loose_read.h"
 #include "hexoid_idx.h"
@@ -86,11 +87,6 @@ static uint32_t be32(const unsigned char *p)
 }
 
 /* --- opening ---------------------------------------------------------------------- */
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* Map DIR/pack/NAME.idx and its .pack. A .idx without its .pack is left alone (git
  * does the same); one that fails its check is an error. 0, 1 skipped, -1 error. */
@@ -194,7 +190,7 @@ static int add_packs(struct hexoid_odb *o, const char *dir, char *err, size_t er
 	/* A fixed order: which copy of a duplicated object is read does not depend on
 	 * the order readdir() happens to give. */
 	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
+		qsort(names, n, sizeof(*names), hexoid_cmp_str);
 	for (i = 0; i < n && !rc; i++)
 		if (add_pack(o, packdir, names[i], err, errlen) < 0)
 			rc = -1;
