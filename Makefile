@@ -70,7 +70,7 @@ isaflags = $(FLAGS_$(word 2,$(subst /, ,$(1)))) $(if $(filter %_vbmi.c,$(1)),$(V
 
 LIB_SRC := src/hexoid.c src/dispatch.c src/cpu.c $(wildcard src/scalar/*.c) $(wildcard src/formats/*.c) \
            $(wildcard src/formats/listing/*.c) $(wildcard src/pack/*.c) $(wildcard src/audit/*.c) \
-           $(wildcard src/util/*.c) $(wildcard src/gate/*.c) \
+           $(wildcard src/util/*.c) $(wildcard src/gate/*.c) $(wildcard src/repair/*.c) \
            $(foreach i,$(NATIVE_ISAS),$(wildcard src/$(i)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 EMU_OBJ := $(foreach i,$(EMU_ISAS),$(patsubst %.c,$(BUILD)/emu/%.o,$(wildcard src/$(i)/*.c)))
@@ -166,6 +166,7 @@ SHELL_TESTS := \
 	tests/verify_pack.sh \
 	tests/limits.sh \
 	tests/push.sh \
+	tests/repair.sh \
 	tests/forge.sh \
 	tests/go.sh \
 	tests/install.sh

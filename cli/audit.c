@@ -274,8 +274,8 @@ static int is_line_finding(const struct hexoid_audit_finding *f)
 
 /* The fields of a finding in JSON, after "{": the same in --json and --json-lines but
  * for the key of the object's type ("type" there, "object_type" here). */
-static void finding_json(struct sbuf *b, const struct hexoid_audit_finding *f,
-			 const char *type_key)
+void audit_finding_json(struct sbuf *b, const struct hexoid_audit_finding *f,
+			const char *type_key)
 {
 	const char *type = hexoid_object_type_name(f->type);
 	char hex[HEXOID_MAX_HEXSZ + 1];
@@ -305,38 +305,45 @@ static void finding_json(struct sbuf *b, const struct hexoid_audit_finding *f,
 	sb_json_string(b, f->message);
 }
 
+/* One finding as the audit's text report shows it, a line. */
+void audit_finding_text(struct sbuf *b, const struct hexoid_audit_finding *f)
+{
+	const char *area = hexoid_audit_area_name(f->area);
+	const char *cls = hexoid_finding_class_name(f->cls);
+
+	if (is_line_finding(f)) {
+		sb_printf(b, "[%s] %s:%llu:%lu: %s: %s\n", area, f->path, f->line, f->column, cls,
+			  f->message);
+	} else {
+		struct shown s = { f->path, f->has_oid, f->oid, f->algo, f->type, f->header,
+				   f->line, f->column, f->offset, cls, f->message };
+		sb_printf(b, "[%s] ", area);
+		object_text(b, &s);
+	}
+}
+
 static int on_finding(void *ctx, const struct hexoid_audit_finding *f)
 {
 	struct report *rp = ctx;
 	struct run_out *ro = rp->ro;
-	const char *area = hexoid_audit_area_name(f->area);
-	const char *cls = hexoid_finding_class_name(f->cls);
 
 	rp->nfindings++;
 	if (f->cls == HEXOID_CLASS_WARN)
 		rp->nwarn++;
 	switch (ro->mode) {
 	case OUT_TEXT:
-		if (is_line_finding(f)) {
-			sb_printf(&rp->b, "[%s] %s:%llu:%lu: %s: %s\n", area, f->path, f->line,
-				  f->column, cls, f->message);
-		} else {
-			struct shown s = { f->path, f->has_oid, f->oid, f->algo, f->type, f->header,
-					   f->line, f->column, f->offset, cls, f->message };
-			sb_printf(&rp->b, "[%s] ", area);
-			object_text(&rp->b, &s);
-		}
+		audit_finding_text(&rp->b, f);
 		break;
 	case OUT_JSON:
 		sb_puts(&rp->b, rp->nfindings > 1 ? ",\n    {" : "\n    {");
-		finding_json(&rp->b, f, "type");
+		audit_finding_json(&rp->b, f, "type");
 		sb_puts(&rp->b, "}");
 		break;
 	case OUT_JSON_LINES:
 		sb_puts(&rp->b, "{\"schema\": 1, \"type\": \"finding\", \"repository\": ");
 		sb_json_string(&rp->b, rp->repo);
 		sb_puts(&rp->b, ", ");
-		finding_json(&rp->b, f, "object_type");
+		audit_finding_json(&rp->b, f, "object_type");
 		sb_puts(&rp->b, "}\n");
 		break;
 	}

@@ -63,6 +63,7 @@ int cmd_audit(int argc, char **argv);
 int cmd_verify_pack(int argc, char **argv);
 int cmd_pre_receive(int argc, char **argv);
 int cmd_update(int argc, char **argv);
+int cmd_repair(int argc, char **argv);
 
 /* getopt_long entries several commands take, each returning its short form's letter,
  * and the end of a table. */
@@ -96,5 +97,12 @@ void sb_free(struct sbuf *b);
 
 /* The name to show for a path in messages. */
 const char *display_name(const char *path);
+
+/* An audit finding as the audit shows it: a text line (with its newline), or the fields
+ * of its JSON object after "{" (type_key: "type" in --json, "object_type" in lines). */
+struct hexoid_audit_finding;
+void audit_finding_text(struct sbuf *b, const struct hexoid_audit_finding *f);
+void audit_finding_json(struct sbuf *b, const struct hexoid_audit_finding *f,
+			const char *type_key);
 
 #endif

@@ -1,0 +1,357 @@
+/*
+ * hexoid repair: the repair of hexoid_repair.h for each repository named, its actions
+ * and what it leaves reported as the audit reports its findings.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hexoid_repair.h"
+
+/* Some actions were left, a later run may do them: a lock held, a file changed. */
+enum { EXIT_AGAIN = 3 };
+
+static const char usage_repair[] =
+	"usage: hexoid repair [--dry-run] [--json-lines] [--from=FILE] [--jobs=N] [-q]\n"
+	"                     [REPO...]\n"
+	"\n"
+	"Make each repository's files readable by Git 3.0: the object IDs that 'hexoid audit'\n"
+	"finds in uppercase in loose refs and HEAD, pseudo-refs, packed-refs, reflogs,\n"
+	"shallow, info/grafts, FETCH_HEAD, rebase and sequencer state, MERGE_RR, info/refs,\n"
+	"objects/info/packs and the commit-graph and multi-pack-index chains (each linked\n"
+	"worktree's and each submodule's too) are lowercased, and nothing else is changed:\n"
+	"Git 2.x reads every file exactly as before. REPO is found as 'hexoid audit' finds it\n"
+	"(default: the current folder).\n"
+	"\n"
+	"Each file is replaced as git replaces it: its lock (<file>.lock; a reflog's ref's\n"
+	"lock and its own; packed-refs.lock, then packed-refs.new) created exclusively, the\n"
+	"file read again under it, the new contents written with the old mode and owner,\n"
+	"flushed when core.fsync asks, and renamed over the file. A lock someone holds is\n"
+	"waited for as git waits (core.filesRefLockTimeout, core.packedRefsTimeout), then the\n"
+	"file is left: run again. Killed at any point, each file is either as it was or\n"
+	"repaired; the next run removes the locks the killed one had made, and only those\n"
+	"(they are named in <gitdir>/hexoid-repair.journal, which also keeps two repairs of\n"
+	"one repository from running at once).\n"
+	"\n"
+	"Not repaired, and reported as left: uppercase in the headers of commits and tags\n"
+	"(a new history), IDs that are the names of files or refs (loose objects,\n"
+	"refs/replace/<id>, notes), and every error. Files outside the git directory\n"
+	"(blame.ignoreRevsFile, fsck.skipList) are shown with their fix, not written.\n"
+	"\n"
+	"  --dry-run        print what would be done, change nothing\n"
+	"  --json-lines     one JSON object a line: each action, each finding left, each\n"
+	"                   repository's counts, each repository that could not be repaired,\n"
+	"                   and the run's counts last (\"schema\": 1; see the README)\n"
+	"  --from=FILE      also repair the repositories FILE lists, one path a line ('-':\n"
+	"                   stdin)\n"
+	"  --jobs=N         threads for each repository's audit of its objects (default 1);\n"
+	"                   repositories are repaired one after another\n"
+	"  -q, --quiet      no line for each file repaired: only what is left, and counts\n"
+	"\n"
+	"Each action is one line: [AREA] PATH: OUTCOME: ..., where OUTCOME is done, shown,\n"
+	"locked or changed (left: run again), failed, or with --dry-run planned. Each finding\n"
+	"left is the audit's line after 'left: '. A last line per repository counts them.\n"
+	"Exit status: 0 all repaired, nothing left; 1 findings left that repair does not\n"
+	"fix, or fixes shown (with --dry-run: anything to do or left); 3 some files left to\n"
+	"run again (a lock held, a file changed meanwhile); 2 usage error, a repository that\n"
+	"could not be repaired, or a file that could not be written. 2 wins over 3, 3 over 1.\n";
+
+struct out {
+	const char *repo;
+	int json, quiet, dry_run;
+	long kill_after;   /* the test hook: SIGKILL before step kill_after + 1 */
+	long steps;
+	struct sbuf b;
+};
+
+static void flush(struct out *o)
+{
+	if (o->b.len)
+		fwrite(o->b.p, 1, o->b.len, stdout);
+	fflush(stdout);
+	o->b.len = 0;
+	if (o->b.p)
+		o->b.p[0] = 0;
+}
+
+static int on_left(void *ctx, const struct hexoid_audit_finding *f)
+{
+	struct out *o = ctx;
+
+	if (f->cls == HEXOID_CLASS_WARN)
+		return 0;
+	if (o->json) {
+		sb_puts(&o->b, "{\"schema\": 1, \"type\": \"left\", \"repository\": ");
+		sb_json_string(&o->b, o->repo);
+		sb_puts(&o->b, ", ");
+		audit_finding_json(&o->b, f, "object_type");
+		sb_puts(&o->b, "}\n");
+	} else {
+		sb_puts(&o->b, "left: ");
+		audit_finding_text(&o->b, f);
+	}
+	flush(o);
+	return 0;
+}
+
+static int on_action(void *ctx, const struct hexoid_repair_action *a)
+{
+	struct out *o = ctx;
+	const char *area = hexoid_audit_area_name(a->area);
+	const char *what = hexoid_repair_outcome_name(a->outcome);
+
+	if (o->json) {
+		sb_puts(&o->b, "{\"schema\": 1, \"type\": \"action\", \"repository\": ");
+		sb_json_string(&o->b, o->repo);
+		sb_printf(&o->b, ", \"area\": \"%s\", \"path\": ", area);
+		sb_json_string(&o->b, a->path);
+		sb_printf(&o->b, ", \"kind\": \"%s\", \"outcome\": \"%s\", \"lock\": ",
+			  hexoid_repair_kind_name(a->kind), what);
+		sb_json_string(&o->b, a->lock);
+		sb_printf(&o->b, ", \"ids\": %lu, \"line\": %llu, \"column\": %lu, \"message\": ",
+			  a->ids, a->line, a->column);
+		sb_json_string(&o->b, a->message);
+		sb_puts(&o->b, "}\n");
+	} else if (a->outcome == HEXOID_REPAIR_PLANNED) {
+		if (a->kind == HEXOID_REPAIR_SHOW)
+			sb_printf(&o->b, "[%s] %s:%llu:%lu: would show: lowercase this ID (outside the git directory: not written)\n",
+				  area, a->path, a->line, a->column);
+		else
+			sb_printf(&o->b, "[%s] %s: would lowercase %lu ID%s\n", area, a->path, a->ids,
+				  a->ids == 1 ? "" : "s");
+	} else if (a->outcome == HEXOID_REPAIR_SHOWN) {
+		sb_printf(&o->b, "[%s] %s:%llu:%lu: shown: lowercase this ID by hand (outside the git directory: not written)\n",
+			  area, a->path, a->line, a->column);
+	} else if (a->outcome == HEXOID_REPAIR_DONE) {
+		if (!o->quiet)
+			sb_printf(&o->b, "[%s] %s: done: %lu ID%s lowercased\n", area, a->path, a->ids,
+				  a->ids == 1 ? "" : "s");
+	} else {
+		sb_printf(&o->b, "[%s] %s: %s: %s%s\n", area, a->path, what,
+			  a->message ? a->message : "",
+			  a->outcome == HEXOID_REPAIR_FAILED ? "" : ": left as it was, run again");
+	}
+	flush(o);
+	return 0;
+}
+
+static int on_step(void *ctx, const char *what, const char *path)
+{
+	struct out *o = ctx;
+
+	(void)what;
+	(void)path;
+	if (o->kill_after >= 0 && o->steps++ == o->kill_after) {
+		fflush(stdout);
+		raise(SIGKILL);
+	}
+	return 0;
+}
+
+static void error_line(struct out *o, const char *message)
+{
+	if (o->json) {
+		sb_puts(&o->b, "{\"schema\": 1, \"type\": \"error\", \"repository\": ");
+		sb_json_string(&o->b, o->repo);
+		sb_puts(&o->b, ", \"message\": ");
+		sb_json_string(&o->b, message);
+		sb_puts(&o->b, "}\n");
+		flush(o);
+	}
+	fprintf(stderr, "hexoid repair: %s: %s\n", o->repo, message);
+}
+
+static int repair_one(struct out *o, const char *repo, unsigned jobs)
+{
+	struct hexoid_repair_options opt = HEXOID_REPAIR_OPTIONS_INIT;
+	struct hexoid_repair_count c;
+	struct hexoid_repair *rp;
+	struct hexoid_audit *audit;
+	char err[512];
+	int ret, code;
+
+	o->repo = repo;
+	if (!(rp = hexoid_repair_open(repo, err, sizeof(err)))) {
+		error_line(o, err);
+		return EXIT_TROUBLE;
+	}
+	audit = hexoid_repair_audit(rp);
+	if (!o->json) {
+		printf("hexoid repair: %s (%s, %s)%s\n", repo, hexoid_audit_algo(audit) == HEXOID_SHA256 ? "sha256" : "sha1",
+		       hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE ? "reftable" : "files",
+		       o->dry_run ? ": dry run" : "");
+		fflush(stdout);
+	}
+	opt.jobs = jobs;
+	opt.dry_run = o->dry_run;
+	opt.on_action = on_action;
+	opt.on_left = on_left;
+	opt.on_step = on_step;
+	opt.ctx = o;
+	ret = hexoid_repair_apply(rp, &opt, err, sizeof(err));
+	hexoid_repair_summary(rp, &c);
+	if (ret < 0) {
+		error_line(o, err);
+		hexoid_repair_close(rp);
+		return EXIT_TROUBLE;
+	}
+	if (c.failed)
+		code = EXIT_TROUBLE;
+	else if (c.locked || c.changed)
+		code = EXIT_AGAIN;
+	else if (c.left_git3 || c.left_errors || c.shown || (o->dry_run && c.planned))
+		code = EXIT_INVALID;
+	else
+		code = EXIT_VALID;
+	if (o->json) {
+		sb_puts(&o->b, "{\"schema\": 1, \"type\": \"repository\", \"repository\": ");
+		sb_json_string(&o->b, repo);
+		sb_printf(&o->b,
+			  ", \"object_format\": \"%s\", \"ref_storage\": \"%s\", \"dry_run\": %s, "
+			  "\"planned\": %llu, \"ids\": %llu, \"done\": %llu, \"shown\": %llu, "
+			  "\"locked\": %llu, \"changed\": %llu, \"failed\": %llu, "
+			  "\"left_git3\": %llu, \"left_errors\": %llu, \"recovered_locks\": %llu, "
+			  "\"exit\": %d}\n",
+			  hexoid_audit_algo(audit) == HEXOID_SHA256 ? "sha256" : "sha1",
+			  hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE ? "reftable" : "files",
+			  o->dry_run ? "true" : "false", (unsigned long long)c.planned,
+			  (unsigned long long)c.ids, (unsigned long long)c.done,
+			  (unsigned long long)c.shown, (unsigned long long)c.locked,
+			  (unsigned long long)c.changed, (unsigned long long)c.failed,
+			  (unsigned long long)c.left_git3, (unsigned long long)c.left_errors,
+			  (unsigned long long)c.recovered, code);
+	} else {
+		if (c.recovered)
+			sb_printf(&o->b, "%s: %llu lock%s of a repair that was killed removed first\n",
+				  repo, (unsigned long long)c.recovered, c.recovered == 1 ? "" : "s");
+		if (o->dry_run)
+			sb_printf(&o->b, "%s: %llu file%s to repair (%llu IDs), %llu finding%s left\n",
+				  repo, (unsigned long long)c.planned, c.planned == 1 ? "" : "s",
+				  (unsigned long long)c.ids,
+				  (unsigned long long)(c.left_git3 + c.left_errors),
+				  c.left_git3 + c.left_errors == 1 ? "" : "s");
+		else
+			sb_printf(&o->b,
+				  "%s: %llu file%s repaired, %llu shown, %llu to run again, %llu failed, "
+				  "%llu finding%s left (%llu git3, %llu error)\n",
+				  repo, (unsigned long long)c.done, c.done == 1 ? "" : "s",
+				  (unsigned long long)c.shown,
+				  (unsigned long long)(c.locked + c.changed), (unsigned long long)c.failed,
+				  (unsigned long long)(c.left_git3 + c.left_errors),
+				  c.left_git3 + c.left_errors == 1 ? "" : "s",
+				  (unsigned long long)c.left_git3, (unsigned long long)c.left_errors);
+	}
+	flush(o);
+	hexoid_repair_close(rp);
+	return ret == 1 ? EXIT_TROUBLE : code;
+}
+
+/* 2 wins over 3, 3 over 1, 1 over 0. */
+static int worse(int a, int b)
+{
+	static const int rank[] = { 0, 1, 3, 2 };
+	return rank[b] > rank[a] ? b : a;
+}
+
+int cmd_repair(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		CLI_OPT_HELP,
+		CLI_OPT_JOBS,
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "json-lines", no_argument, NULL, 'L' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		CLI_OPT_END,
+	};
+	struct out o;
+	const char *from = NULL, *kill_after = getenv("HEXOID_REPAIR_KILL_AFTER");
+	unsigned long jobs = 1;
+	unsigned long nrepos = 0;
+	int c, code = EXIT_VALID, i;
+	FILE *list = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.kill_after = kill_after && *kill_after ? strtol(kill_after, NULL, 10) : -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hnqj:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(usage_repair, stdout);
+			return EXIT_VALID;
+		case 'n':
+			o.dry_run = 1;
+			break;
+		case 'L':
+			o.json = 1;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'f':
+			from = optarg;
+			break;
+		case 'j':
+			if (parse_jobs(optarg, &jobs)) {
+				fprintf(stderr, "hexoid repair: --jobs takes a count from 1 to 256, not '%s'\n",
+					optarg);
+				return EXIT_TROUBLE;
+			}
+			break;
+		default:
+			fputs(usage_repair, stderr);
+			return EXIT_TROUBLE;
+		}
+	}
+	if (from) {
+		list = strcmp(from, "-") ? fopen(from, "r") : stdin;
+		if (!list) {
+			fprintf(stderr, "hexoid repair: %s: %s\n", from, strerror(errno));
+			return EXIT_TROUBLE;
+		}
+	}
+	for (i = optind; i < argc; i++, nrepos++)
+		code = worse(code, repair_one(&o, argv[i], (unsigned)jobs));
+	while (list) {
+		ssize_t len = getline(&line, &cap, list);
+		if (len < 0) {
+			if (ferror(list)) {
+				fprintf(stderr, "hexoid repair: %s: %s\n", from, strerror(errno));
+				code = EXIT_TROUBLE;
+			}
+			break;
+		}
+		if (len && line[len - 1] == '\n')
+			line[--len] = 0;
+		if (len && line[len - 1] == '\r')
+			line[--len] = 0;
+		if (!len)
+			continue;
+		code = worse(code, repair_one(&o, line, (unsigned)jobs));
+		nrepos++;
+	}
+	if (list && list != stdin)
+		fclose(list);
+	free(line);
+	if (!nrepos && !from) {
+		code = repair_one(&o, ".", (unsigned)jobs);
+		nrepos = 1;
+	}
+	if (o.json) {
+		printf("{\"schema\": 1, \"type\": \"run\", \"repositories\": %lu, \"dry_run\": %s, "
+		       "\"exit\": %d}\n",
+		       nrepos, o.dry_run ? "true" : "false", code);
+	} else if (nrepos > 1) {
+		printf("%lu repositories\n", nrepos);
+	}
+	sb_free(&o.b);
+	return code;
+}

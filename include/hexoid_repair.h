@@ -1,0 +1,163 @@
+/*
+ * hexoid_repair — make a repository's files readable by Git 3.0, under git's own locks,
+ * losing nothing.
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Git 2.x reads an object ID in uppercase hex as the same ID in lowercase; Git 3.0 reads
+ * only lowercase. hexoid_repair_plan() runs the audit (hexoid_audit.h) and turns what it
+ * finds into actions: each file of lines that holds IDs in uppercase (loose refs and
+ * HEAD, pseudo-refs, packed-refs, reflogs, shallow, grafts, FETCH_HEAD, rebase and
+ * sequencer state, MERGE_RR, dumb-HTTP info files, the commit-graph and multi-pack-index
+ * chains, each linked worktree's and each submodule's) is one action: those IDs
+ * lowercased and nothing else changed, which Git 2.x reads exactly as before.
+ * hexoid_repair_apply() then does them, each as git replaces that file:
+ *
+ * - the lock git takes for it is taken first, `<file>.lock` created exclusively: for a
+ *   loose ref or HEAD its own lock, for a reflog its ref's lock and then the log's, for
+ *   packed-refs `packed-refs.lock` (the new contents then go to `packed-refs.new`, as
+ *   git writes them). A lock that someone holds is waited for as long as git would
+ *   (core.filesRefLockTimeout for refs and reflogs, core.packedRefsTimeout for
+ *   packed-refs, not at all for other files), then the file is left as it was and the
+ *   action says so: run again later. A lock it did not take is never removed.
+ * - the file is read again under the lock, and each ID found is checked to be still
+ *   there; a file changed since so that one is not is left as it was;
+ * - the new contents are written beside it, flushed to disk when core.fsync asks it for
+ *   that kind of file, given the old file's mode (and owner, where the process may), and
+ *   renamed over it.
+ *
+ * A repair takes `hexoid-repair.journal` in the git directory for its whole run: a
+ * second repair of the same repository fails while the first runs. The journal names
+ * every lock the run creates by its inode; a run that was killed leaves it behind, and
+ * the next run removes exactly those of the locks still there that are the ones it had
+ * made (never one git made since), then repairs what is left. At every moment each file
+ * is either as it was or as repaired: killed at any point, Git 2.x reads the repository
+ * as before.
+ *
+ * Left as found, and handed to on_left: what lowercasing a file's bytes cannot fix
+ * (uppercase in a commit's or tag's headers: a new history; IDs that are files' names),
+ * and every error. Files outside the git directory (what blame.ignoreRevsFile or
+ * fsck.skipList name, often tracked in the work tree) are shown with their fix and never
+ * written.
+ *
+ * A reftable repository's refs and logs are binary: its other files are repaired as in
+ * any repository.
+ */
+#ifndef HEXOID_REPAIR_H
+#define HEXOID_REPAIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hexoid_audit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What an action does. */
+enum hexoid_repair_kind {
+	HEXOID_REPAIR_LOWERCASE = 1, /* IDs lowercased in a file of the git directory */
+	HEXOID_REPAIR_SHOW,          /* a file outside it: the fix is shown, not written */
+};
+
+/* Where an action stands. */
+enum hexoid_repair_outcome {
+	HEXOID_REPAIR_PLANNED = 1,   /* planned (and, with dry_run, all that happens) */
+	HEXOID_REPAIR_DONE,          /* the file was replaced */
+	HEXOID_REPAIR_SHOWN,         /* HEXOID_REPAIR_SHOW: the fix was shown */
+	HEXOID_REPAIR_LOCKED,        /* a lock someone holds did not go in time: left */
+	HEXOID_REPAIR_CHANGED,       /* the file changed since it was read: left */
+	HEXOID_REPAIR_FAILED,        /* it could not be done: left as it was */
+};
+
+/* "lowercase", "show"; "planned", "done", ...; NULL for an unknown value. */
+HEXOID_API const char *hexoid_repair_kind_name(enum hexoid_repair_kind kind);
+HEXOID_API const char *hexoid_repair_outcome_name(enum hexoid_repair_outcome outcome);
+
+/* One action, valid only during the callback. */
+struct hexoid_repair_action {
+	enum hexoid_repair_kind kind;
+	enum hexoid_repair_outcome outcome;
+	enum hexoid_audit_area area;
+	const char *path;      /* as the audit names it: relative to the git directory */
+	const char *lock;      /* the lock it takes first ("refs/heads/main.lock"), or NULL */
+	unsigned long ids;     /* IDs lowercased (or to lowercase) */
+	unsigned long long line;  /* the first of them: its line and column, from 1 */
+	unsigned long column;
+	const char *message;   /* LOCKED, CHANGED, FAILED: why, one line; else NULL */
+};
+
+/* Return nonzero to stop (after the action at hand, which is never left half done). */
+typedef int hexoid_repair_action_fn(void *ctx, const struct hexoid_repair_action *action);
+/* A finding the repair leaves as it is (see above). */
+typedef int hexoid_repair_left_fn(void *ctx, const struct hexoid_audit_finding *finding);
+/*
+ * Called before each change a repair makes to the repository, in order: `what` is
+ * "journal", "lock", "write", "rename", "link", "unlock" or "done", `path` the file's
+ * path relative to the git directory. For tracing, and for tests that stop a repair
+ * between any two of its steps. Return nonzero to stop before it (locks taken are let
+ * go, nothing is left half done).
+ */
+typedef int hexoid_repair_step_fn(void *ctx, const char *what, const char *path);
+
+struct hexoid_repair_options {
+	size_t size;           /* sizeof(struct hexoid_repair_options): set by the INIT */
+	unsigned jobs;         /* threads for the audit's objects; 0 and 1: this thread only */
+	int dry_run;           /* apply: plan only, change nothing */
+	hexoid_repair_action_fn *on_action; /* may be NULL */
+	hexoid_repair_left_fn *on_left;     /* may be NULL */
+	hexoid_repair_step_fn *on_step;     /* may be NULL */
+	void *ctx;
+};
+/* Later versions only add members at the end. */
+#define HEXOID_REPAIR_OPTIONS_INIT \
+	{ sizeof(struct hexoid_repair_options), 1, 0, NULL, NULL, NULL, NULL }
+
+struct hexoid_repair;
+
+/* The repository at or above `path` (NULL: the current folder), found as the audit
+ * finds it. NULL with the reason in err when there is none. */
+HEXOID_API struct hexoid_repair *hexoid_repair_open(const char *path, char *err, size_t errlen);
+
+/* The audit the repair runs: its git directory, hash, ref storage and counts. */
+HEXOID_API struct hexoid_audit *hexoid_repair_audit(struct hexoid_repair *repair);
+
+/*
+ * Audit the repository and plan: on_left for each finding left, then on_action
+ * (PLANNED) for each action, in the audit's order. Returns 0, 1 when a callback
+ * stopped it, -1 with err on bad options or when the audit could not run.
+ */
+HEXOID_API int hexoid_repair_plan(struct hexoid_repair *repair,
+				  const struct hexoid_repair_options *options, char *err,
+				  size_t errlen);
+
+/*
+ * Do the plan (planning first if it has not been): on_action for each action with its
+ * outcome. With dry_run, nothing is changed and each action is told as PLANNED.
+ * Returns 0 when every action was done, 1 when a callback stopped it, 2 when some were
+ * left (LOCKED, CHANGED, FAILED: a later run may do them), -1 with err when the repair
+ * cannot start (another repair runs, the journal cannot be written).
+ */
+HEXOID_API int hexoid_repair_apply(struct hexoid_repair *repair,
+				   const struct hexoid_repair_options *options, char *err,
+				   size_t errlen);
+
+/* What a repair planned and did so far. */
+struct hexoid_repair_count {
+	uint64_t planned;     /* actions */
+	uint64_t ids;         /* IDs they lowercase */
+	uint64_t done, shown, locked, changed, failed;
+	uint64_t left_git3, left_errors; /* findings left, by class (warn ones not counted) */
+	uint64_t recovered;   /* locks of a killed repair removed before this one */
+};
+HEXOID_API void hexoid_repair_summary(const struct hexoid_repair *repair,
+				      struct hexoid_repair_count *count);
+
+HEXOID_API void hexoid_repair_close(struct hexoid_repair *repair);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEXOID_REPAIR_H */

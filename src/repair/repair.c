@@ -1,0 +1,760 @@
+/*
+ * The repair (hexoid_repair.h): a plan made of the audit's findings, one action for each
+ * file whose IDs lowercasing fixes, and each action done under git's locks.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "audit/config.h"
+#include "repair/lock.h"
+#include "util/file.h"
+#include "util/str.h"
+
+/* Where an ID to lowercase is: as the audit found it. */
+struct fix {
+	unsigned long long line;
+	unsigned long column;
+};
+
+struct action {
+	enum hexoid_repair_kind kind;
+	enum hexoid_audit_area area;
+	char *path;
+	struct fix *fixes;
+	size_t n, cap;
+};
+
+/* What core.fsync asks to flush, for the files a repair writes (git's components). */
+enum {
+	FSYNC_LOOSE_OBJECT = 1 << 0,
+	FSYNC_PACK = 1 << 1,
+	FSYNC_PACK_METADATA = 1 << 2,
+	FSYNC_COMMIT_GRAPH = 1 << 3,
+	FSYNC_INDEX = 1 << 4,
+	FSYNC_REFERENCE = 1 << 5,
+	FSYNC_OBJECTS = FSYNC_LOOSE_OBJECT | FSYNC_PACK,
+	FSYNC_DERIVED = FSYNC_PACK_METADATA | FSYNC_COMMIT_GRAPH,
+	FSYNC_COMMITTED = FSYNC_OBJECTS | FSYNC_REFERENCE,
+	FSYNC_ADDED = FSYNC_COMMITTED | FSYNC_INDEX,
+	FSYNC_ALL = FSYNC_ADDED | FSYNC_DERIVED,
+	FSYNC_DEFAULT = (FSYNC_OBJECTS | FSYNC_DERIVED) & ~FSYNC_LOOSE_OBJECT,
+};
+
+struct settings {
+	long ref_timeout;     /* core.filesRefLockTimeout, ms */
+	long packed_timeout;  /* core.packedRefsTimeout, ms */
+	unsigned fsync;       /* core.fsync */
+};
+
+struct hexoid_repair {
+	struct hexoid_audit *audit;
+	struct action *v;
+	size_t n, cap;
+	int planned;
+	struct hexoid_repair_count count;
+	struct settings set;
+	const struct hexoid_repair_options *o; /* during a call */
+	int stopped;
+};
+
+const char *hexoid_repair_kind_name(enum hexoid_repair_kind kind)
+{
+	switch (kind) {
+	case HEXOID_REPAIR_LOWERCASE: return "lowercase";
+	case HEXOID_REPAIR_SHOW: return "show";
+	}
+	return NULL;
+}
+
+const char *hexoid_repair_outcome_name(enum hexoid_repair_outcome outcome)
+{
+	switch (outcome) {
+	case HEXOID_REPAIR_PLANNED: return "planned";
+	case HEXOID_REPAIR_DONE: return "done";
+	case HEXOID_REPAIR_SHOWN: return "shown";
+	case HEXOID_REPAIR_LOCKED: return "locked";
+	case HEXOID_REPAIR_CHANGED: return "changed";
+	case HEXOID_REPAIR_FAILED: return "failed";
+	}
+	return NULL;
+}
+
+/* --- settings ------------------------------------------------------------------------ */
+
+/* A git integer: decimal, an optional k, m or g. */
+static int git_long(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	if (*end == 'k' || *end == 'K')
+		v *= 1024, end++;
+	else if (*end == 'm' || *end == 'M')
+		v *= 1024 * 1024, end++;
+	else if (*end == 'g' || *end == 'G')
+		v *= 1024L * 1024 * 1024, end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static unsigned fsync_components(const char *value)
+{
+	static const struct { const char *name; unsigned bits; } names[] = {
+		{ "loose-object", FSYNC_LOOSE_OBJECT }, { "pack", FSYNC_PACK },
+		{ "pack-metadata", FSYNC_PACK_METADATA }, { "commit-graph", FSYNC_COMMIT_GRAPH },
+		{ "index", FSYNC_INDEX }, { "reference", FSYNC_REFERENCE },
+		{ "objects", FSYNC_OBJECTS }, { "derived-metadata", FSYNC_DERIVED },
+		{ "committed", FSYNC_COMMITTED }, { "added", FSYNC_ADDED }, { "all", FSYNC_ALL },
+	};
+	unsigned current = FSYNC_DEFAULT, plus = 0, minus = 0;
+	const char *s = value;
+
+	/* As git: "none" drops the default, "-x" takes x away, names add. */
+	while (*s) {
+		const char *e = strchr(s, ',');
+		size_t len = e ? (size_t)(e - s) : strlen(s), i;
+		int neg = 0;
+		while (len && (*s == ' ' || *s == '\t'))
+			s++, len--;
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+			len--;
+		if (len && *s == '-')
+			neg = 1, s++, len--;
+		if (len == 4 && !strncmp(s, "none", 4))
+			current = 0;
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len && !strncmp(s, names[i].name, len))
+				*(neg ? &minus : &plus) |= names[i].bits;
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	return (current & ~minus) | plus;
+}
+
+static void on_setting(void *ctx, const char *key, const char *value)
+{
+	struct settings *st = ctx;
+	long v;
+
+	if (!strcasecmp(key, "core.filesRefLockTimeout") && !git_long(value, &v))
+		st->ref_timeout = v;
+	else if (!strcasecmp(key, "core.packedRefsTimeout") && !git_long(value, &v))
+		st->packed_timeout = v;
+	else if (!strcasecmp(key, "core.fsync"))
+		st->fsync = fsync_components(value);
+}
+
+/* The config files git reads, system to repository, the last value winning. */
+static void read_settings(struct settings *st, const char *gitdir)
+{
+	const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+	const char *sys = getenv("GIT_CONFIG_SYSTEM"), *glob = getenv("GIT_CONFIG_GLOBAL");
+	char *p;
+
+	st->ref_timeout = 100;
+	st->packed_timeout = 1000;
+	st->fsync = FSYNC_DEFAULT;
+	if (!getenv("GIT_CONFIG_NOSYSTEM"))
+		hexoid_audit_config_read(sys ? sys : "/etc/gitconfig", 1, on_setting, st);
+	if (glob) {
+		hexoid_audit_config_read(glob, 1, on_setting, st);
+	} else {
+		p = xdg && *xdg ? hexoid_join(xdg, "git/config")
+				: home ? hexoid_join(home, ".config/git/config") : NULL;
+		if (p)
+			hexoid_audit_config_read(p, 1, on_setting, st);
+		free(p);
+		if (home && (p = hexoid_join(home, ".gitconfig"))) {
+			hexoid_audit_config_read(p, 1, on_setting, st);
+			free(p);
+		}
+	}
+	if ((p = hexoid_join(gitdir, "config"))) {
+		hexoid_audit_config_read(p, 1, on_setting, st);
+		free(p);
+	}
+}
+
+/* --- the plan ------------------------------------------------------------------------ */
+
+/* Areas whose files are text that lowercasing an ID in fixes. The others hold IDs in
+ * names (replace refs, notes, loose objects, promisor files) or in objects. */
+static int text_area(enum hexoid_audit_area a)
+{
+	switch (a) {
+	case HEXOID_AREA_REFS:
+	case HEXOID_AREA_PSEUDO_REFS:
+	case HEXOID_AREA_PACKED_REFS:
+	case HEXOID_AREA_REFLOGS:
+	case HEXOID_AREA_SHALLOW:
+	case HEXOID_AREA_FETCH_HEAD:
+	case HEXOID_AREA_GRAFTS:
+	case HEXOID_AREA_REBASE:
+	case HEXOID_AREA_SEQUENCER:
+	case HEXOID_AREA_RERERE:
+	case HEXOID_AREA_CONFIG_FILES:
+	case HEXOID_AREA_DUMB_HTTP:
+	case HEXOID_AREA_GRAPH_CHAIN:
+	case HEXOID_AREA_MIDX_CHAIN:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int fixable(const struct hexoid_audit_finding *f)
+{
+	return f->code == HEXOID_AUDIT_UPPERCASE && f->cls == HEXOID_CLASS_GIT3 && f->line &&
+	       f->column && !f->has_oid && !f->header && f->offset == HEXOID_NO_OFFSET &&
+	       text_area(f->area);
+}
+
+static struct action *new_action(struct hexoid_repair *rp, enum hexoid_repair_kind kind,
+				 const struct hexoid_audit_finding *f)
+{
+	struct action *a;
+
+	if (hexoid_grow(&rp->v, &rp->cap, rp->n, sizeof(*rp->v)))
+		return NULL;
+	a = &rp->v[rp->n];
+	memset(a, 0, sizeof(*a));
+	a->kind = kind;
+	a->area = f->area;
+	if (!(a->path = strdup(f->path)))
+		return NULL;
+	rp->n++;
+	return a;
+}
+
+static int plan_finding(void *ctx, const struct hexoid_audit_finding *f)
+{
+	struct hexoid_repair *rp = ctx;
+	struct action *a = rp->n ? &rp->v[rp->n - 1] : NULL;
+
+	if (!fixable(f)) {
+		if (f->cls == HEXOID_CLASS_GIT3)
+			rp->count.left_git3++;
+		else if (f->cls == HEXOID_CLASS_ERROR)
+			rp->count.left_errors++;
+		if (rp->o->on_left && rp->o->on_left(rp->o->ctx, f))
+			return rp->stopped = 1;
+		return 0;
+	}
+	/* A file's findings come together, in the audit's order: one action for them,
+	 * except outside the git directory, where each is shown on its own. */
+	if (f->area == HEXOID_AREA_CONFIG_FILES)
+		a = new_action(rp, HEXOID_REPAIR_SHOW, f);
+	else if (!a || a->kind != HEXOID_REPAIR_LOWERCASE || a->area != f->area || strcmp(a->path, f->path))
+		a = new_action(rp, HEXOID_REPAIR_LOWERCASE, f);
+	if (!a || hexoid_grow(&a->fixes, &a->cap, a->n, sizeof(*a->fixes)))
+		return rp->stopped = -1;
+	a->fixes[a->n].line = f->line;
+	a->fixes[a->n].column = f->column;
+	a->n++;
+	rp->count.ids++;
+	return 0;
+}
+
+struct hexoid_repair *hexoid_repair_open(const char *path, char *err, size_t errlen)
+{
+	struct hexoid_repair *rp = calloc(1, sizeof(*rp));
+
+	if (!rp) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (!(rp->audit = hexoid_audit_open(path, err, errlen))) {
+		free(rp);
+		return NULL;
+	}
+	return rp;
+}
+
+struct hexoid_audit *hexoid_repair_audit(struct hexoid_repair *rp)
+{
+	return rp->audit;
+}
+
+static void clear_plan(struct hexoid_repair *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->n; i++) {
+		free(rp->v[i].path);
+		free(rp->v[i].fixes);
+	}
+	free(rp->v);
+	rp->v = NULL;
+	rp->n = rp->cap = 0;
+	rp->planned = 0;
+	memset(&rp->count, 0, sizeof(rp->count));
+}
+
+static int check_options(const struct hexoid_repair_options *o, struct hexoid_repair_options *copy,
+			 char *err, size_t errlen)
+{
+	if (!o || o->size < offsetof(struct hexoid_repair_options, ctx) + sizeof(void *)) {
+		snprintf(err, errlen, "bad options: set them with HEXOID_REPAIR_OPTIONS_INIT");
+		return -1;
+	}
+	memset(copy, 0, sizeof(*copy));
+	memcpy(copy, o, sizeof(*copy) < o->size ? sizeof(*copy) : o->size);
+	return 0;
+}
+
+static void tell(struct hexoid_repair *rp, const struct action *a, enum hexoid_repair_outcome out,
+		 const char *lock, unsigned long ids, const char *message)
+{
+	struct hexoid_repair_action ra;
+
+	ra.kind = a->kind;
+	ra.outcome = out;
+	ra.area = a->area;
+	ra.path = a->path;
+	ra.lock = lock;
+	ra.ids = ids;
+	ra.line = a->n ? a->fixes[0].line : 0;
+	ra.column = a->n ? a->fixes[0].column : 0;
+	ra.message = message;
+	if (rp->o->on_action && rp->o->on_action(rp->o->ctx, &ra))
+		rp->stopped = 1;
+}
+
+int hexoid_repair_plan(struct hexoid_repair *rp, const struct hexoid_repair_options *options,
+		       char *err, size_t errlen)
+{
+	struct hexoid_repair_options o;
+	struct hexoid_audit_options ao = HEXOID_AUDIT_OPTIONS_INIT;
+	size_t i;
+	int ret;
+
+	if (!rp || check_options(options, &o, err, errlen))
+		return -1;
+	clear_plan(rp);
+	rp->o = &o;
+	rp->stopped = 0;
+	ao.jobs = o.jobs;
+	ao.on_finding = plan_finding;
+	ao.ctx = rp;
+	ret = hexoid_audit_run(rp->audit, &ao, err, errlen);
+	if (rp->stopped < 0) {
+		snprintf(err, errlen, "out of memory");
+		ret = -1;
+	}
+	if (ret == 0) {
+		rp->planned = 1;
+		rp->count.planned = rp->n;
+		for (i = 0; i < rp->n && !rp->stopped; i++)
+			tell(rp, &rp->v[i], HEXOID_REPAIR_PLANNED,
+			     NULL, (unsigned long)rp->v[i].n, NULL);
+		ret = rp->stopped ? 1 : 0;
+	}
+	rp->o = NULL;
+	return ret;
+}
+
+/* --- doing an action ----------------------------------------------------------------- */
+
+/*
+ * The IDs of `a` lowercased in data: each must still be where it was found, an ID of
+ * the repository's length in hex; one that is lowercase already is left. Returns how
+ * many were lowercased, or -1 when one is no longer there.
+ */
+static long lowercase(const struct action *a, char *data, size_t size, size_t hexsz, char sep)
+{
+	unsigned long long line = 1;
+	size_t at = 0, i;
+	long n = 0;
+
+	for (i = 0; i < a->n; i++) {
+		const struct fix *fx = &a->fixes[i];
+		size_t start, end, pos;
+		int upper = 0;
+		/* To the line (fixes come in file order). */
+		while (line < fx->line) {
+			char *e = memchr(data + at, sep, size - at);
+			if (!e)
+				return -1;
+			at = (size_t)(e - data) + 1;
+			line++;
+		}
+		pos = at + fx->column - 1;
+		if (pos >= size || data[pos] == sep || !hexoid_is_hex(data[pos]))
+			return -1;
+		for (start = pos; start > at && hexoid_is_hex(data[start - 1]); start--)
+			;
+		for (end = pos; end < size && hexoid_is_hex(data[end]); end++)
+			;
+		if (end - start != hexsz)
+			return -1;
+		for (pos = start; pos < end; pos++)
+			if (data[pos] >= 'A' && data[pos] <= 'F') {
+				data[pos] = (char)(data[pos] + ('a' - 'A'));
+				upper = 1;
+			}
+		n += upper;
+	}
+	return n;
+}
+
+/* The ref a reflog belongs to, with its git directory's prefix: "logs/refs/heads/x" is
+ * "refs/heads/x", "worktrees/wt/logs/HEAD" is "worktrees/wt/HEAD". The prefix is the
+ * first place "logs/" starts a component below which a git directory's HEAD is. */
+static char *reflog_ref(const char *gitdir, const char *path)
+{
+	const char *p = path;
+
+	for (;;) {
+		if (!strncmp(p, "logs/", 5) && (p == path || p[-1] == '/')) {
+			size_t plen = (size_t)(p - path);
+			char *pre = strndup(path, plen), *head, *dir;
+			struct stat st;
+			int ok;
+			if (!pre)
+				return NULL;
+			dir = hexoid_join(gitdir, pre);
+			head = dir ? hexoid_join(dir, "HEAD") : NULL;
+			ok = head && lstat(head, &st) == 0;
+			free(head);
+			free(dir);
+			if (ok) {
+				char *ref = malloc(strlen(path) - 4);
+				if (ref)
+					sprintf(ref, "%s%s", pre, p + 5);
+				free(pre);
+				return ref;
+			}
+			free(pre);
+		}
+		if (!(p = strchr(p, '/')))
+			return NULL;
+		p++;
+	}
+}
+
+/* The file a commit-graph or multi-pack-index chain's line names, in the chain's folder. */
+static char *chain_member(const char *chain, enum hexoid_audit_area area, const char *id, size_t len)
+{
+	const char *slash = strrchr(chain, '/');
+	size_t dl = slash ? (size_t)(slash - chain + 1) : 0;
+	char *s = malloc(dl + len + 40);
+
+	if (s)
+		sprintf(s, "%.*s%s%.*s%s", (int)dl, chain,
+			area == HEXOID_AREA_GRAPH_CHAIN ? "graph-" : "multi-pack-index-", (int)len, id,
+			area == HEXOID_AREA_GRAPH_CHAIN ? ".graph" : ".midx");
+	return s;
+}
+
+/*
+ * git 2.x names a chain's files by the line's text as written: a line lowercased must
+ * still name its file. Where only the file of the old spelling is there, the new
+ * spelling is made a second name of it (the old one stays, as a reader may hold it;
+ * git's next write of the chain expires it).
+ */
+static int link_chain_members(struct hexoid_repair *rp, struct journal *j, const struct action *a,
+			      const char *old, const char *now, size_t size, char *err, size_t errlen)
+{
+	size_t hexsz = hexoid_hexsz(hexoid_audit_algo(rp->audit)), i = 0;
+
+	while (i + hexsz <= size) {
+		size_t e = i;
+		while (e < size && old[e] != '\n')
+			e++;
+		if (e - i == hexsz && memcmp(old + i, now + i, hexsz)) {
+			char *from = chain_member(a->path, a->area, old + i, hexsz);
+			char *to = chain_member(a->path, a->area, now + i, hexsz);
+			char *ffrom = from ? hexoid_join(j->dir, from) : NULL;
+			char *fto = to ? hexoid_join(j->dir, to) : NULL;
+			struct stat st;
+			int bad = !fto;
+			if (fto && lstat(fto, &st) != 0 && ffrom && lstat(ffrom, &st) == 0) {
+				if (hexoid_repair_step(j, "link", to))
+					bad = 1;
+				else if (link(ffrom, fto) != 0 && errno != EEXIST) {
+					snprintf(err, errlen, "%s: cannot link to %s: %s", from, to,
+						 strerror(errno));
+					bad = 1;
+				}
+			}
+			free(from);
+			free(to);
+			free(ffrom);
+			free(fto);
+			if (bad)
+				return -1;
+		}
+		i = e + 1;
+	}
+	return 0;
+}
+
+/* Whether the file of `area` is flushed before it is renamed into place. */
+static int wants_fsync(const struct hexoid_repair *rp, enum hexoid_audit_area area)
+{
+	switch (area) {
+	case HEXOID_AREA_REFS:
+	case HEXOID_AREA_PSEUDO_REFS:
+	case HEXOID_AREA_PACKED_REFS:
+	case HEXOID_AREA_REFLOGS:
+		return !!(rp->set.fsync & FSYNC_REFERENCE);
+	case HEXOID_AREA_GRAPH_CHAIN:
+		return !!(rp->set.fsync & FSYNC_COMMIT_GRAPH);
+	case HEXOID_AREA_MIDX_CHAIN:
+		return !!(rp->set.fsync & FSYNC_PACK_METADATA);
+	default:
+		return 0;
+	}
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* One lowercase action, under its locks. */
+static void do_lowercase(struct hexoid_repair *rp, struct journal *j, struct action *a)
+{
+	struct lock ref = { NULL, -1 }, lk = { NULL, -1 }, out = { NULL, -1 };
+	enum hexoid_repair_outcome res = HEXOID_REPAIR_FAILED;
+	char err[512] = "", *lockrel = NULL, *reflock = NULL, *full = hexoid_join(j->dir, a->path);
+	char *old = NULL;
+	struct hexoid_file f = { NULL, 0, 0, 0 };
+	struct stat st;
+	long timeout = 0, n = 0;
+	enum lock_status ls;
+	const char *slash = strrchr(a->path, '/');
+	const char *base = slash ? slash + 1 : a->path;
+	int packed = a->area == HEXOID_AREA_PACKED_REFS && !strcmp(base, "packed-refs");
+
+	if (!full || !(lockrel = hexoid_concat(a->path, ".lock"))) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto done;
+	}
+	if (a->area == HEXOID_AREA_REFS || a->area == HEXOID_AREA_PSEUDO_REFS)
+		timeout = rp->set.ref_timeout;
+	else if (packed)
+		timeout = rp->set.packed_timeout;
+	/* A reflog is rewritten under its ref's lock, as git's reflog expire does. */
+	if (a->area == HEXOID_AREA_REFLOGS) {
+		char *r = reflog_ref(j->dir, a->path);
+		if (!r || !(reflock = hexoid_concat(r, ".lock"))) {
+			free(r);
+			snprintf(err, sizeof(err), "no git directory above it");
+			goto done;
+		}
+		free(r);
+		ls = hexoid_repair_lock(j, reflock, rp->set.ref_timeout, 0666, &ref, err, sizeof(err));
+		if (ls != LOCK_TAKEN) {
+			res = ls == LOCK_HELD ? HEXOID_REPAIR_LOCKED : HEXOID_REPAIR_FAILED;
+			goto done;
+		}
+	}
+	/* The lock is made with the file's mode; the file is looked at again under it. */
+	if (lstat(full, &st) != 0)
+		st.st_mode = 0666;
+	ls = hexoid_repair_lock(j, lockrel, timeout, st.st_mode & 0777, &lk, err, sizeof(err));
+	if (ls != LOCK_TAKEN) {
+		res = ls == LOCK_HELD ? HEXOID_REPAIR_LOCKED : HEXOID_REPAIR_FAILED;
+		goto done;
+	}
+	/* Under the lock, the file as it is now: a regular file, no link to follow. */
+	if (lstat(full, &st) != 0) {
+		res = HEXOID_REPAIR_CHANGED;
+		snprintf(err, sizeof(err), "gone since it was read");
+		goto done;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, sizeof(err), "%s", S_ISLNK(st.st_mode) ? "a symbolic link: left to what it names"
+								   : "not a regular file");
+		goto done;
+	}
+	if (hexoid_file_read_at(AT_FDCWD, full, 0, 0, &f) != HEXOID_FILE_OK) {
+		snprintf(err, sizeof(err), "cannot read it again");
+		goto done;
+	}
+	if ((a->area == HEXOID_AREA_GRAPH_CHAIN || a->area == HEXOID_AREA_MIDX_CHAIN) &&
+	    !(old = malloc(f.size + 1))) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto done;
+	}
+	if (old)
+		memcpy(old, f.data, f.size);
+	n = lowercase(a, f.data, f.size, hexoid_hexsz(hexoid_audit_algo(rp->audit)),
+		      !strcmp(base, "MERGE_RR") ? '\0' : '\n');
+	if (n < 0) {
+		res = HEXOID_REPAIR_CHANGED;
+		snprintf(err, sizeof(err), "changed since it was read: an ID is no longer where it was");
+		goto done;
+	}
+	if (n == 0) {
+		res = HEXOID_REPAIR_DONE; /* lowercase already: someone did it */
+		goto done;
+	}
+	if (old && link_chain_members(rp, j, a, old, f.data, f.size, err, sizeof(err)))
+		goto done;
+	/* packed-refs: the new contents go to packed-refs.new, renamed over the file while
+	 * packed-refs.lock is held, as git writes them. */
+	if (packed) {
+		char *newrel = hexoid_concat(a->path, ".new");
+		if (!newrel) {
+			snprintf(err, sizeof(err), "out of memory");
+			goto done;
+		}
+		ls = hexoid_repair_lock(j, newrel, 0, st.st_mode & 0777, &out, err, sizeof(err));
+		free(newrel);
+		if (ls != LOCK_TAKEN) {
+			res = ls == LOCK_HELD ? HEXOID_REPAIR_LOCKED : HEXOID_REPAIR_FAILED;
+			goto done;
+		}
+	}
+	{
+		struct lock *w = packed ? &out : &lk;
+		struct stat ws;
+		if (hexoid_repair_step(j, "write", w->rel))
+			goto done;
+		if (write_all(w->fd, f.data, f.size) || fstat(w->fd, &ws)) {
+			snprintf(err, sizeof(err), "%s: cannot write: %s", w->rel, strerror(errno));
+			goto done;
+		}
+		/* The old file's mode and owner, whatever the umask and whoever runs this. */
+		if ((ws.st_mode & 07777) != (st.st_mode & 07777) && fchmod(w->fd, st.st_mode & 07777)) {
+			snprintf(err, sizeof(err), "%s: cannot keep its mode: %s", w->rel, strerror(errno));
+			goto done;
+		}
+		if ((ws.st_uid != st.st_uid || ws.st_gid != st.st_gid) &&
+		    fchown(w->fd, st.st_uid, st.st_gid)) {
+			snprintf(err, sizeof(err), "cannot keep its owner (%lu:%lu): %s",
+				 (unsigned long)st.st_uid, (unsigned long)st.st_gid, strerror(errno));
+			goto done;
+		}
+		if (wants_fsync(rp, a->area) && fsync(w->fd)) {
+			snprintf(err, sizeof(err), "%s: cannot flush: %s", w->rel, strerror(errno));
+			goto done;
+		}
+		if (hexoid_repair_commit(j, w, a->path, err, sizeof(err)))
+			goto done;
+	}
+	res = HEXOID_REPAIR_DONE;
+done:
+	hexoid_repair_unlock(j, &out);
+	hexoid_repair_unlock(j, &lk);
+	hexoid_repair_unlock(j, &ref);
+	if (j->stopped && res != HEXOID_REPAIR_DONE) {
+		rp->stopped = 1;
+	} else {
+		tell(rp, a, res, reflock ? reflock : lockrel, res == HEXOID_REPAIR_DONE ? (unsigned long)n : 0,
+		     res == HEXOID_REPAIR_DONE ? NULL : err);
+		if (res == HEXOID_REPAIR_DONE)
+			rp->count.done++;
+		else if (res == HEXOID_REPAIR_LOCKED)
+			rp->count.locked++;
+		else if (res == HEXOID_REPAIR_CHANGED)
+			rp->count.changed++;
+		else
+			rp->count.failed++;
+	}
+	free(f.data);
+	free(old);
+	free(full);
+	free(lockrel);
+	free(reflock);
+}
+
+int hexoid_repair_apply(struct hexoid_repair *rp, const struct hexoid_repair_options *options,
+			char *err, size_t errlen)
+{
+	struct hexoid_repair_options o;
+	struct journal j;
+	size_t i;
+	int ret;
+
+	if (!rp || check_options(options, &o, err, errlen))
+		return -1;
+	if (!rp->planned) {
+		/* Planning tells each action as planned; applying tells it again, done. */
+		struct hexoid_repair_options quiet = o;
+		quiet.on_action = NULL;
+		if ((ret = hexoid_repair_plan(rp, &quiet, err, errlen)))
+			return ret;
+	}
+	rp->o = &o;
+	rp->stopped = 0;
+	rp->count.done = rp->count.shown = rp->count.locked = rp->count.changed = rp->count.failed = 0;
+	/* Nothing to do: done, unless a killed repair's journal is there to take back. */
+	if (!o.dry_run && !rp->n) {
+		char *jp = hexoid_join(hexoid_audit_gitdir(rp->audit), "hexoid-repair.journal");
+		struct stat st;
+		int none = !jp || lstat(jp, &st) != 0;
+		free(jp);
+		if (none)
+			o.dry_run = 1;
+	}
+	if (o.dry_run) {
+		for (i = 0; i < rp->n && !rp->stopped; i++)
+			tell(rp, &rp->v[i], HEXOID_REPAIR_PLANNED, NULL, (unsigned long)rp->v[i].n, NULL);
+		rp->o = NULL;
+		return rp->stopped ? 1 : 0;
+	}
+	read_settings(&rp->set, hexoid_audit_gitdir(rp->audit));
+	if (hexoid_repair_journal_open(&j, hexoid_audit_gitdir(rp->audit), o.on_step, o.ctx,
+				       &rp->count.recovered, err, errlen)) {
+		hexoid_repair_journal_close(&j);
+		rp->o = NULL;
+		return -1;
+	}
+	for (i = 0; i < rp->n && !rp->stopped && !j.stopped; i++) {
+		struct action *a = &rp->v[i];
+		if (a->kind == HEXOID_REPAIR_SHOW) {
+			tell(rp, a, HEXOID_REPAIR_SHOWN, NULL, (unsigned long)a->n, NULL);
+			rp->count.shown++;
+		} else {
+			do_lowercase(rp, &j, a);
+		}
+	}
+	if (j.stopped)
+		rp->stopped = 1;
+	hexoid_repair_journal_close(&j);
+	rp->o = NULL;
+	if (rp->stopped)
+		return 1;
+	return rp->count.locked || rp->count.changed || rp->count.failed ? 2 : 0;
+}
+
+void hexoid_repair_summary(const struct hexoid_repair *rp, struct hexoid_repair_count *count)
+{
+	*count = rp->count;
+}
+
+void hexoid_repair_close(struct hexoid_repair *rp)
+{
+	if (!rp)
+		return;
+	clear_plan(rp);
+	hexoid_audit_close(rp->audit);
+	free(rp);
+}

@@ -1,0 +1,410 @@
+#!/bin/sh
+# hexoid repair, on repositories made by the installed git (SHA-1 and SHA-256, files; and
+# reftable ones made by the Git 3.0 build): object IDs planted in uppercase where git
+# reads them (a loose ref, packed-refs and its peeled line, reflogs, a linked worktree's
+# HEAD, ORIG_HEAD, FETCH_HEAD, shallow). Before the repair the Git 3.0 build fails on
+# them; after it, every file is exactly its old bytes lowercased, Git 2.x reads the same
+# refs, reflogs and history, the audit finds nothing, and the Git 3.0 build runs fsck,
+# log, gc, repack, clone, push, reflog expire (every line kept) and refs migrate (every
+# ref kept). Then what a repair must never do: change anything with --dry-run, lose a
+# file's mode or owner, take a lock real git holds, leave the repository unreadable when
+# killed between any two of its steps, or lose an update git makes while it runs.
+# Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_EDITOR=true GIT_PAGER=cat
+GIT_TERMINAL_PROMPT=0 GIT_AUTHOR_DATE="1700000000 +0000" GIT_COMMITTER_DATE="1700000000 +0000"
+GIT_ADVICE=0
+export GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL GIT_EDITOR GIT_PAGER GIT_TERMINAL_PROMPT
+export GIT_AUTHOR_DATE GIT_COMMITTER_DATE GIT_ADVICE
+
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+g3=$srcdir/../shared/tools/git3/git
+if [ -n "${RUN:-}" ]; then
+	g3_why="hexoid runs under $RUN"
+	g3=
+elif [ ! -x "$g3" ]; then
+	g3_why="no $g3"
+	g3=
+fi
+git3_() { "$g3" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
+
+up() { tr a-f A-F; }
+# upcase FILE AWK-PROGRAM: the file rewritten by the program, in place, keeping its inode's mode.
+upcase() { awk "$2" "$1" >"$1.t" && cat "$1.t" >"$1" && rm -f "$1.t"; }
+
+# A repository with something in each place, made by the installed git: three commits,
+# an annotated tag and a branch packed, a loose branch, reflogs, a detached linked
+# worktree, ORIG_HEAD, FETCH_HEAD and shallow (the root commit: no parent to cut).
+make_repo() {
+	git_ init -q --object-format="$1" "$2" &&
+	for i in 1 2 3; do git_ -C "$2" commit -q --allow-empty -m "c$i" || return 1; done &&
+	git_ -C "$2" tag -a -m t v1 HEAD~1 && git_ -C "$2" branch feature HEAD~1 &&
+	git_ -C "$2" pack-refs --all && git_ -C "$2" branch loose HEAD~2 &&
+	git_ -C "$2" worktree add -q --detach "$(dirname "$2")/wt" HEAD~1 &&
+	git_ -C "$2" reset -q --soft HEAD && git_ -C "$2" fetch -q . main &&
+	git_ -C "$2" rev-parse HEAD~2 >"$2/.git/shallow"
+}
+
+# The planted files, relative to the git directory.
+planted='refs/heads/loose packed-refs logs/refs/heads/main logs/HEAD worktrees/wt/HEAD ORIG_HEAD FETCH_HEAD shallow'
+plant() {
+	d=$1/.git
+	for f in $planted; do cp "$d/$f" "$1.orig.$(echo "$f" | tr / _)"; done
+	upcase "$d/refs/heads/loose" '{ print toupper($0) }'
+	upcase "$d/packed-refs" '/refs\/tags\/v1$/ { $1 = toupper($1) } /^\^/ { $0 = toupper($0) } { print }'
+	# A reflog line: "<old> <new> <who> <when>\t<message>": one ID, keeping the tab.
+	upcase "$d/logs/refs/heads/main" 'NR == 2 { l = index($0, " ") - 1; $0 = toupper(substr($0, 1, l)) substr($0, l + 1) } { print }'
+	upcase "$d/logs/HEAD" 'NR == 1 { l = index($0, " "); $0 = substr($0, 1, l) toupper(substr($0, l + 1, l - 1)) substr($0, 2 * l) } { print }'
+	upcase "$d/worktrees/wt/HEAD" '{ print toupper($0) }'
+	upcase "$d/ORIG_HEAD" '{ print toupper($0) }'
+	upcase "$d/FETCH_HEAD" '{ sub(/^[0-9a-f]+/, toupper(substr($0, 1, index($0, "\t") - 1))); print }'
+	upcase "$d/shallow" '{ print toupper($0) }'
+	for f in $planted; do cp "$d/$f" "$1.planted.$(echo "$f" | tr / _)"; done
+}
+
+# What Git 2.x reads: refs with their peeled IDs, the reflogs' IDs, HEADs and pseudo-refs.
+state() {
+	git_ -C "$1" for-each-ref --format='%(objectname) %(*objectname) %(refname)' &&
+	git_ -C "$1" reflog show --format='%H %gd %gs' main -- &&
+	git_ -C "$1" reflog show --format='%H %gd %gs' HEAD -- &&
+	git_ -C "$1" rev-parse HEAD ORIG_HEAD FETCH_HEAD &&
+	git_ -C "$(dirname "$1")/wt" rev-parse HEAD && git_ -C "$1" log --format='%H %P' --all
+}
+
+# Every regular file of the git directory with its checksum, locks and all.
+snapshot() { (cd "$1/.git" && find . -type f -exec md5sum {} + | sort -k 2); }
+leftovers() { find "$1/.git" \( -name '*.lock' -o -name 'hexoid-repair.journal*' -o -name '*.new' \) | sort; }
+
+for algo in sha1 sha256; do
+	r=$tmp/$algo/r
+	mkdir -p "$tmp/$algo"
+	if ! make_repo "$algo" "$r" >"$tmp/err" 2>&1; then
+		fail "$algo: a repository for the repair: $(head -1 "$tmp/err")"
+		continue
+	fi
+	state "$r" >"$tmp/before" 2>&1
+	plant "$r"
+
+	# Git 2.x reads the planted repository as before; the Git 3.0 build does not.
+	state "$r" >"$tmp/planted" 2>&1
+	if cmp -s "$tmp/before" "$tmp/planted"; then
+		pass "$algo: Git 2.x reads the planted repository as before"
+	else
+		fail "$algo: Git 2.x reads the planted repository differently"
+	fi
+	if [ -z "$g3" ]; then
+		skip "$algo: the Git 3.0 build rejects the planted repository" "$g3_why"
+	elif ! git3_ -C "$r" for-each-ref >/dev/null 2>&1 && ! git3_ -C "$(dirname "$r")/wt" status >/dev/null 2>&1 &&
+		! git3_ -C "$r" rev-parse --verify -q ORIG_HEAD >/dev/null 2>&1; then
+		pass "$algo: the Git 3.0 build rejects the planted repository (packed-refs, the worktree's HEAD, ORIG_HEAD)"
+	else
+		fail "$algo: the Git 3.0 build reads the planted repository: the plant proves nothing"
+	fi
+
+	# --dry-run: the plan, nothing changed.
+	snapshot "$r" >"$tmp/snap1"
+	$H repair --dry-run "$r" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	snapshot "$r" >"$tmp/snap2"
+	nplan=$(grep -c ': would lowercase' "$tmp/out")
+	if [ $rc = 1 ] && [ "$nplan" = 8 ] && cmp -s "$tmp/snap1" "$tmp/snap2"; then
+		pass "$algo: --dry-run plans the 8 files, exit 1, and changes nothing"
+	else
+		fail "$algo: --dry-run: exit $rc, $nplan files planned, changed: $(cmp -s "$tmp/snap1" "$tmp/snap2" && echo no || echo yes)"
+		sed 's/^/#   /' "$tmp/out" | head -12
+	fi
+
+	# The repair itself: modes kept, each file its planted bytes lowercased.
+	chmod 640 "$r/.git/refs/heads/loose"
+	$H repair "$r" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ndone=$(grep -c ': done: ' "$tmp/out")
+	if [ $rc = 0 ] && [ "$ndone" = 8 ]; then
+		pass "$algo: repair: 8 files done, exit 0"
+	else
+		fail "$algo: repair: exit $rc, $ndone files done"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -12
+	fi
+	bad=
+	for f in $planted; do
+		cmp -s "$r.orig.$(echo "$f" | tr / _)" "$r/.git/$f" || bad="$bad $f"
+	done
+	[ -z "$bad" ] && pass "$algo: each repaired file is byte for byte what git wrote before the IDs were made uppercase" ||
+		fail "$algo: repaired files differ from what git wrote:$bad"
+	mode=$(stat -c %a "$r/.git/refs/heads/loose")
+	[ "$mode" = 640 ] && pass "$algo: a file's mode is kept (640)" || fail "$algo: mode $mode, not 640"
+	state "$r" >"$tmp/after" 2>&1
+	if cmp -s "$tmp/before" "$tmp/after"; then
+		pass "$algo: Git 2.x reads the same refs, reflogs, HEADs and history after the repair"
+	else
+		fail "$algo: Git 2.x reads something else after the repair"
+		diff "$tmp/before" "$tmp/after" | sed 's/^/#   /' | head -8
+	fi
+	left=$(leftovers "$r")
+	[ -z "$left" ] && pass "$algo: no lock, journal or .new file left" || fail "$algo: left behind: $left"
+	$H audit "$r" >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && pass "$algo: the audit finds nothing after the repair" ||
+		{ fail "$algo: the audit after the repair: exit $rc"; grep '^\[' "$tmp/out" | sed 's/^/#   /' | head -5; }
+	$H repair "$r" >"$tmp/out" 2>&1
+	rc=$?
+	grep -q ': 0 files repaired' "$tmp/out" && [ $rc = 0 ] &&
+		pass "$algo: a second repair has nothing to do" || fail "$algo: a second repair: exit $rc"
+
+	# The Git 3.0 build reads all of it now.
+	if [ -z "$g3" ]; then
+		skip "$algo: the Git 3.0 build after the repair" "$g3_why"
+	else
+		why=
+		git3_ -C "$r" fsck --no-progress >/dev/null 2>&1 || why="$why fsck"
+		git3_ -C "$r" log --all --oneline >/dev/null 2>&1 || why="$why log"
+		git3_ -C "$r" rev-list --objects --all >/dev/null 2>&1 || why="$why rev-list"
+		git3_ -C "$(dirname "$r")/wt" status >/dev/null 2>&1 || why="$why worktree-status"
+		git3_ -C "$r" rev-parse ORIG_HEAD FETCH_HEAD >/dev/null 2>&1 || why="$why rev-parse"
+		cp -a "$r" "$tmp/$algo/m" 2>/dev/null
+		rm -rf "$tmp/$algo/m/.git/worktrees" # refs migrate does not take worktrees yet
+		lines=$(cat "$r/.git/logs/refs/heads/main" "$r/.git/logs/HEAD" | wc -l)
+		git3_ -C "$r" reflog expire --expire=never --expire-unreachable=never --all >/dev/null 2>&1 || why="$why reflog-expire"
+		lines2=$(cat "$r/.git/logs/refs/heads/main" "$r/.git/logs/HEAD" | wc -l)
+		[ "$lines" = "$lines2" ] || why="$why reflog-lines($lines/$lines2)"
+		git3_ -C "$tmp/$algo/m" refs migrate --ref-format=reftable >/dev/null 2>&1 || why="$why refs-migrate"
+		git3_ -C "$tmp/$algo/m" for-each-ref --format='%(objectname) %(*objectname) %(refname)' >"$tmp/m" 2>&1
+		git_ -C "$r" for-each-ref --format='%(objectname) %(*objectname) %(refname)' | cmp -s - "$tmp/m" ||
+			why="$why refs-kept"
+		git3_ -C "$r" gc -q >/dev/null 2>&1 || why="$why gc"
+		git3_ -C "$r" repack -a -d -q >/dev/null 2>&1 || why="$why repack"
+		git3_ clone -q --bare "$r" "$tmp/$algo/c.git" >/dev/null 2>&1 || why="$why clone"
+		git3_ -C "$r" push -q "$tmp/$algo/c.git" feature:pushed >/dev/null 2>&1 || why="$why push"
+		[ -z "$why" ] && pass "$algo: the Git 3.0 build: fsck, log, rev-list, worktree, reflog expire (every line kept), refs migrate (every ref kept), gc, repack, clone, push" ||
+			fail "$algo: the Git 3.0 build fails after the repair:$why"
+	fi
+done
+
+# ---------------------------------------------------------------------------------------
+# Locks: one real git holds, and the journal of a repair that was killed.
+r=$tmp/lk/r
+mkdir -p "$tmp/lk"
+make_repo sha1 "$r" >/dev/null 2>&1 && plant "$r"
+loose=$(cat "$r/.git/refs/heads/loose")
+old=$(git_ -C "$r" rev-parse loose)
+mkfifo "$tmp/fifo"
+# A transaction of git update-ref --stdin, prepared: it holds refs/heads/loose.lock until
+# told to abort.
+git_ -C "$r" update-ref --stdin <"$tmp/fifo" >"$tmp/ur.out" 2>&1 &
+urpid=$!
+exec 7>"$tmp/fifo"
+printf 'start\nupdate refs/heads/loose %s %s\nprepare\n' "$(git_ -C "$r" rev-parse main)" "$old" >&7
+i=0
+while [ ! -e "$r/.git/refs/heads/loose.lock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+$H repair "$r" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 3 ] && grep -q '^\[refs\] refs/heads/loose: locked: ' "$tmp/out" &&
+	[ "$(cat "$r/.git/refs/heads/loose")" = "$loose" ] && [ -e "$r/.git/refs/heads/loose.lock" ] &&
+	[ "$(grep -c ': done: ' "$tmp/out")" = 7 ]; then
+	pass "a lock git update-ref --stdin holds: that ref left, its lock kept, 7 files done, exit 3"
+else
+	fail "a lock git holds: exit $rc"
+	sed 's/^/#   /' "$tmp/out" | head -10
+fi
+printf 'abort\n' >&7
+exec 7>&-
+wait $urpid
+$H repair "$r" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && [ "$(cat "$r/.git/refs/heads/loose")" = "$old" ] &&
+	pass "the transaction aborted: a second run repairs the ref, exit 0" ||
+	fail "after the transaction: exit $rc, loose is $(cat "$r/.git/refs/heads/loose")"
+
+# Another repair's journal, its process alive: exit 2, nothing touched.
+plant "$r"
+printf 'hexoid-repair %s %s\n' $$ "$(hostname)" >"$r/.git/hexoid-repair.journal"
+snapshot "$r" >"$tmp/snap1"
+$H repair "$r" >"$tmp/out" 2>"$tmp/err"
+judge "a journal whose repair still runs: exit 2, nothing touched" 2 "another repair (pid $$" $?
+snapshot "$r" | cmp -s - "$tmp/snap1" || fail "a journal whose repair still runs: something changed"
+
+# A killed repair's journal: its lock that is still the same file is removed, a lock git
+# made since under another name it had used is not.
+true &
+wait $!
+dead=$!
+: >"$r/.git/refs/heads/loose.lock"
+: >"$r/.git/ORIG_HEAD.lock"
+lock_id() { stat -c '%d %i' "$1"; }
+{
+	printf 'hexoid-repair %s %s\n' "$dead" "$(hostname)"
+	printf 'tmp refs/heads/.loose.lock.%s-1.hexoid.lock\n' "$dead"
+	printf 'lock %s refs/heads/loose.lock\n' "$(lock_id "$r/.git/refs/heads/loose.lock")"
+	printf 'lock 1 1 ORIG_HEAD.lock\n'
+} >"$r/.git/hexoid-repair.journal"
+$H repair "$r" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 3 ] && grep -q '1 lock of a repair that was killed removed first' "$tmp/out" &&
+	[ ! -e "$r/.git/refs/heads/loose.lock" ] && [ -e "$r/.git/ORIG_HEAD.lock" ] &&
+	grep -q '^\[pseudo-refs\] ORIG_HEAD: locked' "$tmp/out" && [ ! -e "$r/.git/hexoid-repair.journal" ]; then
+	pass "a killed repair's journal: its own lock removed, one it did not make kept (ORIG_HEAD left, exit 3)"
+else
+	fail "a killed repair's journal: exit $rc"
+	sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -10
+fi
+rm -f "$r/.git/ORIG_HEAD.lock"
+
+# ---------------------------------------------------------------------------------------
+# Killed between any two steps: Git 2.x reads the repository as before at every point,
+# and a second run finishes.
+r=$tmp/kill/r
+mkdir -p "$tmp/kill"
+make_repo sha1 "$r" >/dev/null 2>&1
+state "$r" >"$tmp/kbefore" 2>&1
+plant "$r"
+cp -a "$r" "$tmp/kill/seed"
+cp -a "$tmp/kill/wt" "$tmp/kill/seed.wt"
+k=0 bad= killed=0
+while [ $k -lt 200 ]; do
+	rm -rf "$r" "$tmp/kill/wt"
+	cp -a "$tmp/kill/seed" "$r"
+	cp -a "$tmp/kill/seed.wt" "$tmp/kill/wt"
+	HEXOID_REPAIR_KILL_AFTER=$k $H repair "$r" >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && break
+	if [ $rc != 137 ]; then
+		bad="$bad step$k:exit$rc"
+		break
+	fi
+	killed=$((killed + 1))
+	state "$r" 2>&1 | cmp -s - "$tmp/kbefore" || bad="$bad step$k:git-reads-otherwise"
+	$H repair "$r" >"$tmp/out" 2>&1 || bad="$bad step$k:second-run-exit$?"
+	state "$r" 2>&1 | cmp -s - "$tmp/kbefore" || bad="$bad step$k:after-second-run"
+	[ -z "$(leftovers "$r")" ] || bad="$bad step$k:leftovers($(leftovers "$r" | tr '\n' ' '))"
+	$H audit "$r" >/dev/null 2>&1 || bad="$bad step$k:audit"
+	k=$((k + 1))
+done
+if [ -z "$bad" ] && [ $killed -ge 24 ]; then
+	pass "killed before each of its $killed steps: Git 2.x reads the same at once, a second run finishes, nothing left behind"
+else
+	fail "killed at each step ($killed kills):$bad"
+fi
+
+# ---------------------------------------------------------------------------------------
+# Beside real git: commits, ref updates and pack-refs while repairs run; no update lost.
+r=$tmp/live/r
+mkdir -p "$tmp/live"
+make_repo sha1 "$r" >/dev/null 2>&1
+c1=$(git_ -C "$r" rev-parse HEAD~2)
+i=0
+while [ $i -lt 150 ]; do echo "$c1" | up >"$r/.git/refs/heads/u$i"; i=$((i + 1)); done
+(
+	set +e
+	i=0
+	while [ $i -lt 60 ]; do
+		git_ -C "$r" commit -q --allow-empty -m "w$i" || echo "commit $i failed"
+		git_ -C "$r" update-ref "refs/heads/w$i" HEAD || echo "update-ref $i failed"
+		[ $((i % 20)) = 10 ] && { git_ -C "$r" pack-refs --all || echo "pack-refs $i failed"; }
+		i=$((i + 1))
+	done
+	git_ -C "$r" rev-parse HEAD >"$tmp/live/head"
+) >"$tmp/live/writer" 2>&1 &
+wpid=$!
+runs=0 worst=0
+while kill -0 $wpid 2>/dev/null; do
+	$H repair -q "$r" >>"$tmp/live/out" 2>&1
+	rc=$?
+	runs=$((runs + 1))
+	[ $rc = 2 ] && worst=2
+done
+wait $wpid
+$H repair -q "$r" >>"$tmp/live/out" 2>&1
+last=$?
+lost=
+i=0
+while [ $i -lt 60 ]; do
+	[ "$(git_ -C "$r" rev-parse -q --verify "refs/heads/w$i")" ] || lost="$lost w$i"
+	i=$((i + 1))
+done
+[ "$(git_ -C "$r" rev-parse main)" = "$(cat "$tmp/live/head")" ] || lost="$lost main"
+[ "$(git_ -C "$r" rev-list --count main)" = 63 ] || lost="$lost history"
+if [ -z "$lost" ] && [ ! -s "$tmp/live/writer" ] && [ $worst = 0 ] && [ $last = 0 ] &&
+	[ "$(git_ -C "$r" for-each-ref --format='%(refname)' refs/heads | grep -c '^refs/heads/u[0-9]')" = 150 ] && $H audit "$r" >/dev/null 2>&1; then
+	pass "beside git writing ($runs repairs meanwhile): no update lost, git never failed, then clean"
+else
+	fail "beside git writing: lost:$lost; writer: $(head -2 "$tmp/live/writer" | tr '\n' ' '); worst exit $worst, last $last, $(git_ -C "$r" for-each-ref --format='%(refname)' refs/heads | grep -c '^refs/heads/u[0-9]') u refs"
+	$H audit "$r" | grep '^\[' | sed 's/^/#   /' | head -3
+	grep -v ': 0 files repaired' "$tmp/live/out" | sed 's/^/#   /' | head -6
+fi
+
+# ---------------------------------------------------------------------------------------
+# What repair leaves: a commit with an uppercase parent header, and a file outside the git
+# directory that the config names.
+r=$tmp/left/r
+mkdir -p "$tmp/left"
+make_repo sha1 "$r" >/dev/null 2>&1
+tree=$(git_ -C "$r" rev-parse 'HEAD^{tree}')
+parent=$(git_ -C "$r" rev-parse HEAD | up)
+bad=$(printf 'tree %s\nparent %s\nauthor a <a@b> 1 +0000\ncommitter a <a@b> 1 +0000\n\nbad\n' "$tree" "$parent" |
+	git_ -C "$r" hash-object -t commit -w --stdin --literally)
+git_ -C "$r" update-ref refs/heads/bad "$bad"
+git_ -C "$r" rev-parse HEAD | up >"$r/ignore-revs"
+git_ -C "$r" config blame.ignoreRevsFile ignore-revs
+cp "$r/ignore-revs" "$tmp/left/ir"
+$H repair "$r" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 1 ] && grep -q "^left: \[loose-objects\] objects/.*: commit $bad: parent header" "$tmp/out" &&
+	grep -q '^\[config-files\] ignore-revs:1:[0-9]*: shown: ' "$tmp/out" && cmp -s "$r/ignore-revs" "$tmp/left/ir"; then
+	pass "a commit's uppercase header is left and reported, a work-tree file shown and not written: exit 1"
+else
+	fail "what repair leaves: exit $rc"
+	sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -8
+fi
+$H repair --json-lines "$r" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 1 ] && grep -q '"type": "left", "repository": ' "$tmp/out" &&
+	grep -q '"type": "action", .*"kind": "show", "outcome": "shown"' "$tmp/out" &&
+	grep -q '"type": "repository", .*"left_git3": 1, .*"exit": 1}' "$tmp/out" &&
+	tail -1 "$tmp/out" | grep -q '"type": "run", "repositories": 1, "dry_run": false, "exit": 1}'; then
+	pass "--json-lines: the left finding, the shown action, the repository's counts and the run's"
+else
+	fail "--json-lines: exit $rc"
+	sed 's/^/#   /' "$tmp/out" | head -6
+fi
+
+# ---------------------------------------------------------------------------------------
+# A reftable repository made by the Git 3.0 build: its refs are binary; FETCH_HEAD and
+# shallow are files, repaired as in any repository, and reftable/ is not touched.
+if [ -z "$g3" ]; then
+	skip "reftable: FETCH_HEAD and shallow repaired, reftable/ untouched" "$g3_why"
+else
+	r=$tmp/rt/r
+	mkdir -p "$tmp/rt"
+	git3_ init -q --ref-format=reftable "$r" 2>/dev/null && git3_ -C "$r" commit -q --allow-empty -m a &&
+		git3_ -C "$r" commit -q --allow-empty -m b && git3_ -C "$r" fetch -q . main &&
+		git3_ -C "$r" rev-parse HEAD~1 >"$r/.git/shallow"
+	upcase "$r/.git/FETCH_HEAD" '{ sub(/^[0-9a-f]+/, toupper(substr($0, 1, index($0, "\t") - 1))); print }'
+	upcase "$r/.git/shallow" '{ print toupper($0) }'
+	(cd "$r/.git/reftable" && md5sum ./* | sort) >"$tmp/rt1"
+	git3_ -C "$r" rev-parse FETCH_HEAD >/dev/null 2>&1 && pre=reads || pre=rejects
+	$H repair "$r" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	(cd "$r/.git/reftable" && md5sum ./* | sort) >"$tmp/rt2"
+	if [ $pre = rejects ] && [ $rc = 0 ] && grep -q '(sha1, reftable)' "$tmp/out" &&
+		[ "$(grep -c ': done: ' "$tmp/out")" = 2 ] && cmp -s "$tmp/rt1" "$tmp/rt2" &&
+		git3_ -C "$r" rev-parse FETCH_HEAD >/dev/null 2>&1 && git3_ -C "$r" log --oneline >/dev/null 2>&1 &&
+		git3_ -C "$r" fsck --no-progress >/dev/null 2>&1; then
+		pass "reftable: FETCH_HEAD and shallow repaired (the Git 3.0 build rejected them before, reads them now), reftable/ untouched"
+	else
+		fail "reftable: before: $pre, exit $rc"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -8
+	fi
+fi
+
+# ---------------------------------------------------------------------------------------
+# The command line.
+$H repair --bogus >/dev/null 2>"$tmp/err"
+judge "an unknown option: usage error" 2 "usage: hexoid repair" $?
+$H repair "$tmp/nowhere" >/dev/null 2>"$tmp/err"
+judge "no repository there: exit 2" 2 "hexoid repair: $tmp/nowhere" $?
+$H repair --help >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q -- '--dry-run' "$tmp/out" && grep -q 'Exit status' "$tmp/out" &&
+	pass "repair --help" || fail "repair --help: exit $rc"
