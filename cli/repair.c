@@ -346,7 +346,7 @@ int cmd_repair(int argc, char **argv)
 		nrepos = 1;
 	}
 	if (o.json) {
-		printf("{\"schema\": 1, \"type\": \"run\", \"repositories\": %lu, \"dry_run\": %s, "
+		printf("{\"schema\": 1, \"type\": \"run\", \"command\": \"repair\", \"repositories\": %lu, \"dry_run\": %s, "
 		       "\"exit\": %d}\n",
 		       nrepos, o.dry_run ? "true" : "false", code);
 	} else if (nrepos > 1) {

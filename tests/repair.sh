@@ -362,7 +362,7 @@ rc=$?
 if [ $rc = 1 ] && grep -q '"type": "left", "repository": ' "$tmp/out" &&
 	grep -q '"type": "action", .*"kind": "show", "outcome": "shown"' "$tmp/out" &&
 	grep -q '"type": "repository", .*"left_git3": 1, .*"exit": 1}' "$tmp/out" &&
-	tail -1 "$tmp/out" | grep -q '"type": "run", "repositories": 1, "dry_run": false, "exit": 1}'; then
+	tail -1 "$tmp/out" | grep -q '"type": "run", "command": "repair", "repositories": 1, "dry_run": false, "exit": 1}'; then
 	pass "--json-lines: the left finding, the shown action, the repository's counts and the run's"
 else
 	fail "--json-lines: exit $rc"
