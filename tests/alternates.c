@@ -124,8 +124,10 @@ TEST(alternates_lines)
 	mkobj("oct\001al");
 	mkobj("a/\"broken");
 	mkobj("crlf");
-	/* comments, blank lines, relative and absolute paths, CR LF, quoting (good and
-	 * broken: taken as written), a repeat, and nothing read past a NUL */
+	mkobj("crlf\r");
+	/* comments, blank lines, relative and absolute paths, CR LF (the CR is the path's,
+	 * as git takes it), quoting (good and broken: taken as written), a repeat, and
+	 * nothing read past a NUL */
 	snprintf(text, sizeof(text),
 		 "# a comment\n"
 		 "\n"
@@ -155,7 +157,7 @@ TEST(alternates_lines)
 	if (read_alts(a, &l) == 0) {
 		expect_dir("lines", &l, 0, "b", 1);
 		expect_dir("lines", &l, 1, "c", 1);
-		expect_dir("lines", &l, 2, "crlf", 1);
+		expect_dir("lines", &l, 2, "crlf\r", 1);
 		expect_dir("lines", &l, 3, "tab\there", 1);
 		expect_dir("lines", &l, 4, "q\"uote", 1);
 		expect_dir("lines", &l, 5, "oct\001al", 1);
@@ -190,7 +192,7 @@ TEST(alternates_depth_and_cycles)
 	int rc;
 
 	CHECK(start() == 0, "mkdtemp");
-	/* a chain l0 -> l1 -> ... -> l7: five levels below l0 are followed */
+	/* a chain l0 -> l1 -> ... -> l7: six levels below l0 are followed, as by git */
 	for (i = 0; i < 8; i++) {
 		const char *d;
 		snprintf(name, sizeof(name), "l%u", i);
@@ -206,6 +208,21 @@ TEST(alternates_depth_and_cycles)
 			expect_dir("chain", &l, i, name, i + 1);
 		}
 		hexoid_alternates_free(&l);
+	}
+	/* the file at the last level is read, for an unreadable one to be told, but what
+	 * it names is not taken: l6's, a folder here, is told; with l7 named, it is not */
+	{
+		char path[PATH_MAX + 64];
+		snprintf(path, sizeof(path), "%s/l%u/info/alternates", root, HEXOID_ALTERNATES_DEPTH);
+		CHECK(unlink(path) == 0 && mkdir(path, 0700) == 0, "%s: made a folder", path);
+		if (read_alts(mkobj("l0"), &l) == 0) {
+			CHECK(l.n == HEXOID_ALTERNATES_DEPTH + 1 && l.v[l.n - 1].file &&
+				      l.v[l.n - 1].error == EISDIR &&
+				      l.v[l.n - 1].depth == HEXOID_ALTERNATES_DEPTH &&
+				      !strcmp(l.v[l.n - 1].path, path),
+			      "the last level's file: %zu entries", l.n);
+			hexoid_alternates_free(&l);
+		}
 	}
 	/* a cycle x -> y -> x, and x -> x: each directory once, the first never */
 	reset();
@@ -276,6 +293,22 @@ TEST(alternates_errors)
 		CHECK(l.n == 1 && l.v[0].file && l.v[0].error == EISDIR && l.v[0].depth == 0 &&
 			      !strcmp(l.v[0].path, path),
 		      "a folder for a file: %zu entries", l.n);
+		hexoid_alternates_free(&l);
+	}
+	/* a FIFO and a symbolic link to nothing in the file's place: told, never opened (an
+	 * open of the FIFO would wait for a writer) */
+	rmdir(path);
+	CHECK(mkfifo(path, 0600) == 0, "mkfifo %s", path);
+	if (read_alts(a, &l) == 0) {
+		CHECK(l.n == 1 && l.v[0].file && l.v[0].error == EINVAL && !strcmp(l.v[0].path, path),
+		      "a FIFO for a file: %zu entries", l.n);
+		hexoid_alternates_free(&l);
+	}
+	unlink(path);
+	CHECK(symlink("nowhere", path) == 0, "symlink %s", path);
+	if (read_alts(a, &l) == 0) {
+		CHECK(l.n == 1 && l.v[0].file && l.v[0].error == ENOENT && !strcmp(l.v[0].path, path),
+		      "a link to nothing for a file: %zu entries", l.n);
 		hexoid_alternates_free(&l);
 	}
 	/* the first directory must be there */

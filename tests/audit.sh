@@ -892,6 +892,93 @@ for fmt in sha1 sha256; do
 	fi
 done
 
+# --- objects/info/alternates as git reads it: a quoted path with a space and a newline,
+# a relative one, a chain deeper than git goes, a cycle, a CR before the line's end (the
+# path's, for git), a NUL (the file's end). Each folder holds one commit of its own with
+# an uppercase tree header: the audit reports the commits of exactly the folders through
+# which git finds them.
+al=$tmp/alternates
+mkdir "$al"
+# alt_plant DIR NAME: an objects folder at DIR/objects holding commit NAME, its ID in
+# $al/NAME.oid.
+alt_plant() {
+	git_ init -q --bare "$1" && a_t=$(git -C "$1" mktree </dev/null) &&
+		printf 'tree %s\nauthor %s\ncommitter %s\n\n%s\n' "$(up "$a_t")" "$p_ident" "$p_ident" "$2" |
+		git -C "$1" hash-object -w -t commit --stdin >"$al/$2.oid"
+}
+cr=$(printf '\r')
+nl='
+'
+{
+	git_ init -q --bare "$al/main" &&
+	alt_plant "$al/sp ace${nl}new line" quoted && alt_plant "$al/rel" relative &&
+	for i in 1 2 3 4 5 6 7; do alt_plant "$al/chain$i" chain$i || exit 1; done &&
+	alt_plant "$al/crlf" crlf && alt_plant "$al/crq" crlf-cr && mv "$al/crq/objects" "$al/crlf/objects$cr" &&
+	alt_plant "$al/afternul" afternul &&
+	printf '# a comment\n\n"../../sp ace\\nnew line/objects"\n../../rel/objects\n%s\n../../crlf/objects\r\n\0../../afternul/objects\n' \
+		"$al/chain1/objects" >"$al/main/objects/info/alternates" &&
+	for i in 1 2 3 4 5 6; do echo "../../chain$((i + 1))/objects" >"$al/chain$i/objects/info/alternates"; done &&
+	printf '../../main/objects\n../../rel/objects\n' >"$al/rel/objects/info/alternates"
+} >"$tmp/git.log" 2>&1 && st=ok || st=
+if [ -n "$st" ]; then
+	audit --no-progress --jobs 2 "$al/main"
+	judge "alternates as git reads them: exit 1" 1 "" $?
+	findings_of "$tmp/out" >"$tmp/found"
+	: >"$tmp/alt.git"
+	: >"$tmp/alt.audit"
+	for name in quoted relative chain1 chain2 chain3 chain4 chain5 chain6 chain7 crlf crlf-cr afternul; do
+		o=$(cat "$al/$name.oid")
+		git -C "$al/main" cat-file -e "$o" 2>/dev/null && echo "$name" >>"$tmp/alt.git"
+		grep -qF "$o" "$tmp/found" && echo "$name" >>"$tmp/alt.audit"
+	done
+	want='quoted relative chain1 chain2 chain3 chain4 chain5 chain6 crlf-cr'
+	if [ "$(echo $(cat "$tmp/alt.git"))" = "$want" ]; then
+		pass "git reads the quoted, relative, CR-ended and six chained alternates, none past a NUL or deeper"
+	else
+		fail "git reads other alternates than thought: $(echo $(cat "$tmp/alt.git"))"
+	fi
+	# (a finding's line starts with its area; the quoted path's newline is printed as it is)
+	if cmp -s "$tmp/alt.git" "$tmp/alt.audit" && [ "$(grep -c '^\[' "$tmp/found")" -eq "$(wc -l <"$tmp/alt.git")" ]; then
+		pass "the audit reads the alternates git reads, each once (the cycle is no repeat)"
+	else
+		fail "the audit reads other alternates than git: $(echo $(cat "$tmp/alt.audit"))"
+		sed 's/^/#   /' "$tmp/found" | head -12
+	fi
+	if grep -qF "[alternates] $al/rel/objects/" "$tmp/found"; then
+		pass "a relative alternate's findings name its folder resolved, as git names it"
+	else
+		fail "a relative alternate's findings name its folder otherwise"
+	fi
+else
+	fail "git could not make the alternates"
+	sed 's/^/#   /' "$tmp/git.log" | tail -3
+fi
+# An alternates file that is no regular file, or cannot be read, is a finding, never
+# opened; an alternate that is not there is none (git only warns of it), one that is no
+# folder is a folder that cannot be read, told once however it is named.
+if git_ init -q --bare "$al/odd" >"$tmp/git.log" 2>&1; then
+	f=$al/odd/objects/info/alternates
+	printf '[alternates] objects/info/alternates: \terror\tcannot read it\n' >"$tmp/x.expect"
+	for kind in folder fifo link; do
+		rm -rf "$f"
+		case $kind in
+		folder) mkdir "$f" ;;
+		fifo) mkfifo "$f" ;;
+		link) ln -s nowhere "$f" ;;
+		esac
+		audit_bounded --no-progress "$al/odd"
+		judge "an alternates file that is a $kind: exit 1, no hang" 1 "" $?
+		expect_findings "an alternates file that is a $kind: a finding on the file" "$tmp/x.expect"
+	done
+	rm -rf "$f"
+	: >"$al/plain"
+	printf '%s\n' "$al/missing/objects" "$al/plain" ../../plain "$al/plain/objects" >"$f"
+	printf '[alternates] %s: \terror\tcannot read the folder\n' "$al/plain" >"$tmp/x.expect"
+	audit_bounded --no-progress "$al/odd"
+	judge "alternates that lead nowhere: exit 1" 1 "" $?
+	expect_findings "alternates that lead nowhere: a file named twice is one finding, what is not there none" "$tmp/x.expect"
+fi
+
 # --- Unusable input: exit 2 and a message, nothing reported.
 mkdir "$tmp/not-a-repo"
 unusable "a directory that is not a repository" "$tmp/not-a-repo"

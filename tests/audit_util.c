@@ -206,6 +206,12 @@ TEST(audit_util_str)
 	s = hexoid_concat("wt/", "HEAD");
 	CHECK(s && !strcmp(s, "wt/HEAD"), "concat");
 	free(s);
+	s = hexoid_concat3("a:b", ":", "");
+	CHECK(s && !strcmp(s, "a:b:"), "concat3");
+	free(s);
+	s = hexoid_concat3("", "", "c");
+	CHECK(s && !strcmp(s, "c"), "concat3, two empty");
+	free(s);
 	s = hexoid_resolve("/repo", "/abs");
 	CHECK(s && !strcmp(s, "/abs"), "resolve: an absolute path as it is");
 	free(s);

@@ -5,14 +5,13 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "audit/objects.h"
 #include "hexoid_pack.h"
+#include "pack/alternates.h"
 #include "util/dir.h"
 #include "util/str.h"
 
@@ -262,68 +261,37 @@ static void scan_dir(struct objscan *os, const char *objects, int alt)
 }
 
 /*
- * The object folders objects/info/alternates lists (one a line, '#' comments, relative
- * ones from the objects folder), and theirs, as deep as git goes (5), each once: git
- * reads their objects as the repository's own.
+ * The objects folder, then the object folders its objects/info/alternates names, and
+ * theirs, in the order and as deep as git reads them (pack/alternates.h): git reads
+ * their objects as the repository's own. A file of them that cannot be read, or is no
+ * regular file, is a finding; a folder named that is not there at all is none, as git
+ * only warns of it; one that is there but no folder is a folder that cannot be read.
  */
-static void scan_alternates(struct objscan *os, const char *objects, int depth,
-			    struct run *seen)
-{
-	char *file = hexoid_join(objects, "info/alternates"), *data = NULL;
-	struct where w = { (char *)objects, (char *)"", 0 };
-	size_t size;
-	int fd, got = 1;
-
-	if (!file)
-		return;
-	fd = open(objects, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	/* Findings go through on_object_finding: this may be the objects' own thread. */
-	if (fd >= 0)
-		got = hexoid_audit_read_at(os->r, HEXOID_AREA_ALTERNATES, &w, fd, "info/alternates",
-					   "", 0, &data, &size, 0);
-	if (got < 0) {
-		os->area = HEXOID_AREA_ALTERNATES;
-		io_finding(os, file, "cannot read it, or not a regular file");
-	}
-	if (got == 0) {
-		struct hexoid_lines it = { data, size, 0, 0, '\n' };
-		const char *p;
-		size_t len;
-		while (hexoid_next_line(&it, &p, &len) && !scan_stopped(os)) {
-			char *line = strndup(p, len), *alt;
-			if (!line)
-				break;
-			line[strcspn(line, "\r")] = 0;
-			if (!*line || *line == '#') {
-				free(line);
-				continue;
-			}
-			alt = hexoid_resolve(objects, line);
-			if (alt && depth < 5 && hexoid_audit_seen_before(seen, alt) == 0) {
-				scan_dir(os, alt, 1);
-				scan_alternates(os, alt, depth + 1, seen);
-			}
-			free(alt);
-			free(line);
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	free(data);
-	free(file);
-}
-
 static void scan_objects(struct objscan *os)
 {
 	char *objects = os->rp->objects_only ? strdup(os->rp->dir) : hexoid_join(os->rp->dir, "objects");
-	struct run seen;
+	struct hexoid_alternates alts = { NULL, 0, 0 };
+	struct run seen; /* for its set of folders: each scanned once, by inode */
+	size_t i;
 
 	if (!objects)
 		return;
 	scan_dir(os, objects, 0);
 	memset(&seen, 0, sizeof(seen));
 	hexoid_audit_seen_before(&seen, objects);
-	scan_alternates(os, objects, 0, &seen);
+	/* Fails only when the objects folder is not there (scan_dir told it) or memory runs
+	 * out; what was read by then is scanned all the same. */
+	hexoid_alternates_read(objects, NULL, 0, &alts, NULL, 0);
+	for (i = 0; i < alts.n && !scan_stopped(os); i++) {
+		const struct hexoid_alternate *a = &alts.v[i];
+		if (a->file) {
+			os->area = HEXOID_AREA_ALTERNATES;
+			io_finding(os, a->path, "cannot read it, or not a regular file");
+		} else if (hexoid_audit_seen_before(&seen, a->path) == 0) {
+			scan_dir(os, a->path, 1);
+		}
+	}
+	hexoid_alternates_free(&alts);
 	free(seen.seen);
 	free(objects);
 }

@@ -4,7 +4,6 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 
 #include "audit/audit.h"
 #include "audit/discover.h"
+#include "util/dir.h"
 #include "util/str.h"
 
 struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errlen)
@@ -45,44 +45,61 @@ fail:
 	return NULL;
 }
 
+/* The hash an object's name is in, by its length in hex; 0 for neither. */
+static enum hexoid_algo algo_of_hexsz(size_t hexsz)
+{
+	return hexsz == 40 ? HEXOID_SHA1 : hexsz == 64 ? HEXOID_SHA256 : 0;
+}
+
+static int is_named_idx(const char *name, void *ctx)
+{
+	size_t len = strlen(name);
+
+	(void)ctx;
+	return len > 9 && !strncmp(name, "pack-", 5) && hexoid_ends_with(name, ".idx") &&
+	       algo_of_hexsz(len - 9);
+}
+
+static int is_fanout(const char *name, void *ctx)
+{
+	(void)ctx;
+	return strlen(name) == 2 && hexoid_all_hex(name, 2);
+}
+
+static int is_loose_rest(const char *name, void *ctx)
+{
+	(void)ctx;
+	return algo_of_hexsz(strlen(name) + 2) != 0;
+}
+
 /* The hash an objects folder's contents are named in: its first pack's name
- * (pack-<checksum>.idx), else its first loose object's; 0 when it has neither. */
+ * (pack-<checksum>.idx), else its first loose object's, first in name order; 0 when it
+ * has neither. */
 static enum hexoid_algo objects_algo(const char *dir)
 {
 	char *packdir = hexoid_join(dir, "pack");
 	enum hexoid_algo algo = 0;
-	struct dirent *de;
-	DIR *d;
+	struct hexoid_names names, sub;
+	size_t i;
 
-	if (packdir && (d = opendir(packdir))) {
-		while (!algo && (de = readdir(d))) {
-			size_t len = strlen(de->d_name);
-			if (len > 9 && !strncmp(de->d_name, "pack-", 5) &&
-			    !strcmp(de->d_name + len - 4, ".idx"))
-				algo = len - 9 == 40 ? HEXOID_SHA1 : len - 9 == 64 ? HEXOID_SHA256 : 0;
-		}
-		closedir(d);
+	if (packdir && hexoid_dir_names(packdir, HEXOID_DIR_ANY, is_named_idx, NULL, &names) == 0) {
+		if (names.n)
+			algo = algo_of_hexsz(strlen(names.v[0]) - 9);
+		hexoid_names_free(&names);
 	}
 	free(packdir);
-	if (!algo && (d = opendir(dir))) {
-		while (!algo && (de = readdir(d))) {
-			char *sub;
-			DIR *sd;
-			struct dirent *e;
-			if (strlen(de->d_name) != 2 || !hexoid_is_hex(de->d_name[0]) || !hexoid_is_hex(de->d_name[1]) ||
-			    !(sub = hexoid_join(dir, de->d_name)))
-				continue;
-			if ((sd = opendir(sub))) {
-				while (!algo && (e = readdir(sd))) {
-					size_t len = strlen(e->d_name);
-					algo = len == 38 ? HEXOID_SHA1 : len == 62 ? HEXOID_SHA256 : 0;
-				}
-				closedir(sd);
-			}
-			free(sub);
+	if (algo || hexoid_dir_names(dir, HEXOID_DIR_ANY, is_fanout, NULL, &names) < 0)
+		return algo;
+	for (i = 0; i < names.n && !algo; i++) {
+		char *fanout = hexoid_join(dir, names.v[i]);
+		if (fanout && hexoid_dir_names(fanout, HEXOID_DIR_ANY, is_loose_rest, NULL, &sub) == 0) {
+			if (sub.n)
+				algo = algo_of_hexsz(strlen(sub.v[0]) + 2);
+			hexoid_names_free(&sub);
 		}
-		closedir(d);
+		free(fanout);
 	}
+	hexoid_names_free(&names);
 	return algo;
 }
 

@@ -13,6 +13,7 @@
 
 #include "gate/gate.h"
 #include "util/child.h"
+#include "util/str.h"
 
 /* A reason the check cannot be done or trusted, from the calling thread. Once the run
  * is cancelled or stopped, what follows from that is not news and is left unsaid. */
@@ -62,19 +63,6 @@ void hexoid_gate_cancel(struct hexoid_gate *g)
 	pthread_mutex_unlock(&g->lock);
 }
 
-static char *concat(const char *a, const char *b, const char *c)
-{
-	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
-	char *s = malloc(la + lb + lc + 1);
-
-	if (s) {
-		memcpy(s, a, la);
-		memcpy(s + la, b, lb);
-		memcpy(s + la + lb, c, lc + 1);
-	}
-	return s;
-}
-
 /*
  * git's environment: this process's, replacement objects off (they would hide the
  * stored ones from rev-list and cat-file), and with a git_dir what receive-pack sets for
@@ -87,25 +75,25 @@ int hexoid_gate_env(struct hexoid_gate *g)
 	char *alt = NULL, *objects = NULL;
 
 	if (!(g->env_set = calloc(6, sizeof(*g->env_set))) ||
-	    !(g->env_set[n++] = concat("GIT_NO_REPLACE_OBJECTS", "=", "1")))
+	    !(g->env_set[n++] = strdup("GIT_NO_REPLACE_OBJECTS=1")))
 		goto oom;
 	if (g->git_dir) {
-		if (!(objects = concat(g->git_dir, "/", "objects")) ||
-		    !(g->env_set[n++] = concat("GIT_DIR", "=", g->git_dir)) ||
-		    !(g->env_set[n++] = concat("GIT_OBJECT_DIRECTORY", "=",
-					       g->quarantine ? g->quarantine : objects)))
+		if (!(objects = hexoid_join(g->git_dir, "objects")) ||
+		    !(g->env_set[n++] = hexoid_concat("GIT_DIR=", g->git_dir)) ||
+		    !(g->env_set[n++] = hexoid_concat("GIT_OBJECT_DIRECTORY=",
+						      g->quarantine ? g->quarantine : objects)))
 			goto oom;
-		if (g->quarantine && !(g->env_set[n++] = concat("GIT_QUARANTINE_PATH", "=", g->quarantine)))
+		if (g->quarantine && !(g->env_set[n++] = hexoid_concat("GIT_QUARANTINE_PATH=", g->quarantine)))
 			goto oom;
 		if (!(alt = strdup(g->quarantine ? objects : "")))
 			goto oom;
 		for (i = 0; g->alternates && g->alternates[i]; i++) {
-			char *more = concat(alt, *alt ? ":" : "", g->alternates[i]);
+			char *more = hexoid_concat3(alt, *alt ? ":" : "", g->alternates[i]);
 			free(alt);
 			if (!(alt = more))
 				goto oom;
 		}
-		if (!(g->env_set[n++] = concat("GIT_ALTERNATE_OBJECT_DIRECTORIES", "=", alt)))
+		if (!(g->env_set[n++] = hexoid_concat("GIT_ALTERNATE_OBJECT_DIRECTORIES=", alt)))
 			goto oom;
 	}
 	free(alt);

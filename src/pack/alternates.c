@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "alternates.h"
-#include "common.h"
+#include "util/file.h"
 
 struct reader {
 	struct hexoid_alternates *out;
@@ -143,45 +144,45 @@ static int take(struct reader *r, const char *dir, unsigned depth, const char *e
 	}
 	if (append(r->out, real, depth + 1, 0, 0))
 		return oom(r, dir);
-	if (depth + 1 < HEXOID_ALTERNATES_DEPTH)
-		return read_file(r, r->out->v[r->out->n - 1].path, depth + 1);
-	return 0;
+	return read_file(r, r->out->v[r->out->n - 1].path, depth + 1);
 }
 
-/* dir's info/alternates, dir being at `depth` below the first directory. */
+/*
+ * dir's info/alternates, dir being at `depth` below the first directory. The file is
+ * stat'ed before it is opened, and only a regular one is read: a FIFO in its place
+ * would block the open, a device could be anything. At the last depth git still reads
+ * the file (and says what it names is nested too deep): so is it here, for an unreadable
+ * one to be told, but what it names is not taken.
+ */
 static int read_file(struct reader *r, const char *dir, unsigned depth)
 {
 	size_t dlen = strlen(dir);
 	char *path = malloc(dlen + 18), *entry = NULL;
 	const char *s, *end;
-	struct pk_map m;
-	struct stat st;
-	char why[8];
+	struct hexoid_file f;
+	enum hexoid_file_status st;
 	int rc = 0;
 
 	if (!path)
 		return oom(r, dir);
 	memcpy(path, dir, dlen);
 	memcpy(path + dlen, "/info/alternates", 17);
-	if (stat(path, &st)) {
-		int e = errno;
-		if (e == ENOENT || e == ENOTDIR) {
-			free(path);
-			return 0; /* none */
-		}
-		return append(r->out, path, depth, e, 1) ? oom(r, dir) : 0;
+	st = hexoid_file_read_at(AT_FDCWD, path, 0, 0, &f);
+	if (st == HEXOID_FILE_MISSING) {
+		free(path);
+		return 0; /* none */
 	}
-	if (hexoid_pk_map_file(&m, path, why, sizeof(why))) {
-		int e = S_ISDIR(st.st_mode) ? EISDIR : S_ISREG(st.st_mode) && errno ? errno : EINVAL;
-		return append(r->out, path, depth, e, 1) ? oom(r, dir) : 0;
+	if (st != HEXOID_FILE_OK) {
+		int why = st == HEXOID_FILE_BROKEN_LINK ? ENOENT
+			  : st == HEXOID_FILE_NOT_REGULAR ? (S_ISDIR(f.mode) ? EISDIR : EINVAL)
+			  : f.error ? f.error : EIO;
+		return append(r->out, path, depth, why, 1) ? oom(r, dir) : 0;
 	}
 	free(path);
-	if (!m.size)
-		return 0;
-	s = (const char *)m.data;
-	end = memchr(s, 0, m.size); /* where git's reading stops */
+	s = f.data;
+	end = memchr(s, 0, f.size); /* where git's reading stops */
 	if (!end)
-		end = s + m.size;
+		end = s + f.size;
 	if (s < end && !(entry = malloc((size_t)(end - s) + 1)))
 		rc = oom(r, dir);
 	while (!rc && s < end) {
@@ -192,19 +193,19 @@ static int read_file(struct reader *r, const char *dir, unsigned depth)
 		if (*s == '#') {
 			e = nl; /* a comment */
 		} else if (*s != '"' || !(e = unquote(s, end, entry))) {
-			size_t len = (size_t)(nl - s);
-			if (len && s[len - 1] == '\r')
-				len--;
-			memcpy(entry, s, len);
-			entry[len] = 0;
+			memcpy(entry, s, (size_t)(nl - s));
+			entry[nl - s] = 0;
 			e = nl;
 		}
 		s = e < end ? e + 1 : end;
-		if (entry[0])
-			rc = take(r, dir, depth, entry);
+		if (!entry[0])
+			continue;
+		if (depth == HEXOID_ALTERNATES_DEPTH)
+			break; /* nested too deep: git takes none of it */
+		rc = take(r, dir, depth, entry);
 	}
 	free(entry);
-	hexoid_pk_unmap(&m);
+	free(f.data);
 	return rc;
 }
 
@@ -222,7 +223,10 @@ int hexoid_alternates_read(const char *objects_dir, const char *const *known, si
 		return -1;
 	}
 	r.first = first;
-	rc = read_file(&r, first, 0);
+	/* The file and what it names relative to objects_dir as the caller named it: an
+	 * entry that leads nowhere, or the file when it cannot be read, is told as
+	 * objects_dir/... */
+	rc = read_file(&r, objects_dir, 0);
 	free(first);
 	return rc;
 }

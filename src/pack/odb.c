@@ -14,7 +14,6 @@
  * every varint and size is bounded before use, and a chain deeper than HEXOID_ODB_MAX_DEPTH
  * (or a REF_DELTA chain that comes back on itself) is damage, not a loop.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -27,6 +26,7 @@
 
 #include "alternates.h"
 #include "common.h"
+#include "util/dir.h"
 #include "util/str.h"
 #include "entry.h"
 #include "loose_read.h"
@@ -145,58 +145,42 @@ fail:
 	return -1;
 }
 
+static int is_idx(const char *name, void *ctx)
+{
+	(void)ctx;
+	return strlen(name) > 4 && hexoid_ends_with(name, ".idx");
+}
+
 static int add_packs(struct hexoid_odb *o, const char *dir, char *err, size_t errlen)
 {
-	size_t dlen = strlen(dir), n = 0, cap = 0, i;
-	char *packdir = malloc(dlen + 6), **names = NULL;
-	DIR *d;
-	struct dirent *de;
+	char *packdir = hexoid_join(dir, "pack");
+	struct hexoid_names names;
+	size_t i;
 	int rc = 0;
 
 	if (!packdir) {
 		say(err, errlen, "%s: out of memory", dir);
 		return -1;
 	}
-	sprintf(packdir, "%s/pack", dir);
-	if (!(d = opendir(packdir))) {
+	/* Sorted: which copy of a duplicated object is read does not depend on the order
+	 * readdir() happens to give. */
+	if (hexoid_dir_names(packdir, HEXOID_DIR_ANY, is_idx, NULL, &names) < 0) {
 		int e = errno;
-		free(packdir);
-		if (e == ENOENT)
+		if (e == ENOENT) {
+			free(packdir);
 			return 0; /* no packs yet */
-		say(err, errlen, "%s/pack: %s", dir, strerror(e));
+		}
+		if (e == ENOMEM)
+			say(err, errlen, "%s: out of memory", packdir);
+		else
+			say(err, errlen, "%s: %s", packdir, strerror(e));
+		free(packdir);
 		return -1;
 	}
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		if (len < 5 || strcmp(de->d_name + len - 4, ".idx"))
-			continue;
-		if (n == cap) {
-			char **v = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*v));
-			if (!v) {
-				rc = -1;
-				break;
-			}
-			names = v;
-		}
-		if (!(names[n] = strdup(de->d_name))) {
+	for (i = 0; i < names.n && !rc; i++)
+		if (add_pack(o, packdir, names.v[i], err, errlen) < 0)
 			rc = -1;
-			break;
-		}
-		n++;
-	}
-	closedir(d);
-	if (rc)
-		say(err, errlen, "%s: out of memory", packdir);
-	/* A fixed order: which copy of a duplicated object is read does not depend on
-	 * the order readdir() happens to give. */
-	if (n)
-		qsort(names, n, sizeof(*names), hexoid_cmp_str);
-	for (i = 0; i < n && !rc; i++)
-		if (add_pack(o, packdir, names[i], err, errlen) < 0)
-			rc = -1;
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	hexoid_names_free(&names);
 	free(packdir);
 	return rc;
 }

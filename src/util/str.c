@@ -8,27 +8,27 @@
 
 #include "util/str.h"
 
-static char *glue(const char *a, const char *sep, const char *b)
+char *hexoid_concat3(const char *a, const char *b, const char *c)
 {
-	size_t la = strlen(a), ls = strlen(sep), lb = strlen(b);
-	char *s = malloc(la + ls + lb + 1);
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+	char *s = malloc(la + lb + lc + 1);
 
 	if (!s)
 		return NULL;
 	memcpy(s, a, la);
-	memcpy(s + la, sep, ls);
-	memcpy(s + la + ls, b, lb + 1);
+	memcpy(s + la, b, lb);
+	memcpy(s + la + lb, c, lc + 1);
 	return s;
 }
 
 char *hexoid_join(const char *a, const char *b)
 {
-	return glue(a, "/", b);
+	return hexoid_concat3(a, "/", b);
 }
 
 char *hexoid_concat(const char *a, const char *b)
 {
-	return glue(a, "", b);
+	return hexoid_concat3(a, "", b);
 }
 
 char *hexoid_resolve(const char *base, const char *rel)

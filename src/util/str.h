@@ -17,6 +17,8 @@
 char *hexoid_join(const char *a, const char *b);
 /* "ab", malloc'ed; NULL when memory runs out. */
 char *hexoid_concat(const char *a, const char *b);
+/* "abc", malloc'ed; NULL when memory runs out. */
+char *hexoid_concat3(const char *a, const char *b, const char *c);
 /* `rel` as it is when it is absolute, else hexoid_join(base, rel). */
 char *hexoid_resolve(const char *base, const char *rel);
 /* Whether s ends with suffix. */
