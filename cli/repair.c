@@ -39,10 +39,14 @@ static const char usage_repair[] =
 	"(they are named in <gitdir>/hexoid-repair.journal, which also keeps two repairs of\n"
 	"one repository from running at once).\n"
 	"\n"
+	"Renamed: a loose object named in uppercase (once its content hashes to its ID;\n"
+	"where git has it under the lowercase name already, the other is removed), and a\n"
+	"loose refs/replace/<ID> with its reflog, under both names' locks.\n"
+	"\n"
 	"Not repaired, and reported as left: uppercase in the headers of commits and tags\n"
-	"(a new history), IDs that are the names of files or refs (loose objects,\n"
-	"refs/replace/<id>, notes), and every error. Files outside the git directory\n"
-	"(blame.ignoreRevsFile, fsck.skipList) are shown with their fix, not written.\n"
+	"(a new history), notes fanout folders, replace refs in packed-refs or reftable,\n"
+	"and every error. Files outside the git directory (blame.ignoreRevsFile,\n"
+	"fsck.skipList) are shown with their fix, not written.\n"
 	"\n"
 	"  --dry-run        print what would be done, change nothing\n"
 	"  --json-lines     one JSON object a line: each action, each finding left, each\n"
@@ -114,10 +118,18 @@ static int on_action(void *ctx, const struct hexoid_repair_action *a)
 		sb_printf(&o->b, ", \"kind\": \"%s\", \"outcome\": \"%s\", \"lock\": ",
 			  hexoid_repair_kind_name(a->kind), what);
 		sb_json_string(&o->b, a->lock);
-		sb_printf(&o->b, ", \"ids\": %lu, \"line\": %llu, \"column\": %lu, \"message\": ",
+		sb_printf(&o->b, ", \"ids\": %lu, \"line\": %llu, \"column\": %lu, \"to\": ",
 			  a->ids, a->line, a->column);
+		sb_json_string(&o->b, a->to);
+		sb_puts(&o->b, ", \"message\": ");
 		sb_json_string(&o->b, a->message);
 		sb_puts(&o->b, "}\n");
+	} else if (a->kind == HEXOID_REPAIR_RENAME &&
+		   (a->outcome == HEXOID_REPAIR_PLANNED || a->outcome == HEXOID_REPAIR_DONE)) {
+		if (a->outcome == HEXOID_REPAIR_PLANNED || !o->quiet)
+			sb_printf(&o->b, "[%s] %s: %s %s\n", area, a->path,
+				  a->outcome == HEXOID_REPAIR_PLANNED ? "would rename to" : "done: renamed to",
+				  a->to);
 	} else if (a->outcome == HEXOID_REPAIR_PLANNED) {
 		if (a->kind == HEXOID_REPAIR_SHOW)
 			sb_printf(&o->b, "[%s] %s:%llu:%lu: would show: lowercase this ID (outside the git directory: not written)\n",

@@ -34,9 +34,15 @@
  * is either as it was or as repaired: killed at any point, Git 2.x reads the repository
  * as before.
  *
- * Left as found, and handed to on_left: what lowercasing a file's bytes cannot fix
- * (uppercase in a commit's or tag's headers: a new history; IDs that are files' names),
- * and every error. Files outside the git directory (what blame.ignoreRevsFile or
+ * Files named by an ID are renamed (HEXOID_REPAIR_RENAME): a loose object whose name is
+ * uppercase, once its content is checked to hash to that ID (where git already has the
+ * object under its lowercase name, the other name is removed); a loose replace ref
+ * `refs/replace/<ID>`, under both names' locks, with its reflog, unless the lowercase
+ * name is taken. Git 2.x finds each under either name; Git 3.0 under the new one only.
+ *
+ * Left as found, and handed to on_left: what neither fixes (uppercase in a commit's or
+ * tag's headers: a new history; notes fanout folders; replace refs in packed-refs or in
+ * reftable), and every error. Files outside the git directory (what blame.ignoreRevsFile or
  * fsck.skipList name, often tracked in the work tree) are shown with their fix and never
  * written.
  *
@@ -59,6 +65,7 @@ extern "C" {
 enum hexoid_repair_kind {
 	HEXOID_REPAIR_LOWERCASE = 1, /* IDs lowercased in a file of the git directory */
 	HEXOID_REPAIR_SHOW,          /* a file outside it: the fix is shown, not written */
+	HEXOID_REPAIR_RENAME,        /* a file named by an ID renamed to lowercase */
 };
 
 /* Where an action stands. */
@@ -86,6 +93,7 @@ struct hexoid_repair_action {
 	unsigned long long line;  /* the first of them: its line and column, from 1 */
 	unsigned long column;
 	const char *message;   /* LOCKED, CHANGED, FAILED: why, one line; else NULL */
+	const char *to;        /* HEXOID_REPAIR_RENAME: the new name; else NULL */
 };
 
 /* Return nonzero to stop (after the action at hand, which is never left half done). */

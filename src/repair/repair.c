@@ -15,6 +15,7 @@
 
 #include "audit/config.h"
 #include "repair/lock.h"
+#include "repair/object.h"
 #include "util/file.h"
 #include "util/str.h"
 
@@ -28,6 +29,7 @@ struct action {
 	enum hexoid_repair_kind kind;
 	enum hexoid_audit_area area;
 	char *path;
+	char *to;          /* HEXOID_REPAIR_RENAME: the lowercase name */
 	struct fix *fixes;
 	size_t n, cap;
 };
@@ -70,6 +72,7 @@ const char *hexoid_repair_kind_name(enum hexoid_repair_kind kind)
 	switch (kind) {
 	case HEXOID_REPAIR_LOWERCASE: return "lowercase";
 	case HEXOID_REPAIR_SHOW: return "show";
+	case HEXOID_REPAIR_RENAME: return "rename";
 	}
 	return NULL;
 }
@@ -241,11 +244,62 @@ static struct action *new_action(struct hexoid_repair *rp, enum hexoid_repair_ki
 	return a;
 }
 
+/*
+ * A name that is an ID in uppercase, which renaming fixes: "objects/xx/<rest>" (a loose
+ * object) or "refs/replace/<id>" (a loose replace ref), each perhaps below a worktree's
+ * or submodule's prefix. Returns the lowercase name, or NULL for any other finding.
+ */
+static char *renamed(const struct hexoid_repair *rp, const struct hexoid_audit_finding *f)
+{
+	/* A finding about a file names no hash: the repository's. */
+	size_t hexsz = hexoid_hexsz(f->algo ? f->algo : hexoid_audit_algo(rp->audit));
+	size_t len = strlen(f->path), at, i;
+	const char *p = f->path;
+	char *to, *full;
+	struct stat st;
+	int ok;
+
+	if (f->code != HEXOID_AUDIT_UPPERCASE || f->cls != HEXOID_CLASS_GIT3 || f->line ||
+	    f->header || f->offset != HEXOID_NO_OFFSET || p[0] == '/')
+		return NULL;
+	if (f->area == HEXOID_AREA_LOOSE_OBJECTS && len > hexsz + 8 &&
+	    !strncmp(p + len - hexsz - 9, "objects/", 8) &&
+	    (len == hexsz + 9 || p[len - hexsz - 10] == '/') && p[len - hexsz + 1] == '/' &&
+	    hexoid_all_hex(p + len - hexsz - 1, 2) && hexoid_all_hex(p + len - hexsz + 2, hexsz - 2))
+		at = len - hexsz - 1;
+	else if (f->area == HEXOID_AREA_REPLACE && len >= hexsz + 13 &&
+		 !strncmp(p + len - hexsz - 13, "refs/replace/", 13) &&
+		 (len == hexsz + 13 || p[len - hexsz - 14] == '/') && hexoid_all_hex(p + len - hexsz, hexsz))
+		at = len - hexsz;
+	else
+		return NULL;
+	/* A loose ref: a replace ref of packed-refs or reftable has no file of its name. */
+	full = hexoid_join(hexoid_audit_gitdir(rp->audit), p);
+	ok = full && lstat(full, &st) == 0 && S_ISREG(st.st_mode);
+	free(full);
+	if (!ok || !(to = strdup(p)))
+		return NULL;
+	for (i = at; i < len; i++)
+		if (to[i] >= 'A' && to[i] <= 'F')
+			to[i] = (char)(to[i] + ('a' - 'A'));
+	return to;
+}
+
 static int plan_finding(void *ctx, const struct hexoid_audit_finding *f)
 {
 	struct hexoid_repair *rp = ctx;
 	struct action *a = rp->n ? &rp->v[rp->n - 1] : NULL;
+	char *to;
 
+	if (!fixable(f) && (to = renamed(rp, f))) {
+		if (!(a = new_action(rp, HEXOID_REPAIR_RENAME, f))) {
+			free(to);
+			return rp->stopped = -1;
+		}
+		a->to = to;
+		rp->count.ids++;
+		return 0;
+	}
 	if (!fixable(f)) {
 		if (f->cls == HEXOID_CLASS_GIT3)
 			rp->count.left_git3++;
@@ -296,6 +350,7 @@ static void clear_plan(struct hexoid_repair *rp)
 
 	for (i = 0; i < rp->n; i++) {
 		free(rp->v[i].path);
+		free(rp->v[i].to);
 		free(rp->v[i].fixes);
 	}
 	free(rp->v);
@@ -317,6 +372,12 @@ static int check_options(const struct hexoid_repair_options *o, struct hexoid_re
 	return 0;
 }
 
+/* The IDs an action lowercases: its fixes, or the one in a name. */
+static unsigned long ids_of(const struct action *a)
+{
+	return a->kind == HEXOID_REPAIR_RENAME ? 1 : (unsigned long)a->n;
+}
+
 static void tell(struct hexoid_repair *rp, const struct action *a, enum hexoid_repair_outcome out,
 		 const char *lock, unsigned long ids, const char *message)
 {
@@ -331,6 +392,7 @@ static void tell(struct hexoid_repair *rp, const struct action *a, enum hexoid_r
 	ra.line = a->n ? a->fixes[0].line : 0;
 	ra.column = a->n ? a->fixes[0].column : 0;
 	ra.message = message;
+	ra.to = a->to;
 	if (rp->o->on_action && rp->o->on_action(rp->o->ctx, &ra))
 		rp->stopped = 1;
 }
@@ -360,8 +422,7 @@ int hexoid_repair_plan(struct hexoid_repair *rp, const struct hexoid_repair_opti
 		rp->planned = 1;
 		rp->count.planned = rp->n;
 		for (i = 0; i < rp->n && !rp->stopped; i++)
-			tell(rp, &rp->v[i], HEXOID_REPAIR_PLANNED,
-			     NULL, (unsigned long)rp->v[i].n, NULL);
+			tell(rp, &rp->v[i], HEXOID_REPAIR_PLANNED, NULL, ids_of(&rp->v[i]), NULL);
 		ret = rp->stopped ? 1 : 0;
 	}
 	rp->o = NULL;
@@ -536,6 +597,18 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+static void count_outcome(struct hexoid_repair *rp, enum hexoid_repair_outcome res)
+{
+	if (res == HEXOID_REPAIR_DONE)
+		rp->count.done++;
+	else if (res == HEXOID_REPAIR_LOCKED)
+		rp->count.locked++;
+	else if (res == HEXOID_REPAIR_CHANGED)
+		rp->count.changed++;
+	else
+		rp->count.failed++;
+}
+
 /* One lowercase action, under its locks. */
 static void do_lowercase(struct hexoid_repair *rp, struct journal *j, struct action *a)
 {
@@ -669,20 +742,176 @@ done:
 	} else {
 		tell(rp, a, res, reflock ? reflock : lockrel, res == HEXOID_REPAIR_DONE ? (unsigned long)n : 0,
 		     res == HEXOID_REPAIR_DONE ? NULL : err);
-		if (res == HEXOID_REPAIR_DONE)
-			rp->count.done++;
-		else if (res == HEXOID_REPAIR_LOCKED)
-			rp->count.locked++;
-		else if (res == HEXOID_REPAIR_CHANGED)
-			rp->count.changed++;
-		else
-			rp->count.failed++;
+		count_outcome(rp, res);
 	}
 	free(f.data);
 	free(old);
 	free(full);
 	free(lockrel);
 	free(reflock);
+}
+
+/* Whether packed-refs (in the folder of the git directory `dir` + prefix of `ref`) lists
+ * `ref`; the name is looked for as a whole line's second field. */
+static int packed_has(const char *dir, const char *ref)
+{
+	const char *r = strstr(ref, "refs/");
+	char *pre = r ? strndup(ref, (size_t)(r - ref)) : NULL, *path;
+	struct hexoid_file f;
+	int found = 0;
+
+	if (!pre)
+		return 0;
+	path = malloc(strlen(dir) + strlen(pre) + 16);
+	if (path) {
+		sprintf(path, "%s/%spacked-refs", dir, pre);
+		if (hexoid_file_read_at(AT_FDCWD, path, 0, 0, &f) == HEXOID_FILE_OK) {
+			struct hexoid_lines it = { f.data, f.size, 0, 0, '\n' };
+			const char *p, *sp;
+			size_t len;
+			while (!found && hexoid_next_line(&it, &p, &len))
+				found = (sp = memchr(p, ' ', len)) && (size_t)(p + len - sp - 1) == strlen(r) &&
+					!memcmp(sp + 1, r, strlen(r));
+			free(f.data);
+		}
+		free(path);
+	}
+	free(pre);
+	return found;
+}
+
+/* mkdir of the folder above `full`, when it is missing. */
+static void make_parent(char *full)
+{
+	char *slash = strrchr(full, '/');
+
+	if (slash) {
+		*slash = 0;
+		mkdir(full, 0777);
+		*slash = '/';
+	}
+}
+
+/*
+ * A rename action. A loose object: its content checked to hash to the ID its new name
+ * says, then renamed (atomic: git finds it under one name or the other at every moment;
+ * git takes no lock on loose objects, and one writing the same object meanwhile writes
+ * the same bytes); where git has it under the new name already, the old name is removed.
+ * A replace ref: under both names' locks, its reflog first and then the ref renamed.
+ */
+static void do_rename(struct hexoid_repair *rp, struct journal *j, struct action *a)
+{
+	enum hexoid_repair_outcome res = HEXOID_REPAIR_FAILED;
+	struct lock from_lk = { NULL, -1 }, to_lk = { NULL, -1 };
+	char err[512] = "", *from = hexoid_join(j->dir, a->path), *to = hexoid_join(j->dir, a->to);
+	char *l1 = NULL, *l2 = NULL, *log_from = NULL, *log_to = NULL;
+	enum hexoid_algo algo = hexoid_audit_algo(rp->audit);
+	struct stat st;
+	enum lock_status ls;
+
+	if (!from || !to) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto done;
+	}
+	if (a->area == HEXOID_AREA_LOOSE_OBJECTS) {
+		size_t hexsz = hexoid_hexsz(algo), len = strlen(a->to);
+		char hex[HEXOID_MAX_HEXSZ];
+		unsigned char oid[HEXOID_MAX_RAWSZ];
+		memcpy(hex, a->to + len - hexsz - 1, 2);
+		memcpy(hex + 2, a->to + len - hexsz + 2, hexsz - 2);
+		if (lstat(from, &st) != 0) {
+			res = HEXOID_REPAIR_CHANGED;
+			snprintf(err, sizeof(err), "gone since it was read");
+			goto done;
+		}
+		if (hexoid_decode(oid, hex, 1, hexsz, algo, HEXOID_LOWER, NULL) != HEXOID_OK ||
+		    hexoid_repair_loose_is(from, algo, oid, err, sizeof(err)))
+			goto done;
+		if (lstat(to, &st) == 0) {
+			if (hexoid_repair_step(j, "unlink", a->path))
+				goto done;
+			if (unlink(from) != 0) {
+				snprintf(err, sizeof(err), "cannot remove it: %s", strerror(errno));
+				goto done;
+			}
+		} else {
+			if (hexoid_repair_step(j, "rename", a->to))
+				goto done;
+			make_parent(to);
+			if (rename(from, to) != 0) {
+				snprintf(err, sizeof(err), "cannot rename it to %s: %s", a->to, strerror(errno));
+				goto done;
+			}
+		}
+		res = HEXOID_REPAIR_DONE;
+		goto done;
+	}
+	/* A replace ref: both names' locks, in the order of the names, as a transaction
+	 * of git's takes its locks. */
+	if (!(l1 = hexoid_concat(strcmp(a->path, a->to) < 0 ? a->path : a->to, ".lock")) ||
+	    !(l2 = hexoid_concat(strcmp(a->path, a->to) < 0 ? a->to : a->path, ".lock"))) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto done;
+	}
+	ls = hexoid_repair_lock(j, l1, rp->set.ref_timeout, 0666, &from_lk, err, sizeof(err));
+	if (ls == LOCK_TAKEN)
+		ls = hexoid_repair_lock(j, l2, rp->set.ref_timeout, 0666, &to_lk, err, sizeof(err));
+	if (ls != LOCK_TAKEN) {
+		res = ls == LOCK_HELD ? HEXOID_REPAIR_LOCKED : HEXOID_REPAIR_FAILED;
+		goto done;
+	}
+	if (lstat(from, &st) != 0 || !S_ISREG(st.st_mode)) {
+		res = HEXOID_REPAIR_CHANGED;
+		snprintf(err, sizeof(err), "gone since it was read");
+		goto done;
+	}
+	if (lstat(to, &st) == 0 || packed_has(j->dir, a->to)) {
+		snprintf(err, sizeof(err), "%s exists too: left for the two to be told apart by hand", a->to);
+		goto done;
+	}
+	{
+		const char *r = strstr(a->path, "refs/replace/");
+		size_t pre = r ? (size_t)(r - a->path) : 0;
+		log_from = malloc(strlen(j->dir) + strlen(a->path) + 8);
+		log_to = malloc(strlen(j->dir) + strlen(a->to) + 8);
+		if (!log_from || !log_to) {
+			snprintf(err, sizeof(err), "out of memory");
+			goto done;
+		}
+		sprintf(log_from, "%s/%.*slogs/%s", j->dir, (int)pre, a->path, a->path + pre);
+		sprintf(log_to, "%s/%.*slogs/%s", j->dir, (int)pre, a->to, a->to + pre);
+	}
+	if (lstat(log_from, &st) == 0 && lstat(log_to, &st) != 0) {
+		if (hexoid_repair_step(j, "rename", log_to + strlen(j->dir) + 1))
+			goto done;
+		if (rename(log_from, log_to) != 0) {
+			snprintf(err, sizeof(err), "cannot rename its reflog: %s", strerror(errno));
+			goto done;
+		}
+	}
+	if (hexoid_repair_step(j, "rename", a->to))
+		goto done;
+	if (rename(from, to) != 0) {
+		snprintf(err, sizeof(err), "cannot rename it to %s: %s", a->to, strerror(errno));
+		goto done;
+	}
+	res = HEXOID_REPAIR_DONE;
+done:
+	hexoid_repair_unlock(j, &to_lk);
+	hexoid_repair_unlock(j, &from_lk);
+	if (j->stopped && res != HEXOID_REPAIR_DONE) {
+		rp->stopped = 1;
+	} else {
+		tell(rp, a, res, a->area == HEXOID_AREA_REPLACE ? l1 : NULL, res == HEXOID_REPAIR_DONE ? 1 : 0,
+		     res == HEXOID_REPAIR_DONE ? NULL : err);
+		count_outcome(rp, res);
+	}
+	free(from);
+	free(to);
+	free(l1);
+	free(l2);
+	free(log_from);
+	free(log_to);
 }
 
 int hexoid_repair_apply(struct hexoid_repair *rp, const struct hexoid_repair_options *options,
@@ -716,7 +945,7 @@ int hexoid_repair_apply(struct hexoid_repair *rp, const struct hexoid_repair_opt
 	}
 	if (o.dry_run) {
 		for (i = 0; i < rp->n && !rp->stopped; i++)
-			tell(rp, &rp->v[i], HEXOID_REPAIR_PLANNED, NULL, (unsigned long)rp->v[i].n, NULL);
+			tell(rp, &rp->v[i], HEXOID_REPAIR_PLANNED, NULL, ids_of(&rp->v[i]), NULL);
 		rp->o = NULL;
 		return rp->stopped ? 1 : 0;
 	}
@@ -732,6 +961,8 @@ int hexoid_repair_apply(struct hexoid_repair *rp, const struct hexoid_repair_opt
 		if (a->kind == HEXOID_REPAIR_SHOW) {
 			tell(rp, a, HEXOID_REPAIR_SHOWN, NULL, (unsigned long)a->n, NULL);
 			rp->count.shown++;
+		} else if (a->kind == HEXOID_REPAIR_RENAME) {
+			do_rename(rp, &j, a);
 		} else {
 			do_lowercase(rp, &j, a);
 		}
