@@ -19,7 +19,7 @@ enum { EXIT_AGAIN = 3 };
 
 static const char usage_repair[] =
 	"usage: hexoid repair [--dry-run] [--json-lines] [--from=FILE] [--jobs=N] [-q]\n"
-	"                     [REPO...]\n"
+	"                     [--rewrite-history [--drop-signatures] [--replace-refs]] [REPO...]\n"
 	"\n"
 	"Make each repository's files readable by Git 3.0: the object IDs that 'hexoid audit'\n"
 	"finds in uppercase in loose refs and HEAD, pseudo-refs, packed-refs, reflogs,\n"
@@ -57,6 +57,16 @@ static const char usage_repair[] =
 	"  --jobs=N         threads for each repository's audit of its objects (default 1);\n"
 	"                   repositories are repaired one after another\n"
 	"  -q, --quiet      no line for each file repaired: only what is left, and counts\n"
+	"  --rewrite-history  a new history for the commits and tags with uppercase IDs in\n"
+	"                   their headers and all that reaches them from a ref, HEAD or a\n"
+	"                   worktree's HEAD: each written again with its headers' IDs\n"
+	"                   lowercased (and its parents' new IDs), every other byte kept, as\n"
+	"                   a pack git indexes; the refs moved in one git update-ref\n"
+	"                   transaction (reflogs kept); notes copied to the new commits;\n"
+	"                   <gitdir>/hexoid-rewrite-map gets '<old> <new>' for each\n"
+	"  --drop-signatures  write signed commits and tags again without their signature\n"
+	"                   (without it, one that would have to be stops the rewrite)\n"
+	"  --replace-refs   also refs/replace/<old> for each, so old IDs still resolve\n"
 	"\n"
 	"Each action is one line: [AREA] PATH: OUTCOME: ..., where OUTCOME is done, shown,\n"
 	"locked or changed (left: run again), failed, or with --dry-run planned. Each finding\n"
@@ -69,6 +79,7 @@ static const char usage_repair[] =
 struct out {
 	const char *repo;
 	int json, quiet, dry_run;
+	int rewrite, drop_signatures, replace_refs;
 	long kill_after;   /* the test hook: SIGKILL before step kill_after + 1 */
 	long steps;
 	struct sbuf b;
@@ -124,6 +135,12 @@ static int on_action(void *ctx, const struct hexoid_repair_action *a)
 		sb_puts(&o->b, ", \"message\": ");
 		sb_json_string(&o->b, a->message);
 		sb_puts(&o->b, "}\n");
+	} else if (a->kind == HEXOID_REPAIR_REWRITE &&
+		   (a->outcome == HEXOID_REPAIR_PLANNED || a->outcome == HEXOID_REPAIR_DONE)) {
+		if (a->outcome == HEXOID_REPAIR_PLANNED || !o->quiet)
+			sb_printf(&o->b, "[%s] %s: %s %s (its history written again)\n", area, a->path,
+				  a->outcome == HEXOID_REPAIR_PLANNED ? "would move to" : "done: moved to",
+				  a->to);
 	} else if (a->kind == HEXOID_REPAIR_RENAME &&
 		   (a->outcome == HEXOID_REPAIR_PLANNED || a->outcome == HEXOID_REPAIR_DONE)) {
 		if (a->outcome == HEXOID_REPAIR_PLANNED || !o->quiet)
@@ -206,6 +223,9 @@ static int repair_one(struct out *o, const char *repo, unsigned jobs)
 	opt.on_left = on_left;
 	opt.on_step = on_step;
 	opt.ctx = o;
+	opt.rewrite_history = o->rewrite;
+	opt.drop_signatures = o->drop_signatures;
+	opt.replace_refs = o->replace_refs;
 	ret = hexoid_repair_apply(rp, &opt, err, sizeof(err));
 	hexoid_repair_summary(rp, &c);
 	if (ret < 0) {
@@ -229,7 +249,7 @@ static int repair_one(struct out *o, const char *repo, unsigned jobs)
 			  "\"planned\": %llu, \"ids\": %llu, \"done\": %llu, \"shown\": %llu, "
 			  "\"locked\": %llu, \"changed\": %llu, \"failed\": %llu, "
 			  "\"left_git3\": %llu, \"left_errors\": %llu, \"recovered_locks\": %llu, "
-			  "\"exit\": %d}\n",
+			  "\"commits_rewritten\": %llu, \"tags_rewritten\": %llu, \"exit\": %d}\n",
 			  hexoid_audit_algo(audit) == HEXOID_SHA256 ? "sha256" : "sha1",
 			  hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE ? "reftable" : "files",
 			  o->dry_run ? "true" : "false", (unsigned long long)c.planned,
@@ -237,11 +257,17 @@ static int repair_one(struct out *o, const char *repo, unsigned jobs)
 			  (unsigned long long)c.shown, (unsigned long long)c.locked,
 			  (unsigned long long)c.changed, (unsigned long long)c.failed,
 			  (unsigned long long)c.left_git3, (unsigned long long)c.left_errors,
-			  (unsigned long long)c.recovered, code);
+			  (unsigned long long)c.recovered, (unsigned long long)c.commits,
+			  (unsigned long long)c.tags, code);
 	} else {
 		if (c.recovered)
 			sb_printf(&o->b, "%s: %llu lock%s of a repair that was killed removed first\n",
 				  repo, (unsigned long long)c.recovered, c.recovered == 1 ? "" : "s");
+		if (c.commits || c.tags)
+			sb_printf(&o->b, "%s: %llu commit%s and %llu tag%s %swritten again\n", repo,
+				  (unsigned long long)c.commits, c.commits == 1 ? "" : "s",
+				  (unsigned long long)c.tags, c.tags == 1 ? "" : "s",
+				  o->dry_run ? "to be " : "");
 		if (o->dry_run)
 			sb_printf(&o->b, "%s: %llu file%s to repair (%llu IDs), %llu finding%s left\n",
 				  repo, (unsigned long long)c.planned, c.planned == 1 ? "" : "s",
@@ -280,6 +306,9 @@ int cmd_repair(int argc, char **argv)
 		{ "json-lines", no_argument, NULL, 'L' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "rewrite-history", no_argument, NULL, 'R' },
+		{ "drop-signatures", no_argument, NULL, 'S' },
+		{ "replace-refs", no_argument, NULL, 'P' },
 		CLI_OPT_END,
 	};
 	struct out o;
@@ -308,6 +337,15 @@ int cmd_repair(int argc, char **argv)
 		case 'q':
 			o.quiet = 1;
 			break;
+		case 'R':
+			o.rewrite = 1;
+			break;
+		case 'S':
+			o.drop_signatures = 1;
+			break;
+		case 'P':
+			o.replace_refs = 1;
+			break;
 		case 'f':
 			from = optarg;
 			break;
@@ -322,6 +360,10 @@ int cmd_repair(int argc, char **argv)
 			fputs(usage_repair, stderr);
 			return EXIT_TROUBLE;
 		}
+	}
+	if (!o.rewrite && (o.drop_signatures || o.replace_refs)) {
+		fprintf(stderr, "hexoid repair: --drop-signatures and --replace-refs go with --rewrite-history\n");
+		return EXIT_TROUBLE;
 	}
 	if (from) {
 		list = strcmp(from, "-") ? fopen(from, "r") : stdin;

@@ -40,9 +40,9 @@
  * `refs/replace/<ID>`, under both names' locks, with its reflog, unless the lowercase
  * name is taken. Git 2.x finds each under either name; Git 3.0 under the new one only.
  *
- * Left as found, and handed to on_left: what neither fixes (uppercase in a commit's or
- * tag's headers: a new history; notes fanout folders; replace refs in packed-refs or in
- * reftable), and every error. Files outside the git directory (what blame.ignoreRevsFile or
+ * Left as found, and handed to on_left: uppercase in a commit's or tag's headers (only a
+ * new history fixes it: see rewrite_history below), notes fanout folders, replace refs
+ * in packed-refs or in reftable, and every error. Files outside the git directory (what blame.ignoreRevsFile or
  * fsck.skipList name, often tracked in the work tree) are shown with their fix and never
  * written.
  *
@@ -66,6 +66,9 @@ enum hexoid_repair_kind {
 	HEXOID_REPAIR_LOWERCASE = 1, /* IDs lowercased in a file of the git directory */
 	HEXOID_REPAIR_SHOW,          /* a file outside it: the fix is shown, not written */
 	HEXOID_REPAIR_RENAME,        /* a file named by an ID renamed to lowercase */
+	HEXOID_REPAIR_REWRITE,       /* rewrite_history: a ref moved to its history written
+					again (path: the ref; to: its new ID); or, FAILED, a
+					signed object that keeps the rewrite from being done */
 };
 
 /* Where an action stands. */
@@ -117,10 +120,24 @@ struct hexoid_repair_options {
 	hexoid_repair_left_fn *on_left;     /* may be NULL */
 	hexoid_repair_step_fn *on_step;     /* may be NULL */
 	void *ctx;
+	/* A new history for the commits and tags with uppercase IDs in their headers, and
+	 * everything that reaches them from a ref, HEAD or a worktree's HEAD: each written
+	 * again with its headers' IDs lowercased (and its parents' new IDs), every other
+	 * byte kept, as one pack that `git index-pack` indexes; the refs moved in one
+	 * `git update-ref --stdin` transaction (their reflogs kept, a line added); each
+	 * linked worktree's detached HEAD; the notes of every notes ref copied to the new
+	 * commits; and `hexoid-rewrite-map` in the git directory, "<old> <new>" a line,
+	 * added to by each rewrite. Objects nothing reaches are left. */
+	int rewrite_history;
+	int drop_signatures;   /* a signed commit or tag is written again unsigned; without
+				  it, one that would have to be makes the rewrite not happen */
+	int replace_refs;      /* also refs/replace/<old> -> <new> for each, in the same
+				  transaction, so that old IDs still resolve */
+	const char *git;       /* the git to run for the rewrite; NULL: "git" on PATH */
 };
 /* Later versions only add members at the end. */
 #define HEXOID_REPAIR_OPTIONS_INIT \
-	{ sizeof(struct hexoid_repair_options), 1, 0, NULL, NULL, NULL, NULL }
+	{ sizeof(struct hexoid_repair_options), 1, 0, NULL, NULL, NULL, NULL, 0, 0, 0, NULL }
 
 struct hexoid_repair;
 
@@ -158,6 +175,7 @@ struct hexoid_repair_count {
 	uint64_t done, shown, locked, changed, failed;
 	uint64_t left_git3, left_errors; /* findings left, by class (warn ones not counted) */
 	uint64_t recovered;   /* locks of a killed repair removed before this one */
+	uint64_t commits, tags; /* rewrite_history: objects written again */
 };
 HEXOID_API void hexoid_repair_summary(const struct hexoid_repair *repair,
 				      struct hexoid_repair_count *count);

@@ -428,6 +428,133 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------
+# --rewrite-history: a commit whose tree and parent headers are uppercase (made with
+# hash-object --literally), two commits and an annotated tag after it, a branch on it, a
+# note on a later commit, a linked worktree detached on it. The new history must be what
+# git fast-export | git fast-import makes of it, the bad commit's new ID its lowercase
+# twin's, and the Git 3.0 build must read everything.
+mkbad() {
+	git_ init -q --object-format="$2" "$1" &&
+	for i in 1 2 3; do echo "$i" >"$1/f"; git_ -C "$1" add f; git_ -C "$1" commit -q -m "c$i" || return 1; done &&
+	tree=$(git_ -C "$1" rev-parse 'HEAD^{tree}') && par=$(git_ -C "$1" rev-parse HEAD) &&
+	body='author a <a@b> 1700000000 +0000\ncommitter a <a@b> 1700000000 +0000\n%s\nbad\n' &&
+	bad=$(printf "tree %s\nparent %s\n$body" "$(echo "$tree" | up)" "$(echo "$par" | up)" "${3:-}" |
+		git_ -C "$1" hash-object -t commit -w --stdin --literally) &&
+	twin=$(printf "tree %s\nparent %s\n$body" "$tree" "$par" "${3:-}" | git_ -C "$1" hash-object -t commit --stdin) &&
+	git_ -C "$1" update-ref -m bad refs/heads/main "$bad" && git_ -C "$1" commit -q --allow-empty -m c5 &&
+	git_ -C "$1" notes add -m "a note" HEAD && git_ -C "$1" commit -q --allow-empty -m c6 &&
+	git_ -C "$1" tag -a -m tag v1 HEAD && git_ -C "$1" branch side "$bad" &&
+	git_ -C "$1" worktree add -q --detach "$1.wt" "$bad"
+}
+heads() { git_ -C "$1" for-each-ref --format='%(objectname) %(refname)' refs/heads refs/tags; }
+for algo in sha1 sha256; do
+	r=$tmp/rw-$algo/r
+	mkdir -p "$tmp/rw-$algo"
+	if ! mkbad "$r" "$algo" >"$tmp/err" 2>&1; then
+		fail "$algo: rewrite: a repository: $(head -1 "$tmp/err")"
+		continue
+	fi
+	# What fast-export | fast-import makes of the same history, in a new repository.
+	git_ init -q --object-format="$algo" "$tmp/rw-$algo/fi"
+	git_ -C "$r" fast-export --all --no-data 2>/dev/null >/dev/null
+	git_ -C "$r" fast-export refs/heads/main refs/heads/side refs/tags/v1 2>/dev/null |
+		git_ -C "$tmp/rw-$algo/fi" fast-import --quiet 2>/dev/null
+	heads "$tmp/rw-$algo/fi" >"$tmp/fi"
+	snapshot "$r" >"$tmp/snap1"
+	$H repair --rewrite-history --dry-run "$r" >"$tmp/out" 2>&1
+	rc=$?
+	snapshot "$r" | cmp -s - "$tmp/snap1" && [ $rc = 1 ] && grep -q '3 commits and 1 tag to be written again' "$tmp/out" &&
+		pass "$algo: rewrite --dry-run: 3 commits and 1 tag planned, nothing changed, exit 1" ||
+		{ fail "$algo: rewrite --dry-run: exit $rc"; sed 's/^/#   /' "$tmp/out" | head -6; }
+	$H repair --rewrite-history "$r" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	heads "$r" >"$tmp/ours"
+	note=$(git_ -C "$r" notes show main~1 2>/dev/null)
+	if [ $rc = 0 ] && cmp -s "$tmp/fi" "$tmp/ours" && [ "$(git_ -C "$r" rev-parse side)" = "$twin" ] &&
+		[ "$(git_ -C "$r.wt" rev-parse HEAD)" = "$twin" ] && [ "$note" = "a note" ] &&
+		[ "$(wc -l <"$r/.git/hexoid-rewrite-map")" = 4 ] && grep -q "^$bad $twin\$" "$r/.git/hexoid-rewrite-map" &&
+		[ -z "$(leftovers "$r")" ] && $H audit "$r" >/dev/null 2>&1; then
+		pass "$algo: rewrite: the refs are what fast-export | fast-import makes, the bad commit its lowercase twin, the worktree's HEAD and the note moved, the map written, the audit clean"
+	else
+		fail "$algo: rewrite: exit $rc, note '$note'"
+		diff "$tmp/fi" "$tmp/ours" | sed 's/^/#   /' | head -6
+		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -8
+	fi
+	if [ -z "$g3" ]; then
+		skip "$algo: rewrite: the Git 3.0 build" "$g3_why"
+	else
+		why=
+		git3_ -C "$r" fsck --no-progress >/dev/null 2>&1 || why="$why fsck"
+		git3_ -C "$r" log --all --oneline >/dev/null 2>&1 || why="$why log"
+		git3_ -C "$r" rev-list --objects --all >/dev/null 2>&1 || why="$why rev-list"
+		lines=$(cat "$r/.git/logs/refs/heads/side" "$r/.git/logs/refs/heads/main" | wc -l)
+		git3_ -C "$r" reflog expire --expire=never --expire-unreachable=never --all >/dev/null 2>&1 || why="$why reflog-expire"
+		[ "$lines" = "$(cat "$r/.git/logs/refs/heads/side" "$r/.git/logs/refs/heads/main" | wc -l)" ] || why="$why reflog-lines"
+		git3_ -C "$r" repack -a -d -q >/dev/null 2>&1 || why="$why repack"
+		git3_ -C "$r" gc -q >/dev/null 2>&1 || why="$why gc"
+		git3_ clone -q --bare "$r" "$tmp/rw-$algo/c.git" >/dev/null 2>&1 || why="$why clone"
+		git3_ -C "$r" push -q "$tmp/rw-$algo/c.git" side:pushed >/dev/null 2>&1 || why="$why push"
+		[ -z "$why" ] && pass "$algo: rewrite: the Git 3.0 build: fsck, log, rev-list, reflog expire (every line kept), repack, gc, clone, push" ||
+			fail "$algo: rewrite: the Git 3.0 build fails:$why"
+	fi
+done
+
+# A signed commit on the way: not rewritten without --drop-signatures; with it, written
+# again unsigned.
+r=$tmp/rw-signed/r
+mkdir -p "$tmp/rw-signed"
+sig='gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n'
+mkbad "$r" sha1 "" >/dev/null 2>&1
+c5=$(git_ -C "$r" rev-parse main~1)
+signed=$(git_ -C "$r" cat-file commit "$c5" | awk -v sig="$sig" 'BEGIN { gsub(/\\n/, "\n", sig) } /^committer / && !done { print; printf "%s", sig; done = 1; next } { print }' |
+	git_ -C "$r" hash-object -t commit -w --stdin)
+git_ -C "$r" update-ref refs/heads/signed "$signed"
+heads "$r" >"$tmp/s1"
+$H repair --rewrite-history "$r" >"$tmp/out" 2>&1
+rc=$?
+heads "$r" | cmp -s - "$tmp/s1" && [ $rc = 2 ] && grep -q "^\\[refs\\] $signed: failed: signed commit $signed" "$tmp/out" &&
+	grep -q '^left: ' "$tmp/out" && pass "a signed commit on the way: nothing rewritten, it is named, exit 2" ||
+	{ fail "a signed commit on the way: exit $rc"; sed 's/^/#   /' "$tmp/out" | head -6; }
+$H repair --rewrite-history --drop-signatures "$r" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 0 ] && ! git_ -C "$r" cat-file commit signed | grep -q '^gpgsig' &&
+	[ "$(git_ -C "$r" rev-parse signed~1)" = "$(git_ -C "$r" rev-parse side)" ] &&
+	pass "--drop-signatures: written again without its signature, on the new history" ||
+	{ fail "--drop-signatures: exit $rc"; sed 's/^/#   /' "$tmp/out" | tail -4; }
+
+# Killed before each step of a rewrite: the refs are all old or all new at every moment,
+# Git 2.x reads every one, and a second run finishes.
+r=$tmp/rw-kill/r
+mkdir -p "$tmp/rw-kill"
+mkbad "$r" sha1 >/dev/null 2>&1
+git_ -C "$r" worktree remove --force "$r.wt" >/dev/null 2>&1
+cp -a "$r" "$tmp/rw-kill/seed"
+heads "$r" >"$tmp/k-old"
+$H repair --rewrite-history "$r" >/dev/null 2>&1
+heads "$r" >"$tmp/k-new"
+k=0 bad= killed=0
+while [ $k -lt 100 ]; do
+	rm -rf "$r"
+	cp -a "$tmp/rw-kill/seed" "$r"
+	HEXOID_REPAIR_KILL_AFTER=$k $H repair --rewrite-history "$r" >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && break
+	[ $rc = 137 ] || { bad="$bad step$k:exit$rc"; break; }
+	killed=$((killed + 1))
+	heads "$r" >"$tmp/k-now"
+	cmp -s "$tmp/k-now" "$tmp/k-old" || cmp -s "$tmp/k-now" "$tmp/k-new" || bad="$bad step$k:refs-half-moved"
+	git_ -C "$r" log --all --oneline >/dev/null 2>&1 || bad="$bad step$k:git-log"
+	$H repair --rewrite-history "$r" >/dev/null 2>&1 || bad="$bad step$k:second-run"
+	heads "$r" | cmp -s - "$tmp/k-new" || bad="$bad step$k:not-finished"
+	[ -z "$(leftovers "$r")" ] || bad="$bad step$k:leftovers"
+	$H audit "$r" >/dev/null 2>&1 || bad="$bad step$k:audit"
+	k=$((k + 1))
+done
+[ -z "$bad" ] && [ $killed -ge 5 ] &&
+	pass "a rewrite killed before each of its $killed steps: refs all old or all new, a second run finishes, the audit clean" ||
+	fail "a rewrite killed at each step ($killed kills):$bad"
+
+# ---------------------------------------------------------------------------------------
 # A reftable repository made by the Git 3.0 build: its refs are binary; FETCH_HEAD and
 # shallow are files, repaired as in any repository, and reftable/ is not touched.
 if [ -z "$g3" ]; then

@@ -16,6 +16,9 @@
 #include "audit/config.h"
 #include "repair/lock.h"
 #include "repair/object.h"
+#include "repair/rewrite.h"
+#include "util/oidset.h"
+#include "util/dir.h"
 #include "util/file.h"
 #include "util/str.h"
 
@@ -29,7 +32,8 @@ struct action {
 	enum hexoid_repair_kind kind;
 	enum hexoid_audit_area area;
 	char *path;
-	char *to;          /* HEXOID_REPAIR_RENAME: the lowercase name */
+	char *to;          /* HEXOID_REPAIR_RENAME: the lowercase name; REWRITE: the new ID */
+	char *note;        /* REWRITE: why it cannot be done, when it cannot */
 	struct fix *fixes;
 	size_t n, cap;
 };
@@ -56,8 +60,19 @@ struct settings {
 	unsigned fsync;       /* core.fsync */
 };
 
+/* An object finding kept until the rewrite's plan says whether it fixes it. */
+struct held {
+	struct hexoid_audit_finding f;
+	char *path, *header, *message;
+};
+
 struct hexoid_repair {
 	struct hexoid_audit *audit;
+	struct held *held;
+	size_t nheld, capheld;
+	struct rewrite *rw;
+	struct rewrite_plan *rplan;
+	size_t mapped_loose;  /* held findings of an earlier rewrite's old loose objects */
 	struct action *v;
 	size_t n, cap;
 	int planned;
@@ -73,6 +88,7 @@ const char *hexoid_repair_kind_name(enum hexoid_repair_kind kind)
 	case HEXOID_REPAIR_LOWERCASE: return "lowercase";
 	case HEXOID_REPAIR_SHOW: return "show";
 	case HEXOID_REPAIR_RENAME: return "rename";
+	case HEXOID_REPAIR_REWRITE: return "rewrite";
 	}
 	return NULL;
 }
@@ -300,6 +316,25 @@ static int plan_finding(void *ctx, const struct hexoid_audit_finding *f)
 		rp->count.ids++;
 		return 0;
 	}
+	if (rp->o->rewrite_history && f->has_oid && f->header && f->cls == HEXOID_CLASS_GIT3 &&
+	    f->code == HEXOID_AUDIT_UPPERCASE &&
+	    (f->type == HEXOID_OBJ_COMMIT || f->type == HEXOID_OBJ_TAG)) {
+		struct held *h;
+		if (hexoid_grow(&rp->held, &rp->capheld, rp->nheld, sizeof(*h)))
+			return rp->stopped = -1;
+		h = &rp->held[rp->nheld];
+		h->f = *f;
+		h->path = strdup(f->path);
+		h->header = strdup(f->header);
+		h->message = strdup(f->message ? f->message : "");
+		if (!h->path || !h->header || !h->message) {
+			free(h->path), free(h->header), free(h->message);
+			return rp->stopped = -1;
+		}
+		h->f.path = h->path, h->f.header = h->header, h->f.message = h->message;
+		rp->nheld++;
+		return 0;
+	}
 	if (!fixable(f)) {
 		if (f->cls == HEXOID_CLASS_GIT3)
 			rp->count.left_git3++;
@@ -351,11 +386,23 @@ static void clear_plan(struct hexoid_repair *rp)
 	for (i = 0; i < rp->n; i++) {
 		free(rp->v[i].path);
 		free(rp->v[i].to);
+		free(rp->v[i].note);
 		free(rp->v[i].fixes);
 	}
 	free(rp->v);
 	rp->v = NULL;
 	rp->n = rp->cap = 0;
+	for (i = 0; i < rp->nheld; i++) {
+		free(rp->held[i].path);
+		free(rp->held[i].header);
+		free(rp->held[i].message);
+	}
+	free(rp->held);
+	rp->held = NULL;
+	rp->nheld = rp->capheld = 0;
+	hexoid_rewrite_free(rp->rw);
+	rp->rw = NULL;
+	rp->rplan = NULL;
 	rp->planned = 0;
 	memset(&rp->count, 0, sizeof(rp->count));
 }
@@ -378,6 +425,9 @@ static unsigned long ids_of(const struct action *a)
 	return a->kind == HEXOID_REPAIR_RENAME ? 1 : (unsigned long)a->n;
 }
 
+/* How a plan tells an action: planned, or failed already (a rewrite that cannot be). */
+static void tell_planned(struct hexoid_repair *rp, const struct action *a);
+
 static void tell(struct hexoid_repair *rp, const struct action *a, enum hexoid_repair_outcome out,
 		 const char *lock, unsigned long ids, const char *message)
 {
@@ -395,6 +445,182 @@ static void tell(struct hexoid_repair *rp, const struct action *a, enum hexoid_r
 	ra.to = a->to;
 	if (rp->o->on_action && rp->o->on_action(rp->o->ctx, &ra))
 		rp->stopped = 1;
+}
+
+static void tell_planned(struct hexoid_repair *rp, const struct action *a)
+{
+	if (a->note)
+		tell(rp, a, HEXOID_REPAIR_FAILED, NULL, 0, a->note);
+	else
+		tell(rp, a, HEXOID_REPAIR_PLANNED, NULL, ids_of(a), NULL);
+}
+
+/* --- after a rewrite: the map's old IDs out of reflogs and loose files ---------------- */
+
+struct pair {
+	unsigned char old_oid[HEXOID_MAX_RAWSZ], new_oid[HEXOID_MAX_RAWSZ];
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	return memcmp(((const struct pair *)a)->old_oid, ((const struct pair *)b)->old_oid, HEXOID_MAX_RAWSZ);
+}
+
+/* hexoid-rewrite-map, sorted by old ID; 0 pairs when there is none. */
+static int load_map(const char *dir, enum hexoid_algo algo, struct pair **out, size_t *n)
+{
+	size_t hexsz = hexoid_hexsz(algo), cap = 0;
+	struct hexoid_file f;
+	char *path = hexoid_join(dir, "hexoid-rewrite-map");
+	const char *p;
+	size_t len;
+
+	*out = NULL;
+	*n = 0;
+	if (!path)
+		return -1;
+	if (hexoid_file_read_at(AT_FDCWD, path, 0, 0, &f) == HEXOID_FILE_OK) {
+		struct hexoid_lines it = { f.data, f.size, 0, 0, '\n' };
+		while (hexoid_next_line(&it, &p, &len)) {
+			struct pair pr;
+			memset(&pr, 0, sizeof(pr));
+			if (len != 2 * hexsz + 1 ||
+			    hexoid_decode(pr.old_oid, p, 1, hexsz, algo, HEXOID_MIXED, NULL) != HEXOID_OK ||
+			    hexoid_decode(pr.new_oid, p + hexsz + 1, 1, hexsz, algo, HEXOID_MIXED, NULL) != HEXOID_OK)
+				continue;
+			if (hexoid_grow(out, &cap, *n, sizeof(pr))) {
+				free(f.data);
+				free(path);
+				return -1;
+			}
+			(*out)[(*n)++] = pr;
+		}
+		free(f.data);
+	}
+	free(path);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_pair);
+	return 0;
+}
+
+static const struct pair *mapped(const struct pair *map, size_t n, const unsigned char *oid)
+{
+	struct pair key;
+
+	memset(&key, 0, sizeof(key));
+	memcpy(key.old_oid, oid, HEXOID_MAX_RAWSZ);
+	return n ? bsearch(&key, map, n, sizeof(*map), cmp_pair) : NULL;
+}
+
+/* The held object findings: fixed by the rewrite when it writes their object again,
+ * otherwise left. */
+static int settle_held(struct hexoid_repair *rp, int fixed_ok)
+{
+	struct pair *map = NULL;
+	size_t i, nmap = 0;
+
+	/* An earlier rewrite's old objects: their loose files go in the cleanup. */
+	if (load_map(hexoid_audit_gitdir(rp->audit), hexoid_audit_algo(rp->audit), &map, &nmap))
+		nmap = 0;
+	for (i = 0; i < rp->nheld; i++) {
+		const struct hexoid_audit_finding *f = &rp->held[i].f;
+		/* A loose object goes with the cleanup; a packed one stays until git repacks. */
+		int loose = !strncmp(f->path, "objects/", 8) && !hexoid_ends_with(f->path, ".pack");
+		if (fixed_ok && rp->rw && loose && hexoid_rewrite_has(rp->rw, f->oid)) {
+			rp->count.ids++;
+			continue;
+		}
+		if (nmap && loose && mapped(map, nmap, f->oid)) {
+			rp->mapped_loose++;
+			rp->count.ids++;
+			continue;
+		}
+		rp->count.left_git3++;
+		if (rp->o->on_left && rp->o->on_left(rp->o->ctx, f)) {
+			free(map);
+			return rp->stopped = 1;
+		}
+	}
+	free(map);
+	return 0;
+}
+
+/* An action of the rewrite: a ref to move, or a signed object in the way. */
+static int rewrite_action(struct hexoid_repair *rp, const char *path, const unsigned char *oid,
+			  const char *message)
+{
+	struct action *a;
+	struct hexoid_audit_finding f;
+	enum hexoid_algo algo = hexoid_audit_algo(rp->audit);
+	size_t hexsz = hexoid_hexsz(algo);
+
+	memset(&f, 0, sizeof(f));
+	f.area = HEXOID_AREA_REFS;
+	f.path = path;
+	if (!(a = new_action(rp, HEXOID_REPAIR_REWRITE, &f)))
+		return -1;
+	if (oid) {
+		if (!(a->to = malloc(hexsz + 1)))
+			return -1;
+		hexoid_encode(a->to, hexsz, oid, 1, algo);
+		a->to[hexsz] = 0;
+	}
+	if (message && !(a->note = strdup(message)))
+		return -1;
+	return 0;
+}
+
+/* With rewrite_history: the walk, the new objects, the refs to move. */
+static int plan_rewrite(struct hexoid_repair *rp, const struct hexoid_repair_options *o, char *err,
+			size_t errlen)
+{
+	enum hexoid_algo algo = hexoid_audit_algo(rp->audit);
+	size_t hexsz = hexoid_hexsz(algo), i;
+	char why[512];
+
+	if (!rp->nheld)
+		return 0;
+	rp->rw = hexoid_rewrite_plan(hexoid_audit_gitdir(rp->audit), algo, o->git, o->drop_signatures,
+				     &rp->rplan, why, sizeof(why));
+	if (!rp->rw) {
+		if (rewrite_action(rp, "history", NULL, why))
+			goto oom;
+		return settle_held(rp, 0) ? 1 : 0;
+	}
+	if (rp->rplan->nsigned) {
+		/* Not done at all: a history half rewritten helps no one. */
+		for (i = 0; i < rp->rplan->nsigned; i++) {
+			char hex[HEXOID_MAX_HEXSZ + 1], msg[256];
+			hexoid_encode(hex, hexsz, rp->rplan->signed_objs[i].oid, 1, algo);
+			hex[hexsz] = 0;
+			snprintf(msg, sizeof(msg),
+				 "signed %s %s: a new ID cannot keep its signature; the history is not rewritten "
+				 "(--drop-signatures writes it again unsigned)",
+				 rp->rplan->signed_objs[i].tag ? "tag" : "commit", hex);
+			if (rewrite_action(rp, hex, NULL, msg))
+				goto oom;
+		}
+		return settle_held(rp, 0) ? 1 : 0;
+	}
+	rp->count.commits = rp->rplan->commits;
+	rp->count.tags = rp->rplan->tags;
+	for (i = 0; i < rp->rplan->nrefs; i++) {
+		const struct rewrite_ref *r = &rp->rplan->refs[i];
+		char *name = r->worktree ? malloc(strlen(r->worktree) + 8) : NULL;
+		int bad;
+		if (name)
+			sprintf(name, "%s:HEAD", r->worktree);
+		bad = (r->worktree && !name) || rewrite_action(rp, name ? name : r->name, r->new_oid, NULL);
+		free(name);
+		if (bad)
+			goto oom;
+	}
+	(void)err;
+	(void)errlen;
+	return settle_held(rp, 1) ? 1 : 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
 }
 
 int hexoid_repair_plan(struct hexoid_repair *rp, const struct hexoid_repair_options *options,
@@ -418,11 +644,13 @@ int hexoid_repair_plan(struct hexoid_repair *rp, const struct hexoid_repair_opti
 		snprintf(err, errlen, "out of memory");
 		ret = -1;
 	}
+	if (ret == 0 && o.rewrite_history)
+		ret = plan_rewrite(rp, &o, err, errlen);
 	if (ret == 0) {
 		rp->planned = 1;
 		rp->count.planned = rp->n;
 		for (i = 0; i < rp->n && !rp->stopped; i++)
-			tell(rp, &rp->v[i], HEXOID_REPAIR_PLANNED, NULL, ids_of(&rp->v[i]), NULL);
+			tell_planned(rp, &rp->v[i]);
 		ret = rp->stopped ? 1 : 0;
 	}
 	rp->o = NULL;
@@ -914,6 +1142,285 @@ done:
 	free(log_to);
 }
 
+/* hexoid-rewrite-map: what was there, and each new "<old> <new>" line whose old ID it
+ * does not have yet (a rewrite run again after being killed writes the same lines). */
+static int write_map(struct hexoid_repair *rp, struct journal *j, char *err, size_t errlen)
+{
+	enum hexoid_algo algo = hexoid_audit_algo(rp->audit);
+	size_t hexsz = hexoid_hexsz(algo), rawsz = hexoid_rawsz(algo), len, at;
+	struct hexoid_oidset had = HEXOID_OIDSET_INIT;
+	struct lock lk = { NULL, -1 };
+	struct hexoid_file f = { NULL, 0, 0, 0 };
+	char *text = NULL, *path = hexoid_join(j->dir, "hexoid-rewrite-map");
+	unsigned char oid[HEXOID_MAX_RAWSZ];
+	int ret = -1;
+
+	if (!path || hexoid_rewrite_map_text(rp->rw, &text, &len)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (hexoid_repair_lock(j, "hexoid-rewrite-map.lock", 0, 0666, &lk, err, errlen) != LOCK_TAKEN)
+		goto out;
+	if (hexoid_file_read_at(AT_FDCWD, path, 0, 0, &f) == HEXOID_FILE_OK) {
+		struct hexoid_lines it = { f.data, f.size, 0, 0, '\n' };
+		const char *p;
+		size_t n;
+		while (hexoid_next_line(&it, &p, &n))
+			if (n > hexsz && hexoid_decode(oid, p, 1, hexsz, algo, HEXOID_MIXED, NULL) == HEXOID_OK &&
+			    hexoid_oidset_add(&had, oid, rawsz))
+				goto oom;
+		hexoid_oidset_sort(&had);
+		if (write_all(lk.fd, f.data, f.size))
+			goto io;
+	}
+	for (at = 0; at < len; at += 2 * hexsz + 2) {
+		if (hexoid_decode(oid, text + at, 1, hexsz, algo, HEXOID_LOWER, NULL) == HEXOID_OK &&
+		    had.n && hexoid_oidset_find(&had, oid, rawsz) != (size_t)-1)
+			continue;
+		if (write_all(lk.fd, text + at, 2 * hexsz + 2))
+			goto io;
+	}
+	if (hexoid_repair_step(j, "write", "hexoid-rewrite-map.lock"))
+		goto out;
+	ret = hexoid_repair_commit(j, &lk, "hexoid-rewrite-map", err, errlen);
+	goto out;
+io:
+	snprintf(err, errlen, "hexoid-rewrite-map.lock: cannot write: %s", strerror(errno));
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	hexoid_repair_unlock(j, &lk);
+	hexoid_oidset_free(&had);
+	free(f.data);
+	free(text);
+	free(path);
+	return ret;
+}
+
+/* The reflog files of a git directory (its logs/ tree; each linked worktree's
+ * logs/HEAD), relative paths into *names. */
+static void reflog_files(const char *dir, const char *rel, struct hexoid_names *all)
+{
+	char *full = hexoid_join(dir, rel);
+	struct hexoid_names names = { NULL, 0 };
+	size_t i;
+
+	if (!full || hexoid_dir_names(full, HEXOID_DIR_ANY, NULL, NULL, &names)) {
+		free(full);
+		return;
+	}
+	for (i = 0; i < names.n; i++) {
+		char *sub = hexoid_join(rel, names.v[i]), *subfull = sub ? hexoid_join(dir, sub) : NULL;
+		struct stat st;
+		if (subfull && lstat(subfull, &st) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				reflog_files(dir, sub, all);
+			} else if (S_ISREG(st.st_mode) && !hexoid_ends_with(sub, ".lock")) {
+				char **v = realloc(all->v, (all->n + 1) * sizeof(*v));
+				if (v) {
+					all->v = v;
+					all->v[all->n++] = sub;
+					sub = NULL;
+				}
+			}
+		}
+		free(sub);
+		free(subfull);
+	}
+	hexoid_names_free(&names);
+	free(full);
+}
+
+/* One reflog with its IDs through the map, under its ref's lock and its own, as git's
+ * reflog expire rewrites one. 0 (done, or nothing to change), or -1 with err. */
+static int translate_reflog(struct hexoid_repair *rp, struct journal *j, const char *rel,
+			    const struct pair *map, size_t nmap, char *err, size_t errlen)
+{
+	enum hexoid_algo algo = hexoid_audit_algo(rp->audit);
+	size_t hexsz = hexoid_hexsz(algo), at;
+	struct lock ref = { NULL, -1 }, lk = { NULL, -1 };
+	char *full = hexoid_join(j->dir, rel), *r = reflog_ref(j->dir, rel), *reflock = NULL, *lockrel = NULL;
+	struct hexoid_file f = { NULL, 0, 0, 0 };
+	struct stat st;
+	int changed = 0, ret = -1;
+
+	if (!full || !r || !(reflock = hexoid_concat(r, ".lock")) || !(lockrel = hexoid_concat(rel, ".lock"))) {
+		snprintf(err, errlen, "%s: no ref for it", rel);
+		goto out;
+	}
+	/* Read first without a lock: most reflogs name none of the old IDs. */
+	if (hexoid_file_read_at(AT_FDCWD, full, 0, 0, &f) != HEXOID_FILE_OK) {
+		ret = 0;
+		goto out;
+	}
+	for (at = 0; at + 2 * hexsz + 1 <= f.size && !changed;) {
+		unsigned char oid[HEXOID_MAX_RAWSZ] = { 0 }; /* padded as the map's are */
+		int k;
+		for (k = 0; k < 2; k++)
+			if (hexoid_decode(oid, f.data + at + k * (hexsz + 1), 1, hexsz, algo, HEXOID_MIXED, NULL) == HEXOID_OK &&
+			    mapped(map, nmap, oid))
+				changed = 1;
+		while (at < f.size && f.data[at] != '\n')
+			at++;
+		at++;
+	}
+	free(f.data);
+	f.data = NULL;
+	if (!changed) {
+		ret = 0;
+		goto out;
+	}
+	if (hexoid_repair_lock(j, reflock, rp->set.ref_timeout, 0666, &ref, err, errlen) != LOCK_TAKEN)
+		goto out;
+	if (lstat(full, &st) != 0)
+		st.st_mode = 0666;
+	if (hexoid_repair_lock(j, lockrel, 0, st.st_mode & 0777, &lk, err, errlen) != LOCK_TAKEN)
+		goto out;
+	if (hexoid_file_read_at(AT_FDCWD, full, 0, 0, &f) != HEXOID_FILE_OK) {
+		snprintf(err, errlen, "%s: cannot read it again", rel);
+		goto out;
+	}
+	for (at = 0; at + 2 * hexsz + 1 <= f.size;) {
+		unsigned char oid[HEXOID_MAX_RAWSZ] = { 0 };
+		const struct pair *pr;
+		int k;
+		for (k = 0; k < 2; k++) {
+			char *id = f.data + at + k * (hexsz + 1);
+			if (hexoid_decode(oid, id, 1, hexsz, algo, HEXOID_MIXED, NULL) == HEXOID_OK &&
+			    (pr = mapped(map, nmap, oid)))
+				hexoid_encode(id, hexsz, pr->new_oid, 1, algo);
+		}
+		while (at < f.size && f.data[at] != '\n')
+			at++;
+		at++;
+	}
+	if (hexoid_repair_step(j, "write", lk.rel) || write_all(lk.fd, f.data, f.size) ||
+	    (wants_fsync(rp, HEXOID_AREA_REFLOGS) && fsync(lk.fd))) {
+		snprintf(err, errlen, "%s: cannot write", lk.rel);
+		goto out;
+	}
+	ret = hexoid_repair_commit(j, &lk, rel, err, errlen);
+out:
+	hexoid_repair_unlock(j, &lk);
+	hexoid_repair_unlock(j, &ref);
+	free(f.data);
+	free(full);
+	free(r);
+	free(reflock);
+	free(lockrel);
+	return ret;
+}
+
+/*
+ * What a rewrite leaves, done from its map so that a run killed after the refs moved is
+ * finished by the next: every reflog's old IDs given their new ones (each line kept),
+ * then each old object's loose file removed once nothing names it and its new object is
+ * there. Old objects in packs stay until git repacks (git repack -a -d drops them).
+ */
+static int cleanup_rewrite(struct hexoid_repair *rp, struct journal *j, char *err, size_t errlen)
+{
+	enum hexoid_algo algo = hexoid_audit_algo(rp->audit);
+	size_t hexsz = hexoid_hexsz(algo), nmap, i;
+	struct hexoid_names logs = { NULL, 0 };
+	struct hexoid_names wts = { NULL, 0 };
+	struct hexoid_odb_options oo = HEXOID_ODB_OPTIONS_INIT;
+	struct hexoid_odb *odb = NULL;
+	struct pair *map;
+	char *objects = hexoid_join(j->dir, "objects"), *wtdir = hexoid_join(j->dir, "worktrees");
+	int ret = 0;
+
+	if (!objects || !wtdir || load_map(j->dir, algo, &map, &nmap)) {
+		free(objects);
+		free(wtdir);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (!nmap || hexoid_audit_ref_storage(rp->audit) == HEXOID_REFS_REFTABLE)
+		goto loose;
+	reflog_files(j->dir, "logs", &logs);
+	if (hexoid_dir_names(wtdir, HEXOID_DIR_FOLDERS, NULL, NULL, &wts) == 0)
+		for (i = 0; i < wts.n; i++) {
+			char *rel = malloc(strlen(wts.v[i]) + 24);
+			if (rel) {
+				sprintf(rel, "worktrees/%s/logs", wts.v[i]);
+				reflog_files(j->dir, rel, &logs);
+				free(rel);
+			}
+		}
+	for (i = 0; i < logs.n && !ret && !j->stopped; i++)
+		ret = translate_reflog(rp, j, logs.v[i], map, nmap, err, errlen);
+loose:
+	oo.algo = algo;
+	if (!ret && nmap && !j->stopped && (odb = hexoid_odb_open(objects, &oo, err, errlen))) {
+		for (i = 0; i < nmap && !j->stopped; i++) {
+			struct hexoid_object obj;
+			char hex[HEXOID_MAX_HEXSZ + 1], rel[HEXOID_MAX_HEXSZ + 16], *full;
+			struct stat st;
+			hexoid_encode(hex, hexsz, map[i].old_oid, 1, algo);
+			snprintf(rel, sizeof(rel), "objects/%.2s/%.*s", hex, (int)hexsz - 2, hex + 2);
+			if (!(full = hexoid_join(j->dir, rel)))
+				break;
+			if (lstat(full, &st) == 0 && hexoid_odb_read(odb, map[i].new_oid, &obj, NULL, 0) == HEXOID_ODB_OK) {
+				hexoid_object_free(&obj);
+				if (!hexoid_repair_step(j, "unlink", rel))
+					unlink(full);
+			}
+			free(full);
+		}
+		hexoid_odb_close(odb);
+	}
+	hexoid_names_free(&logs);
+	hexoid_names_free(&wts);
+	free(map);
+	free(objects);
+	free(wtdir);
+	return ret;
+}
+
+/* The rewrite, in the order that keeps each moment safe: the objects (harmless while no
+ * ref names them), the map, the refs in one transaction, then the notes. */
+static void do_rewrite(struct hexoid_repair *rp, struct journal *j, const struct hexoid_repair_options *o)
+{
+	char err[512] = "";
+	size_t i;
+	int ok;
+
+	ok = !hexoid_repair_step(j, "write", "objects/pack") &&
+	     !hexoid_rewrite_write_objects(rp->rw, err, sizeof(err)) && !write_map(rp, j, err, sizeof(err)) &&
+	     !hexoid_repair_step(j, "update-ref", "refs") &&
+	     !hexoid_rewrite_move_refs(rp->rw, o->replace_refs, err, sizeof(err));
+	if (j->stopped) {
+		rp->stopped = 1;
+		return;
+	}
+	for (i = 0; i < rp->n && !rp->stopped; i++) {
+		struct action *a = &rp->v[i];
+		if (a->kind != HEXOID_REPAIR_REWRITE || a->note)
+			continue;
+		tell(rp, a, ok ? HEXOID_REPAIR_DONE : HEXOID_REPAIR_FAILED, NULL, 0, ok ? NULL : err);
+		count_outcome(rp, ok ? HEXOID_REPAIR_DONE : HEXOID_REPAIR_FAILED);
+	}
+	if (ok && !rp->stopped && cleanup_rewrite(rp, j, err, sizeof(err))) {
+		struct action a;
+		memset(&a, 0, sizeof(a));
+		a.kind = HEXOID_REPAIR_REWRITE;
+		a.area = HEXOID_AREA_REFLOGS;
+		a.path = (char *)"logs";
+		tell(rp, &a, HEXOID_REPAIR_FAILED, NULL, 0, err);
+		rp->count.failed++;
+	}
+	if (ok && !rp->stopped && hexoid_rewrite_copy_notes(rp->rw, err, sizeof(err))) {
+		struct action a;
+		memset(&a, 0, sizeof(a));
+		a.kind = HEXOID_REPAIR_REWRITE;
+		a.area = HEXOID_AREA_NOTES;
+		a.path = (char *)"refs/notes";
+		tell(rp, &a, HEXOID_REPAIR_FAILED, NULL, 0, err);
+		rp->count.failed++;
+	}
+}
+
 int hexoid_repair_apply(struct hexoid_repair *rp, const struct hexoid_repair_options *options,
 			char *err, size_t errlen)
 {
@@ -945,7 +1452,7 @@ int hexoid_repair_apply(struct hexoid_repair *rp, const struct hexoid_repair_opt
 	}
 	if (o.dry_run) {
 		for (i = 0; i < rp->n && !rp->stopped; i++)
-			tell(rp, &rp->v[i], HEXOID_REPAIR_PLANNED, NULL, ids_of(&rp->v[i]), NULL);
+			tell_planned(rp, &rp->v[i]);
 		rp->o = NULL;
 		return rp->stopped ? 1 : 0;
 	}
@@ -963,9 +1470,23 @@ int hexoid_repair_apply(struct hexoid_repair *rp, const struct hexoid_repair_opt
 			rp->count.shown++;
 		} else if (a->kind == HEXOID_REPAIR_RENAME) {
 			do_rename(rp, &j, a);
+		} else if (a->kind == HEXOID_REPAIR_REWRITE) {
+			if (a->note) {
+				tell(rp, a, HEXOID_REPAIR_FAILED, NULL, 0, a->note);
+				rp->count.failed++;
+			}
 		} else {
 			do_lowercase(rp, &j, a);
 		}
+	}
+	if (rp->rw && rp->rplan->nrefs && !rp->rplan->nsigned && !rp->stopped && !j.stopped) {
+		do_rewrite(rp, &j, &o);
+	} else if (o.rewrite_history && rp->mapped_loose && !rp->stopped && !j.stopped) {
+		/* An earlier rewrite's map, its cleanup not finished (killed after the refs
+		 * moved). */
+		char why[512];
+		if (cleanup_rewrite(rp, &j, why, sizeof(why)))
+			rp->count.failed++;
 	}
 	if (j.stopped)
 		rp->stopped = 1;
