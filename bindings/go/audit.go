@@ -116,6 +116,15 @@ func hxGoFinding(h C.uintptr_t, f *C.struct_hexoid_audit_finding) (stop C.int) {
 	if st.fn == nil {
 		return 0
 	}
+	if err := st.fn(goFinding(f)); err != nil {
+		st.err = err
+		return 1
+	}
+	return 0
+}
+
+// goFinding copies a finding out of C memory, valid only during the callback.
+func goFinding(f *C.struct_hexoid_audit_finding) Finding {
 	g := Finding{
 		Code:    C.GoString(C.hexoid_audit_code_name(f.code)),
 		Class:   FindingClass(f.cls),
@@ -139,11 +148,7 @@ func hxGoFinding(h C.uintptr_t, f *C.struct_hexoid_audit_finding) (stop C.int) {
 	if f.offset != C.HEXOID_NO_OFFSET {
 		g.Offset = int64(f.offset)
 	}
-	if err := st.fn(g); err != nil {
-		st.err = err
-		return 1
-	}
-	return 0
+	return g
 }
 
 //export hxGoProgress

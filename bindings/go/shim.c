@@ -78,3 +78,57 @@ int hx_audit_run(struct hexoid_audit *a, struct hx_audit *h, unsigned jobs, int 
 	o.ctx = h;
 	return hexoid_audit_run(a, &o, h->err, sizeof(h->err));
 }
+
+void hx_repair_cancel(struct hx_repair *h)
+{
+	__atomic_store_n(&h->cancel, 1, __ATOMIC_RELAXED);
+}
+
+static int hx_repair_cancelled(struct hx_repair *h)
+{
+	return __atomic_load_n(&h->cancel, __ATOMIC_RELAXED);
+}
+
+/* Told after the action: a file changed is told to Go even once the context is done,
+ * and Go says whether to go on. */
+static int on_repair_action(void *ctx, const struct hexoid_repair_action *a)
+{
+	struct hx_repair *h = ctx;
+
+	return hxGoRepairAction(h->handle, (struct hexoid_repair_action *)a);
+}
+
+static int on_repair_left(void *ctx, const struct hexoid_audit_finding *f)
+{
+	struct hx_repair *h = ctx;
+
+	if (hx_repair_cancelled(h))
+		return 1;
+	if (!h->want_left)
+		return 0;
+	return hxGoRepairLeft(h->handle, (struct hexoid_audit_finding *)f);
+}
+
+static int on_repair_step(void *ctx, const char *what, const char *path)
+{
+	struct hx_repair *h = ctx;
+
+	if (hx_repair_cancelled(h))
+		return 1;
+	if (!h->want_step)
+		return 0;
+	return hxGoRepairStep(h->handle, (char *)what, (char *)path);
+}
+
+int hx_repair_run(struct hexoid_repair *rp, struct hx_repair *h, unsigned jobs, int dry_run)
+{
+	struct hexoid_repair_options o = HEXOID_REPAIR_OPTIONS_INIT;
+
+	o.jobs = jobs;
+	o.dry_run = dry_run;
+	o.on_action = on_repair_action;
+	o.on_left = on_repair_left;
+	o.on_step = on_repair_step;
+	o.ctx = h;
+	return hexoid_repair_apply(rp, &o, h->err, sizeof(h->err));
+}

@@ -13,6 +13,7 @@
 #include <hexoid.h>
 #include <hexoid_audit.h>
 #include <hexoid_listing.h>
+#include <hexoid_repair.h>
 
 struct hx_result {
 	size_t record, column;
@@ -43,5 +44,24 @@ void hx_audit_cancel(struct hx_audit *h);
 int hx_audit_cancelled(struct hx_audit *h);
 /* hexoid_audit_run() with the Go callbacks: 0 done, 1 stopped, -1 (h->err says why). */
 int hx_audit_run(struct hexoid_audit *a, struct hx_audit *h, unsigned jobs, int verify_ids);
+
+/*
+ * A repair driven from Go, as the audit is: the Go side through a cgo.Handle, and a
+ * cancel flag in C memory that on_step reads before each change the repair would make,
+ * so that a context done stops it between two steps without a call into Go (the
+ * library lets go of its locks then). Actions are always told to Go, findings left only
+ * when asked for, steps only when a test asks for them.
+ */
+struct hx_repair {
+	uintptr_t handle;
+	int want_left;
+	int want_step;
+	int cancel;          /* read and written atomically */
+	char err[512];
+};
+void hx_repair_cancel(struct hx_repair *h);
+/* hexoid_repair_apply() with the Go callbacks: 0 done, 1 stopped, 2 some left, -1
+ * (h->err says why). */
+int hx_repair_run(struct hexoid_repair *rp, struct hx_repair *h, unsigned jobs, int dry_run);
 
 #endif
