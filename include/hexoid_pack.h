@@ -220,8 +220,9 @@ HEXOID_API int hexoid_object_check(enum hexoid_object_type type, const void *tex
 /* --- Reading objects by ID ------------------------------------------------------------
  *
  * An objects directory (a repository's objects/, a quarantine, an alternate) opened once:
- * every pack in pack/ with its .idx is mapped (a .idx without its .pack is skipped, as git
- * skips it), and loose objects are looked up by name as they are asked for. A read returns
+ * every pack in pack/ with its .idx is mapped (a .idx without its .pack, or whose .pack is
+ * no regular file, and a .pack without its .idx are skipped, as git skips them), and loose
+ * objects are looked up by name as they are asked for. A read returns
  * one object's type, size and content, resolved through OFS_DELTA and REF_DELTA chains
  * (a REF_DELTA's base must be in the same pack, as on disk git writes it).
  *

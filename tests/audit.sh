@@ -738,6 +738,59 @@ for fmt in sha1 sha256; do
 	fi
 done
 
+# Which files of objects/pack are packs, as git decides (src/pack/objdir.h): each NAME.idx
+# whose NAME.pack is a regular file, whatever NAME is. Three packs of one commit each, its
+# tree header in uppercase: a .tmp-<pid>-pack-* pair, as git repack leaves one for a
+# moment (git reads it), a .pack without its .idx and an .idx without its .pack (git
+# reads neither). The audit reports the commits git lists, and only those. Then a pack
+# folder that is a file: git says it cannot open it and reads on; the audit says so too.
+for fmt in sha1 sha256; do
+	r=$tmp/clean-$fmt
+	[ -d "$r/.git" ] || continue
+	o=$tmp/odd-packs-$fmt
+	P=$o/.git/objects/pack
+	if ! git clone -q --no-local "$r" "$o" >"$tmp/git.log" 2>&1; then
+		fail "$fmt: git clone for the odd packs"
+		continue
+	fi
+	lt=$(git -C "$o" rev-parse HEAD^{tree}) && t=$(up "$lt")
+	# odd_pack MESSAGE BASE: a new commit of the uppercase tree, packed alone as
+	# $P/BASE.pack and .idx and nowhere else; prints its ID.
+	odd_pack() {
+		op_id=$(printf 'tree %s\nauthor a <a@example.com> 1 +0000\ncommitter a <a@example.com> 1 +0000\n\n%s\n' \
+			"$t" "$1" | git -C "$o" hash-object -t commit --literally -w --stdin) &&
+			op_h=$(echo "$op_id" | git -C "$o" pack-objects -q "$P/odd") &&
+			mv "$P/odd-$op_h.pack" "$P/$2.pack" && mv "$P/odd-$op_h.idx" "$P/$2.idx" &&
+			rm "$o/.git/objects/$(echo "$op_id" | cut -c1-2)/$(echo "$op_id" | cut -c3-)" &&
+			echo "$op_id"
+	}
+	tmp_id=$(odd_pack "read" .tmp-1-pack-read)
+	lone_pack=$(odd_pack "lone pack" pack-lone-pack) && rm "$P/pack-lone-pack.idx"
+	lone_idx=$(odd_pack "lone index" pack-lone-idx) && rm "$P/pack-lone-idx.pack"
+	git -C "$o" cat-file --batch-all-objects --batch-check='%(objectname)' >"$tmp/git.ids" 2>/dev/null
+	if grep -qx "$tmp_id" "$tmp/git.ids" && ! grep -q "$lone_pack\|$lone_idx" "$tmp/git.ids"; then
+		pass "$fmt: git lists the .tmp- pack's commit, not those of a lone .pack or .idx"
+	else
+		fail "$fmt: git lists other objects than those planted for it"
+	fi
+	audit --no-progress "$o"
+	judge "$fmt: odd packs: exit 1" 1 "" $?
+	printf '[pack-objects] objects/pack/.tmp-1-pack-read.pack: commit %s: tree header, line 1, column %s: \tgit3\tuppercase\n' \
+		"$tmp_id" $((5 + $(first_letter "$lt"))) >"$tmp/x.expect"
+	expect_findings "$fmt: the .tmp- pack is read, a lone .pack or .idx is not, as git reads them" "$tmp/x.expect"
+	rm -rf "$P" && : >"$P"
+	if git -C "$o" cat-file --batch-all-objects --batch-check 2>&1 >/dev/null |
+		grep -q "unable to open object pack directory"; then
+		pass "$fmt: git says it cannot open a pack folder that is a file"
+	else
+		fail "$fmt: git says nothing of a pack folder that is a file"
+	fi
+	audit --no-progress "$o"
+	judge "$fmt: a pack folder that is a file: exit 1" 1 "" $?
+	printf '[pack-objects] objects/pack: \terror\tcannot read the folder\n' >"$tmp/x.expect"
+	expect_findings "$fmt: a pack folder that is a file is a finding, as git says it" "$tmp/x.expect"
+done
+
 # The Git 3.0 build's own repositories: reftable (its default) and the files backend,
 # SHA-1 and SHA-256. Reftable's stub HEAD and refs/heads are not findings.
 if [ -z "$g3" ]; then

@@ -435,6 +435,56 @@ TEST(odb_read_crafted)
 	}
 }
 
+/*
+ * Which files of pack/ are packs: git's rule (src/pack/objdir.h), as the audit and the
+ * gate take it. A NAME.idx whose NAME.pack is a folder, a .pack without its .idx and an
+ * .idx without its .pack are not packs, and the open does not fail on them; a pair named
+ * .tmp-<pid>-pack-*, which git reads, is one.
+ */
+TEST(odb_pack_names)
+{
+	char dir[] = "/tmp/hexoid-odbn-XXXXXX", path[512], err[512], text[512], tree[HEXOID_MAX_HEXSZ + 1];
+	unsigned char oid[HEXOID_MAX_RAWSZ];
+	struct hexoid_odb_options o = HEXOID_ODB_OPTIONS_INIT;
+	struct hexoid_odb *h;
+	struct pk p;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	o.algo = HEXOID_SHA1;
+	hexid(tree, o.algo, 5);
+	commit_text(text, sizeof(text), tree, NULL, "in a .tmp- pack");
+	oid_of(o.algo, HEXOID_OBJ_COMMIT, text, strlen(text), oid);
+	pk_init(&p, o.algo);
+	pk_text(&p, HEXOID_OBJ_COMMIT, text);
+	pk_finish(&p);
+	snprintf(path, sizeof(path), "%s/pack", dir);
+	mkdir(path, 0777);
+	snprintf(path, sizeof(path), "%s/pack/pack-folder.pack", dir);
+	mkdir(path, 0777);
+	snprintf(path, sizeof(path), "%s/pack/pack-folder.idx", dir);
+	write_file(path, p.idx, p.idxlen);
+	snprintf(path, sizeof(path), "%s/pack/pack-lone.pack", dir);
+	write_file(path, "not a pack", 10);
+	snprintf(path, sizeof(path), "%s/pack/pack-lone-idx.idx", dir);
+	write_file(path, "not an index", 12);
+	h = hexoid_odb_open(dir, &o, err, sizeof(err));
+	CHECK(h && hexoid_odb_count_packs(h) == 0, "no pack among the odd files: %s", h ? "" : err);
+	hexoid_odb_close(h);
+	snprintf(path, sizeof(path), "%s/pack/.tmp-1-pack-x.pack", dir);
+	write_file(path, p.pack.p, p.pack.n);
+	snprintf(path, sizeof(path), "%s/pack/.tmp-1-pack-x.idx", dir);
+	write_file(path, p.idx, p.idxlen);
+	h = hexoid_odb_open(dir, &o, err, sizeof(err));
+	CHECK(h && hexoid_odb_count_packs(h) == 1, "the .tmp- pack is read: %s", h ? "" : err);
+	CHECK(h && odb_get(h, oid, text, err, sizeof(err)) == HEXOID_ODB_OK, "its commit: %s", err);
+	hexoid_odb_close(h);
+	pk_free(&p);
+	rm_tree(dir);
+}
+
 struct odb_thread {
 	struct hexoid_odb *h;
 	const struct pk *p;

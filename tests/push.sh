@@ -332,6 +332,38 @@ printf 'X' | dd of="$q/pack/pack-damaged.pack" bs=1 seek=$((size - 30)) conv=not
 judge "a damaged object in a pushed pack rejects the push" 1 "hexoid: pushed pack-damaged.pack: " $?
 rm -rf "$q"
 
+# Which pushed files are packs is git's rule (src/pack/objdir.h), for the scan and for the
+# list of what was pushed alike; git, with the quarantine as its objects folder, lists
+# what it reads there. An .idx without its .pack, naming a bad commit the server has:
+# git reads nothing through it, so the commit is the server's, read and checked as such,
+# not taken for a pushed one the scan has seen.
+bad=$(git -C "$srv" rev-parse refs/legacy/t)
+q_ids() { GIT_DIR=$srv GIT_OBJECT_DIRECTORY=$q git cat-file --batch-all-objects --batch-check='%(objectname)' 2>/dev/null; }
+mkdir -p "$q/pack"
+h=$(echo "$bad" | git -C "$srv" pack-objects -q "$q/pack/lone")
+rm "$q/pack/lone-$h.pack"
+[ -z "$(q_ids)" ] && pass "git reads no object through a lone pushed .idx" ||
+	fail "git reads objects through a lone pushed .idx"
+echo "$zero $bad refs/heads/x" >"$tmp/in"
+(cd "$srv" && GIT_DIR=. GIT_QUARANTINE_PATH="$q" $H pre-receive <"$tmp/in" >/dev/null 2>"$tmp/err")
+judge "a lone pushed .idx hides no bad commit the server has" 1 "hexoid: refs/heads/x: commit $bad: tree header" $?
+# A .pack without its .idx: not read by git, not a pack the push could not check.
+rm -f "$q/pack/"*
+cp "$pack" "$q/pack/pack-lone.pack"
+echo "$zero $main refs/heads/x" >"$tmp/in"
+(cd "$srv" && GIT_DIR=. GIT_QUARANTINE_PATH="$q" $H pre-receive <"$tmp/in" >/dev/null 2>"$tmp/err")
+judge "a lone pushed .pack is not read, as git does not read it" 0 "" $?
+# A .tmp-<pid>-pack-* pair, as git repack leaves one for a moment: git reads it, so its
+# bad commit is found though no ref reaches it.
+rm -f "$q/pack/"*
+h=$(echo "$bad" | git -C "$srv" pack-objects -q "$q/pack/odd")
+mv "$q/pack/odd-$h.pack" "$q/pack/.tmp-1-pack-odd.pack"
+mv "$q/pack/odd-$h.idx" "$q/pack/.tmp-1-pack-odd.idx"
+[ "$(q_ids)" = "$bad" ] && pass "git reads a pushed .tmp- pack" || fail "git does not read a pushed .tmp- pack"
+(cd "$srv" && GIT_DIR=. GIT_QUARANTINE_PATH="$q" $H pre-receive <"$tmp/in" >/dev/null 2>"$tmp/err")
+judge "a pushed .tmp- pack is scanned, as git reads it" 1 "hexoid: pushed .tmp-1-pack-odd.pack: commit $bad" $?
+rm -rf "$q"
+
 printf '%s %s\n' "$zero" "$main" >"$tmp/in"
 hook
 judge "a line without a ref rejects" 2 "<stdin>:1: error: expected '<old> <new> <ref>'" $?

@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include "audit/objects.h"
 #include "hexoid_pack.h"
 #include "pack/alternates.h"
-#include "util/dir.h"
+#include "pack/objdir.h"
 #include "util/str.h"
 
 static enum hexoid_audit_code code_of(enum hexoid_finding_code c)
@@ -207,12 +208,6 @@ static void io_finding(struct objscan *os, const char *path, const char *message
 	on_object_finding(os, &f);
 }
 
-static int is_pack(const char *name, void *ctx)
-{
-	(void)ctx;
-	return hexoid_ends_with(name, ".pack");
-}
-
 /* The loose objects and packs of one objects folder: `alt` says it is an alternate's. */
 static void scan_dir(struct objscan *os, const char *objects, int alt)
 {
@@ -221,12 +216,10 @@ static void scan_dir(struct objscan *os, const char *objects, int alt)
 	struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
 	struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 	char err[512];
-	char *packdir = hexoid_join(objects, "pack");
-	struct hexoid_names packs = { NULL, 0 };
+	struct hexoid_names packs;
 	size_t i;
+	int unread;
 
-	if (!packdir)
-		return;
 	o.algo = rp->algo;
 	o.verify_ids = r->o.verify_ids;
 	o.jobs = r->o.jobs;
@@ -234,30 +227,33 @@ static void scan_dir(struct objscan *os, const char *objects, int alt)
 	o.on_progress = on_scan_progress;
 	o.ctx = os;
 	os->area = alt ? HEXOID_AREA_ALTERNATES : HEXOID_AREA_LOOSE_OBJECTS;
-	if (hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0)
+	unread = hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0;
+	if (unread)
 		io_finding(os, objects, "cannot read the folder");
 	os->scanned[alt ? 2 : 0] += st.objects;
 
 	os->area = alt ? HEXOID_AREA_ALTERNATES : HEXOID_AREA_PACK_OBJECTS;
-	hexoid_dir_names(packdir, HEXOID_DIR_ANY, is_pack, NULL, &packs);
+	/* No pack folder is no pack; one that is there and cannot be read, git says so
+	 * ("unable to open object pack directory") and reads on without its packs. In an
+	 * objects folder that cannot be read, that folder's finding says it all. */
+	if (hexoid_objdir_packs(objects, &packs) && !unread && errno != ENOENT && errno != ENOMEM) {
+		char *packdir = hexoid_join(objects, "pack");
+		if (packdir)
+			io_finding(os, packdir, "cannot read the folder");
+		free(packdir);
+	}
 	for (i = 0; i < packs.n && !scan_stopped(os); i++) {
-		char *pack = hexoid_join(packdir, packs.v[i]);
-		int rc;
-		if (!pack)
-			continue;
+		const char *pack = packs.v[i];
 		os->current = shown_path(rp, pack);
 		pack_name(os, pack);
-		rc = hexoid_pack_scan(pack, &o, &st, err, sizeof(err));
-		if (rc < 0)
+		if (hexoid_pack_scan(pack, &o, &st, err, sizeof(err)) < 0)
 			unusable_pack(os, pack, err);
 		else
 			os->scanned[alt ? 2 : 1] += st.objects;
 		free(os->current);
 		os->current = NULL;
-		free(pack);
 	}
 	hexoid_names_free(&packs);
-	free(packdir);
 }
 
 /*

@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "gate/gate.h"
-#include "util/dir.h"
-#include "util/str.h"
+#include "pack/objdir.h"
 
 static void scan_say(struct gate_scan *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void scan_say(struct gate_scan *ps, const char *fmt, ...)
@@ -71,28 +70,15 @@ static int on_progress(void *ctx, uint64_t done, uint64_t total)
 	return hexoid_gate_cancelled(ps->g);
 }
 
-static int is_pack(const char *name, void *ctx)
-{
-	(void)ctx;
-	return hexoid_ends_with(name, ".pack");
-}
-
-/* The quarantine's packs, by name (said when the folder is there but cannot be read). */
-static void list_packs(struct gate_scan *ps, const char *packdir, struct hexoid_names *packs)
-{
-	if (hexoid_dir_names(packdir, HEXOID_DIR_ANY, is_pack, NULL, packs) && errno != ENOENT)
-		scan_say(ps, "pushed packs: %s: %s", packdir, strerror(errno));
-}
-
 static void *scan_pushed(void *p)
 {
 	struct gate_scan *ps = p;
 	struct hexoid_gate *g = ps->g;
 	struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
 	struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
-	struct hexoid_names packs = { NULL, 0 };
-	char err[512], *packdir;
-	size_t qlen = strlen(g->quarantine), i;
+	struct hexoid_names packs;
+	char err[512];
+	size_t i;
 
 	o.algo = g->algo;
 	o.jobs = g->opt.jobs;
@@ -101,25 +87,13 @@ static void *scan_pushed(void *p)
 	o.ctx = ps;
 	if (hexoid_loose_scan(g->quarantine, &o, &st, err, sizeof(err)) < 0)
 		scan_say(ps, "pushed objects: %s", err);
-	if (!(packdir = malloc(qlen + 6))) {
-		scan_say(ps, "out of memory");
-		return NULL;
-	}
-	memcpy(packdir, g->quarantine, qlen);
-	memcpy(packdir + qlen, "/pack", 6);
-	list_packs(ps, packdir, &packs);
-	for (i = 0; i < packs.n && !hexoid_gate_cancelled(g); i++) {
-		char *pack = hexoid_join(packdir, packs.v[i]);
-		if (!pack) {
-			scan_say(ps, "out of memory");
-			break;
-		}
-		if (hexoid_pack_scan(pack, &o, &st, err, sizeof(err)) < 0)
+	/* The packs by name; a pack folder that is there but cannot be read is said. */
+	if (hexoid_objdir_packs(g->quarantine, &packs) && errno != ENOENT)
+		scan_say(ps, "pushed packs: %s/pack: %s", g->quarantine, strerror(errno));
+	for (i = 0; i < packs.n && !hexoid_gate_cancelled(g); i++)
+		if (hexoid_pack_scan(packs.v[i], &o, &st, err, sizeof(err)) < 0)
 			scan_say(ps, "pushed pack %s", err);
-		free(pack);
-	}
 	hexoid_names_free(&packs);
-	free(packdir);
 	return NULL;
 }
 

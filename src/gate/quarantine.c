@@ -1,17 +1,18 @@
 /*
- * Which objects the push brought: the IDs in the quarantine's pack indexes, mapped, and
- * its loose objects' names. A commit among them is checked by the scan of the pushed
- * objects; the walk only notes which ref reaches it.
+ * Which objects the push brought: the IDs in the indexes of the quarantine's packs,
+ * mapped, and its loose objects' names, both as git lists them (pack/objdir.h) and as
+ * the scan of the pushed objects (pushed.c) goes through them. A commit among them is
+ * checked by that scan, so the two must agree: an ID counted here that the scan never
+ * saw would be a commit nobody checks. The walk only notes which ref reaches it.
  *
  * hexoid_odb_open() (hexoid_pack.h) is not used for this: it answers "read this
- * object", not "is it here" (a read inflates what is found), it skips an index
- * without its pack and fails whole on one unusable pack, and it looks loose objects up
- * by their lowercase names only. Here every index counts, a bad one is said and the
- * others kept, and loose names count in either case, as Git 2.x lists them.
+ * object", not "is it here" (a read inflates what is found), it fails whole on one
+ * unusable pack where here a bad index is said and the others kept, and it looks loose
+ * objects up by their lowercase names only, where the scan reads (and reports) loose
+ * names in either case, as Git 2.x lists them.
  *
  * SPDX-License-Identifier: MIT
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "gate/gate.h"
+#include "pack/objdir.h"
 
 /* Map the whole file at path. 0, or -1 with errno. */
 static int map_file(const char *path, struct gate_map *m)
@@ -53,95 +55,57 @@ static int map_file(const char *path, struct gate_map *m)
 	return 0;
 }
 
-static void load_indexes(struct hexoid_gate *g, char *path, size_t qlen)
+/* The indexes of the quarantine's packs, the packs git reads (pack/objdir.h). One that
+ * cannot be used is said, and the others kept. */
+static void load_indexes(struct hexoid_gate *g)
 {
 	struct gate_quarantine *q = &g->q;
-	DIR *d;
-	struct dirent *de;
+	struct hexoid_names packs;
+	size_t i;
 
-	sprintf(path + qlen, "/pack");
-	if (!(d = opendir(path)))
+	/* A pack folder that cannot be read is said by the scan (pushed.c). */
+	if (hexoid_objdir_packs(g->quarantine, &packs)) {
+		if (errno == ENOMEM)
+			hexoid_gate_oom(g);
 		return;
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
+	}
+	if (packs.n && (!(q->maps = malloc(packs.n * sizeof(*q->maps))) ||
+			!(q->idx = malloc(packs.n * sizeof(*q->idx))))) {
+		hexoid_gate_oom(g);
+		packs.n = 0;
+	}
+	for (i = 0; i < packs.n; i++) {
+		char *path = hexoid_objdir_idx_of(packs.v[i]);
+		struct gate_map *m = &q->maps[q->n];
 		struct hexoid_idx_error e;
-		struct gate_map *m;
-		if (len < 4 || len > 250 || strcmp(de->d_name + len - 4, ".idx"))
-			continue;
-		if (!(q->n & (q->n - 1))) {
-			size_t cap = q->n ? 2 * q->n : 1;
-			struct gate_map *maps = realloc(q->maps, cap * sizeof(*maps));
-			struct hexoid_idx *idx = maps ? realloc(q->idx, cap * sizeof(*idx)) : NULL;
-			if (maps)
-				q->maps = maps;
-			if (idx)
-				q->idx = idx;
-			if (!maps || !idx) {
-				hexoid_gate_oom(g);
-				break;
-			}
+
+		if (!path) {
+			hexoid_gate_oom(g);
+			break;
 		}
-		sprintf(path + qlen, "/pack/%s", de->d_name);
-		m = &q->maps[q->n];
 		if (map_file(path, m)) {
 			hexoid_gate_say(g, "%s: %s", path, strerror(errno));
 			g->trouble = 1;
-			continue;
-		}
-		if (hexoid_idx_open(&q->idx[q->n], m->data, m->size, g->algo, &e) != HEXOID_IDX_OK) {
-			hexoid_gate_say(g, "pushed %s: %s", de->d_name, e.message);
+		} else if (hexoid_idx_open(&q->idx[q->n], m->data, m->size, g->algo, &e) != HEXOID_IDX_OK) {
+			hexoid_gate_say(g, "pushed %s: %s", strrchr(path, '/') + 1, e.message);
 			if (m->data)
 				munmap(m->data, m->size);
 			g->trouble = 1;
-			continue;
+		} else {
+			q->n++;
 		}
-		q->n++;
+		free(path);
 	}
-	closedir(d);
-}
-
-/* Loose objects: xx/yyyy..., in either case as Git 2.x reads them. */
-static void load_loose(struct hexoid_gate *g, char *path, size_t qlen)
-{
-	DIR *d;
-	struct dirent *de;
-
-	path[qlen] = 0;
-	if (!(d = opendir(path)))
-		return;
-	while ((de = readdir(d))) {
-		unsigned char oid[HEXOID_MAX_RAWSZ];
-		DIR *sub;
-		struct dirent *se;
-		if (strlen(de->d_name) != 2 || hexoid_hex_to_bytes(oid, de->d_name, 1, HEXOID_MIXED))
-			continue;
-		sprintf(path + qlen, "/%s", de->d_name);
-		if (!(sub = opendir(path)))
-			continue;
-		while ((se = readdir(sub)))
-			if (strlen(se->d_name) == g->hexsz - 2 &&
-			    !hexoid_hex_to_bytes(oid + 1, se->d_name, g->rawsz - 1, HEXOID_MIXED) &&
-			    hexoid_oidset_add(&g->q.loose, oid, g->rawsz))
-				hexoid_gate_oom(g);
-		closedir(sub);
-	}
-	closedir(d);
-	hexoid_oidset_sort(&g->q.loose);
+	hexoid_names_free(&packs);
 }
 
 void hexoid_gate_quarantine_load(struct hexoid_gate *g)
 {
-	size_t qlen = strlen(g->quarantine);
-	char *path = malloc(qlen + 300);
-
-	if (!path) {
+	load_indexes(g);
+	/* Loose objects: xx/yyyy..., in either case as Git 2.x reads them. */
+	if (hexoid_objdir_loose_ids(g->quarantine, g->algo, &g->q.loose))
 		hexoid_gate_oom(g);
-		return;
-	}
-	memcpy(path, g->quarantine, qlen + 1);
-	load_indexes(g, path, qlen);
-	load_loose(g, path, qlen);
-	free(path);
+	hexoid_oidset_sort(&g->q.loose);
 }
 
 int hexoid_gate_pushed(const struct hexoid_gate *g, const unsigned char *oid)

@@ -3,10 +3,11 @@
  *
  * SPDX-License-Identifier: MIT
  *
- * Names: Git 2.x reads a two-digit folder and a file name in either case (its loose
- * object iteration decodes them as mixed hex); Git 3.0 only lowercase. Names that are not
- * hex at all (git's temporary files, say) are none of our business, as they are none of
- * git's. Only commits and tags are inflated in full; for anything else the header is
+ * Names (which are objects: objdir.h): Git 2.x reads a file name in either case (its
+ * loose object iteration decodes it as mixed hex), and a two-digit folder named in
+ * uppercase where the file system does not tell case apart; Git 3.0 only lowercase.
+ * Other names (git's temporary files, say) are none of our business, as they are none
+ * of git's. Only commits and tags are inflated in full; for anything else the header is
  * enough.
  */
 #include <stdio.h>
@@ -15,7 +16,7 @@
 
 #include "common.h"
 #include "loose_read.h"
-#include "util/dir.h"
+#include "objdir.h"
 
 static size_t first_upper(const char *s, size_t n)
 {
@@ -24,26 +25,6 @@ static size_t first_upper(const char *s, size_t n)
 	for (i = 0; i < n && !(s[i] >= 'A' && s[i] <= 'F'); i++)
 		;
 	return i;
-}
-
-/* A name of hex digits in either case, as Git 2.x reads these names, of the length asked. */
-static int is_hex_name(const char *name, void *want_len)
-{
-	unsigned char raw[HEXOID_MAX_RAWSZ];
-	size_t len = strlen(name);
-
-	return len == *(size_t *)want_len &&
-	       !hexoid_hex_to_bytes(raw, name, len / 2, HEXOID_MIXED); /* both lengths even */
-}
-
-/* The names in `dir` of want_len hex digits, sorted; NULL with *n = 0 if none. */
-static char **list_dir(const char *dir, size_t want_len, size_t *n, int *unreadable)
-{
-	struct hexoid_names names = { NULL, 0 };
-
-	*unreadable = hexoid_dir_names(dir, HEXOID_DIR_ANY, is_hex_name, &want_len, &names) != 0;
-	*n = names.n;
-	return names.v;
 }
 
 static void free_list(char **v, size_t n)
@@ -228,8 +209,8 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 		      struct hexoid_scan_stats *stats, char *err, size_t errlen)
 {
 	struct loose l;
-	char **dirs;
-	size_t ndirs, d, plen;
+	struct hexoid_names dirs;
+	size_t d, plen;
 	int unreadable;
 	char *path;
 	char dummy[1];
@@ -254,58 +235,59 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 		return -1;
 	}
 	plen = strlen(objects_dir);
-	dirs = list_dir(objects_dir, 2, &ndirs, &unreadable);
+	unreadable = hexoid_objdir_loose_folders(objects_dir, &dirs) != 0;
 	path = unreadable ? NULL : malloc(plen + 2 + l.hexsz + 2);
 	if (!path) {
-		free_list(dirs, ndirs);
+		hexoid_names_free(&dirs);
 		snprintf(err, errlen, "%s: %s", objects_dir,
 			 unreadable ? "cannot read the folder" : "out of memory");
 		loose_finish(&l, stats);
 		return -1;
 	}
-	for (d = 0; d < ndirs; d++) {
-		char **files;
-		size_t nfiles, k;
+	for (d = 0; d < dirs.n; d++) {
+		const char *dir = dirs.v[d];
+		struct hexoid_names files;
+		size_t k;
 		int bad_dir;
 		struct hexoid_finding *f;
 
-		sprintf(path, "%s/%s", objects_dir, dirs[d]);
-		files = list_dir(path, l.hexsz - 2, &nfiles, &bad_dir);
+		sprintf(path, "%s/%s", objects_dir, dir);
+		bad_dir = hexoid_objdir_loose_names(path, l.hexsz, &files) != 0;
 		l.key++;
-		if (first_upper(dirs[d], 2) < 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, NULL))) {
-			size_t at = first_upper(dirs[d], 2);
+		if (first_upper(dir, 2) < 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, NULL))) {
+			size_t at = first_upper(dir, 2);
 			hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object folder name: Git 2.x reads the %zu objects in it, Git 3.0 skips them",
-			       dirs[d][at], nfiles);
+			       dir[at], files.n);
 		}
 		if (bad_dir && (f = add(&l, HEXOID_FIND_IO, path, NULL)))
 			hexoid_pk_say(f, "cannot read the folder");
-		for (k = 0; k < nfiles; k++) {
+		for (k = 0; k < files.n; k++) {
 			unsigned char oid[HEXOID_MAX_RAWSZ];
 			char hex[HEXOID_MAX_HEXSZ];
 			size_t at;
 
-			sprintf(path, "%s/%s/%s", objects_dir, dirs[d], files[k]);
-			memcpy(hex, dirs[d], 2);
-			memcpy(hex + 2, files[k], l.hexsz - 2);
+			sprintf(path, "%s/%s/%s", objects_dir, dir, files.v[k]);
+			memcpy(hex, dir, 2);
+			memcpy(hex + 2, files.v[k], l.hexsz - 2);
 			hexoid_decode(oid, hex, 1, l.hexsz, l.algo, HEXOID_MIXED, NULL);
 			l.key++;
-			at = first_upper(files[k], l.hexsz - 2);
+			at = first_upper(files.v[k], l.hexsz - 2);
 			if (at < l.hexsz - 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, oid))) {
 				hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object file name: Git 2.x reads it, Git 3.0 skips it",
-				       files[k][at]);
+				       files.v[k][at]);
 			}
 			one_object(&l, path, oid);
 			if (loose_flush(&l))
 				break;
 		}
-		free_list(files, nfiles);
+		hexoid_names_free(&files);
 		if (loose_flush(&l) || hexoid_pk_progress(opt, l.st.objects, 0, &l.last, 0)) {
 			l.stopped = 1;
 			break;
 		}
 	}
 	free(path);
-	free_list(dirs, ndirs);
+	hexoid_names_free(&dirs);
 	if (l.out.oom)
 		snprintf(err, errlen, "%s: out of memory", objects_dir);
 	return loose_finish(&l, stats);

@@ -26,10 +26,9 @@
 
 #include "alternates.h"
 #include "common.h"
-#include "util/dir.h"
-#include "util/str.h"
 #include "entry.h"
 #include "loose_read.h"
+#include "objdir.h"
 #include "hexoid_idx.h"
 
 #define CACHE_SLOTS 1024
@@ -88,30 +87,20 @@ static uint32_t be32(const unsigned char *p)
 
 /* --- opening ---------------------------------------------------------------------- */
 
-/* Map DIR/pack/NAME.idx and its .pack. A .idx without its .pack is left alone (git
- * does the same); one that fails its check is an error. 0, 1 skipped, -1 error. */
-static int add_pack(struct hexoid_odb *o, const char *packdir, const char *name, char *err,
-		    size_t errlen)
+/* Map a pack (a .pack path of hexoid_objdir_packs()) and its .idx; one that fails its
+ * check is an error. 0, or -1. */
+static int add_pack(struct hexoid_odb *o, const char *pack_path, char *err, size_t errlen)
 {
-	size_t plen = strlen(packdir), nlen = strlen(name) - 4;
-	char *idx_path = malloc(plen + nlen + 6), *pack_path = malloc(plen + nlen + 7);
+	char *idx_path = hexoid_objdir_idx_of(pack_path), *path = strdup(pack_path);
 	struct opack p;
 	struct hexoid_idx_error ie;
-	struct stat st;
 
 	memset(&p, 0, sizeof(p));
-	if (!idx_path || !pack_path) {
-		say(err, errlen, "%s: out of memory", packdir);
+	if (!idx_path || !path) {
+		say(err, errlen, "%s: out of memory", pack_path);
 		goto fail;
 	}
-	sprintf(idx_path, "%s/%.*s.idx", packdir, (int)nlen, name);
-	sprintf(pack_path, "%s/%.*s.pack", packdir, (int)nlen, name);
-	if (stat(pack_path, &st) != 0 && errno == ENOENT) {
-		free(idx_path);
-		free(pack_path);
-		return 1;
-	}
-	if (hexoid_pk_map_file(&p.idxmap, idx_path, err, errlen) || hexoid_pk_map_file(&p.pack, pack_path, err, errlen))
+	if (hexoid_pk_map_file(&p.idxmap, idx_path, err, errlen) || hexoid_pk_map_file(&p.pack, path, err, errlen))
 		goto fail;
 	if (hexoid_idx_open(&p.idx, p.idxmap.data, p.idxmap.size, o->algo, &ie) != HEXOID_IDX_OK) {
 		say(err, errlen, "%s: %s", idx_path, ie.message);
@@ -119,20 +108,20 @@ static int add_pack(struct hexoid_odb *o, const char *packdir, const char *name,
 	}
 	if (p.pack.size < 12 + o->rawsz || memcmp(p.pack.data, "PACK", 4) ||
 	    (be32(p.pack.data + 4) != 2 && be32(p.pack.data + 4) != 3)) {
-		say(err, errlen, "%s: not a pack of version 2 or 3", pack_path);
+		say(err, errlen, "%s: not a pack of version 2 or 3", path);
 		goto fail;
 	}
 	if (o->npacks == o->cappacks) {
 		size_t cap = o->cappacks ? 2 * o->cappacks : 8;
 		struct opack *v = realloc(o->packs, cap * sizeof(*v));
 		if (!v) {
-			say(err, errlen, "%s: out of memory", pack_path);
+			say(err, errlen, "%s: out of memory", path);
 			goto fail;
 		}
 		o->packs = v;
 		o->cappacks = cap;
 	}
-	p.path = pack_path;
+	p.path = path;
 	p.body_end = p.pack.size - o->rawsz;
 	o->packs[o->npacks++] = p;
 	free(idx_path);
@@ -141,47 +130,32 @@ fail:
 	hexoid_pk_unmap(&p.idxmap);
 	hexoid_pk_unmap(&p.pack);
 	free(idx_path);
-	free(pack_path);
+	free(path);
 	return -1;
 }
 
-static int is_idx(const char *name, void *ctx)
-{
-	(void)ctx;
-	return strlen(name) > 4 && hexoid_ends_with(name, ".idx");
-}
-
+/* The directory's packs, those git reads (objdir.h), in name order: which copy of a
+ * duplicated object is read does not depend on the order readdir() happens to give. */
 static int add_packs(struct hexoid_odb *o, const char *dir, char *err, size_t errlen)
 {
-	char *packdir = hexoid_join(dir, "pack");
-	struct hexoid_names names;
+	struct hexoid_names packs;
 	size_t i;
 	int rc = 0;
 
-	if (!packdir) {
-		say(err, errlen, "%s: out of memory", dir);
-		return -1;
-	}
-	/* Sorted: which copy of a duplicated object is read does not depend on the order
-	 * readdir() happens to give. */
-	if (hexoid_dir_names(packdir, HEXOID_DIR_ANY, is_idx, NULL, &names) < 0) {
+	if (hexoid_objdir_packs(dir, &packs) < 0) {
 		int e = errno;
-		if (e == ENOENT) {
-			free(packdir);
+		if (e == ENOENT)
 			return 0; /* no packs yet */
-		}
 		if (e == ENOMEM)
-			say(err, errlen, "%s: out of memory", packdir);
+			say(err, errlen, "%s/pack: out of memory", dir);
 		else
-			say(err, errlen, "%s: %s", packdir, strerror(e));
-		free(packdir);
+			say(err, errlen, "%s/pack: %s", dir, strerror(e));
 		return -1;
 	}
-	for (i = 0; i < names.n && !rc; i++)
-		if (add_pack(o, packdir, names.v[i], err, errlen) < 0)
+	for (i = 0; i < packs.n && !rc; i++)
+		if (add_pack(o, packs.v[i], err, errlen) < 0)
 			rc = -1;
-	hexoid_names_free(&names);
-	free(packdir);
+	hexoid_names_free(&packs);
 	return rc;
 }
 
