@@ -93,7 +93,8 @@ struct hexoid_repair_action {
 	const char *path;      /* as the audit names it: relative to the git directory */
 	const char *lock;      /* the lock it takes first ("refs/heads/main.lock"), or NULL */
 	unsigned long ids;     /* IDs lowercased (or to lowercase) */
-	unsigned long long line;  /* the first of them: its line and column, from 1 */
+	unsigned long long line;  /* the first of them, as the audit found it: its line, and
+				     the column (from 1) of its first uppercase digit */
 	unsigned long column;
 	const char *message;   /* LOCKED, CHANGED, FAILED: why, one line; else NULL */
 	const char *to;        /* HEXOID_REPAIR_RENAME: the new name; else NULL */
@@ -105,10 +106,12 @@ typedef int hexoid_repair_action_fn(void *ctx, const struct hexoid_repair_action
 typedef int hexoid_repair_left_fn(void *ctx, const struct hexoid_audit_finding *finding);
 /*
  * Called before each change a repair makes to the repository, in order: `what` is
- * "journal", "lock", "write", "rename", "link", "unlock" or "done", `path` the file's
- * path relative to the git directory. For tracing, and for tests that stop a repair
- * between any two of its steps. Return nonzero to stop before it (locks taken are let
- * go, nothing is left half done).
+ * "journal", "lock", "write", "rename", "link", "unlink", "update-ref", "unlock" or
+ * "done", `path` the file's path relative to the git directory. For tracing, and for
+ * tests that stop (or kill) a repair between any two of its steps. Return nonzero to
+ * stop before it: the locks taken are let go and nothing is left half done. "unlock"
+ * and "done" are told, not asked: a lock is always let go, and the journal always
+ * removed at the end, stopped or not.
  */
 typedef int hexoid_repair_step_fn(void *ctx, const char *what, const char *path);
 

@@ -24,9 +24,18 @@ const (
 	// RepairShow: a file outside the git directory (what blame.ignoreRevsFile or
 	// fsck.skipList name): its fix is shown, the file never written.
 	RepairShow RepairKind = C.HEXOID_REPAIR_SHOW
+	// RepairRename: a file named by an ID renamed to lowercase (a loose object, once
+	// its content hashes to that ID; a loose refs/replace/<ID> with its reflog); To is
+	// the new name.
+	RepairRename RepairKind = C.HEXOID_REPAIR_RENAME
+	// RepairRewrite (RewriteHistory): a ref moved to its history written again; Path
+	// is the ref, To its new ID. RepairFailed with Path an object's ID: a signed
+	// object on the way, which keeps the rewrite from being done.
+	RepairRewrite RepairKind = C.HEXOID_REPAIR_REWRITE
 )
 
-// String is "lowercase" or "show", as hexoid repair --json-lines writes it.
+// String is "lowercase", "show", "rename" or "rewrite", as hexoid repair --json-lines
+// writes it.
 func (k RepairKind) String() string {
 	if s := C.hexoid_repair_kind_name(C.enum_hexoid_repair_kind(k)); s != nil {
 		return C.GoString(s)
@@ -68,6 +77,7 @@ type RepairAction struct {
 	Line    uint64 // the first of them: its line and column, from 1
 	Column  uint64
 	Message string // RepairLocked, RepairChanged, RepairFailed: why, one line; else ""
+	To      string // RepairRename: the new name; RepairRewrite: the new ID; else ""
 }
 
 // String is the action as hexoid repair prints it.
@@ -77,6 +87,14 @@ func (a RepairAction) String() string {
 		plural = ""
 	}
 	switch {
+	case a.Kind == RepairRename && a.Outcome == RepairPlanned:
+		return fmt.Sprintf("[%s] %s: would rename to %s", a.Area, a.Path, a.To)
+	case a.Kind == RepairRename && a.Outcome == RepairDone:
+		return fmt.Sprintf("[%s] %s: done: renamed to %s", a.Area, a.Path, a.To)
+	case a.Kind == RepairRewrite && a.Outcome == RepairPlanned:
+		return fmt.Sprintf("[%s] %s: would move to %s (its history written again)", a.Area, a.Path, a.To)
+	case a.Kind == RepairRewrite && a.Outcome == RepairDone:
+		return fmt.Sprintf("[%s] %s: done: moved to %s (its history written again)", a.Area, a.Path, a.To)
 	case a.Outcome == RepairPlanned && a.Kind == RepairShow:
 		return fmt.Sprintf("[%s] %s:%d:%d: would show: lowercase this ID (outside the git directory: not written)",
 			a.Area, a.Path, a.Line, a.Column)
@@ -106,6 +124,14 @@ type RepairOptions struct {
 	// tags' headers, IDs that are names of files, every error. A non-nil error stops the
 	// repair before it changes anything.
 	OnLeft func(Finding) error
+	// RewriteHistory: a new history for the commits and tags with uppercase IDs in
+	// their headers and everything that reaches them from a ref, as hexoid repair
+	// --rewrite-history writes it (see the README); DropSignatures writes signed ones
+	// again unsigned (without it, one on the way stops the rewrite); ReplaceRefs also
+	// makes refs/replace/<old> for each, so that old IDs still resolve.
+	RewriteHistory bool
+	DropSignatures bool
+	ReplaceRefs    bool
 
 	// step, for the tests: told before each change the repair makes ("journal",
 	// "lock", "write", "rename", "link", "unlock", "done") and the file's path relative
@@ -130,6 +156,8 @@ type RepairResult struct {
 	LeftGit3   uint64 // findings left as they are: git3 ones
 	LeftErrors uint64 // and errors (warnings are not counted)
 	Recovered  uint64 // locks of a killed repair removed before this one started
+	Commits    uint64 // RewriteHistory: commits written again
+	Tags       uint64 // and tags
 }
 
 // repairState is what the callbacks of one repair reach through its cgo.Handle.
@@ -175,6 +203,9 @@ func hxGoRepairAction(h C.uintptr_t, a *C.struct_hexoid_repair_action) (stop C.i
 		}
 		if a.message != nil {
 			g.Message = C.GoString(a.message)
+		}
+		if a.to != nil {
+			g.To = C.GoString(a.to)
 		}
 		if err := st.onAction(g); err != nil {
 			st.err = err
@@ -302,7 +333,17 @@ func Repair(ctx context.Context, path string, opts *RepairOptions) (RepairResult
 	if o.DryRun {
 		dry = 1
 	}
-	rc := C.hx_repair_run(rp, h, C.uint(o.Jobs), dry)
+	var flags C.int
+	if o.RewriteHistory {
+		flags |= C.HX_REPAIR_REWRITE
+	}
+	if o.DropSignatures {
+		flags |= C.HX_REPAIR_DROP_SIGNATURES
+	}
+	if o.ReplaceRefs {
+		flags |= C.HX_REPAIR_REPLACE_REFS
+	}
+	rc := C.hx_repair_run(rp, h, C.uint(o.Jobs), dry, flags)
 	if st.didPanic {
 		panic(st.panicked)
 	}
@@ -321,6 +362,7 @@ func Repair(ctx context.Context, path string, opts *RepairOptions) (RepairResult
 	res.Locked, res.Changed, res.Failed = uint64(c.locked), uint64(c.changed), uint64(c.failed)
 	res.LeftGit3, res.LeftErrors = uint64(c.left_git3), uint64(c.left_errors)
 	res.Recovered = uint64(c.recovered)
+	res.Commits, res.Tags = uint64(c.commits), uint64(c.tags)
 
 	switch {
 	case st.err != nil:

@@ -392,9 +392,46 @@ func TestRepairNotARepository(t *testing.T) {
 
 func TestRepairNames(t *testing.T) {
 	if RepairLowercase.String() != "lowercase" || RepairShow.String() != "show" ||
+		RepairRename.String() != "rename" || RepairRewrite.String() != "rewrite" ||
 		RepairPlanned.String() != "planned" || RepairLocked.String() != "locked" ||
 		RepairFailed.String() != "failed" || RepairKind(0).String() != "RepairKind(0)" ||
 		RepairOutcome(99).String() != "RepairOutcome(99)" {
 		t.Fatal("names")
+	}
+}
+
+// TestRepairRewrite: a commit whose parent header is uppercase, a branch on it and a
+// commit after it; RewriteHistory writes both again, the bad one as its lowercase twin,
+// and moves the branches.
+func TestRepairRewrite(t *testing.T) {
+	for _, algo := range []Algo{SHA1, SHA256} {
+		t.Run(algo.String(), func(t *testing.T) {
+			r := newRepairRepo(t, algo, false)
+			tree, head := r.git("", "rev-parse", "HEAD^{tree}"), r.git("", "rev-parse", "HEAD")
+			body := "author t <t@t> 1700000000 +0000\ncommitter t <t@t> 1700000000 +0000\n\nbad\n"
+			bad := r.git(fmt.Sprintf("tree %s\nparent %s\n%s", tree, strings.ToUpper(head), body),
+				"hash-object", "-t", "commit", "-w", "--literally", "--stdin")
+			twin := r.git(fmt.Sprintf("tree %s\nparent %s\n%s", tree, head, body),
+				"hash-object", "-t", "commit", "--stdin")
+			r.git("", "update-ref", "refs/heads/bad", bad)
+			r.git("", "update-ref", "refs/heads/after", r.git("", "commit-tree", "-p", bad, "-m", "after", tree))
+			var moved []string
+			res, err := Repair(context.Background(), r.dir, &RepairOptions{RewriteHistory: true,
+				OnAction: func(a RepairAction) error {
+					if a.Kind == RepairRewrite && a.Outcome == RepairDone {
+						moved = append(moved, a.Path+" "+a.To)
+					}
+					return nil
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sort.Strings(moved)
+			if res.Commits != 2 || res.Tags != 0 || res.LeftGit3 != 0 || len(moved) != 2 ||
+				moved[1] != "refs/heads/bad "+twin || r.git("", "rev-parse", "bad") != twin ||
+				r.git("", "rev-parse", "after^") != twin {
+				t.Fatalf("rewrite: %+v, moved %v, twin %s", res, moved, twin)
+			}
+		})
 	}
 }

@@ -120,12 +120,16 @@ static int on_repair_step(void *ctx, const char *what, const char *path)
 	return hxGoRepairStep(h->handle, (char *)what, (char *)path);
 }
 
-int hx_repair_run(struct hexoid_repair *rp, struct hx_repair *h, unsigned jobs, int dry_run)
+int hx_repair_run(struct hexoid_repair *rp, struct hx_repair *h, unsigned jobs, int dry_run,
+		  int flags)
 {
 	struct hexoid_repair_options o = HEXOID_REPAIR_OPTIONS_INIT;
 
 	o.jobs = jobs;
 	o.dry_run = dry_run;
+	o.rewrite_history = !!(flags & HX_REPAIR_REWRITE);
+	o.drop_signatures = !!(flags & HX_REPAIR_DROP_SIGNATURES);
+	o.replace_refs = !!(flags & HX_REPAIR_REPLACE_REFS);
 	o.on_action = on_repair_action;
 	o.on_left = on_repair_left;
 	o.on_step = on_repair_step;

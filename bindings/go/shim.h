@@ -61,7 +61,9 @@ struct hx_repair {
 };
 void hx_repair_cancel(struct hx_repair *h);
 /* hexoid_repair_apply() with the Go callbacks: 0 done, 1 stopped, 2 some left, -1
- * (h->err says why). */
-int hx_repair_run(struct hexoid_repair *rp, struct hx_repair *h, unsigned jobs, int dry_run);
+ * (h->err says why). flags: the HX_REPAIR_* below. */
+enum { HX_REPAIR_REWRITE = 1, HX_REPAIR_DROP_SIGNATURES = 2, HX_REPAIR_REPLACE_REFS = 4 };
+int hx_repair_run(struct hexoid_repair *rp, struct hx_repair *h, unsigned jobs, int dry_run,
+		  int flags);
 
 #endif
