@@ -288,12 +288,22 @@ rm -f "$tmp/fake/git"
 hook
 judge "by hand: a clean update is accepted" 0 "" $?
 fake_git 'kill -SEGV $PPID; sleep 5'
-hook
-judge "a crash of the check rejects the push" 2 "push rejected: the check could not be completed" $?
-# The signal, or (a sanitizer build catches it) the exit without a verdict.
-grep -qF "internal error: the check" "$tmp/err" && pass "the crash is named" || fail "the crash is not named"
-hook --report-only
-judge "a crash with --report-only accepts, warning" 0 "warning: push accepted unchecked" $?
+if [ -n "${RUN:-}" ]; then
+	# Under qemu-user a SIGSEGV sent to the emulated process from outside does not
+	# always end it when the machine is loaded (seen in CI, where two lanes run at once):
+	# the supervisor's logic is the same on every architecture, and the native run
+	# checks it.
+	skip "a crash of the check rejects the push" "emulated: left to the native run"
+	skip "the crash is named" "emulated"
+	skip "a crash with --report-only accepts, warning" "emulated"
+else
+	hook
+	judge "a crash of the check rejects the push" 2 "push rejected: the check could not be completed" $?
+	# The signal, or (a sanitizer build catches it) the exit without a verdict.
+	grep -qF "internal error: the check" "$tmp/err" && pass "the crash is named" || fail "the crash is not named"
+	hook --report-only
+	judge "a crash with --report-only accepts, warning" 0 "warning: push accepted unchecked" $?
+fi
 fake_git 'exit 128'
 hook
 judge "a git rev-list that fails rejects the push" 2 "push rejected" $?

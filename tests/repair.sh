@@ -241,6 +241,67 @@ rc=$?
 	{ fail "a loose object of the wrong content: exit $rc"; sed 's/^/#   /' "$tmp/out" | head -5; }
 
 # ---------------------------------------------------------------------------------------
+# More places, each as git leaves it: a split commit-graph's chain (its line naming a file
+# git wrote in lowercase; and one whose file is named as the uppercase line says), a
+# stopped interactive rebase, a submodule's repository under modules/.
+r=$tmp/more/r
+mkdir -p "$tmp/more"
+make_repo sha1 "$r" >/dev/null 2>&1
+rm -f "$r/.git/shallow" # git writes no commit-graph in a shallow repository
+git_ -C "$r" commit-graph write --split --reachable >/dev/null 2>&1
+chain=$r/.git/objects/info/commit-graphs/commit-graph-chain
+git_ -C "$r" -c sequence.editor='sed -i 1s/^pick/edit/' rebase -q -i HEAD~2 >/dev/null 2>&1
+git_ init -q "$tmp/more/subsrc" && git_ -C "$tmp/more/subsrc" commit -q --allow-empty -m s
+git_ -C "$r" -c protocol.file.allow=always submodule add -q "$tmp/more/subsrc" sub >/dev/null 2>&1
+git_ -C "$r/sub" pack-refs --all
+more='objects/info/commit-graphs/commit-graph-chain rebase-merge/orig-head rebase-merge/onto rebase-merge/done modules/sub/packed-refs'
+ok=1
+for f in $more; do [ -f "$r/.git/$f" ] || ok=0; done
+if [ $ok = 0 ]; then
+	fail "more places: git did not leave them all: $(for f in $more; do [ -f "$r/.git/$f" ] || echo "$f"; done | tr '\n' ' ')"
+else
+	for f in $more; do cp "$r/.git/$f" "$tmp/more/$(echo "$f" | tr / _)"; done
+	upcase "$chain" '{ print toupper($0) }'
+	upcase "$r/.git/rebase-merge/orig-head" '{ print toupper($0) }'
+	upcase "$r/.git/rebase-merge/onto" '{ print toupper($0) }'
+	upcase "$r/.git/rebase-merge/done" '{ $2 = toupper($2); print }'
+	upcase "$r/.git/modules/sub/packed-refs" '/^[0-9a-f]/ { $1 = toupper($1) } { print }'
+	$H repair "$r" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	bad=
+	for f in $more; do cmp -s "$r/.git/$f" "$tmp/more/$(echo "$f" | tr / _)" || bad="$bad $f"; done
+	if [ $rc = 0 ] && [ -z "$bad" ] && [ "$(grep -c ': done: ' "$tmp/out")" = 5 ] &&
+		git_ -C "$r" commit-graph verify >/dev/null 2>&1 && $H audit "$r" >/dev/null 2>&1; then
+		pass "a commit-graph chain, a stopped rebase's orig-head, onto and done, a submodule's packed-refs: each file byte for byte what git wrote"
+	else
+		fail "more places: exit $rc, differ:$bad"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -8
+	fi
+	if [ -z "$g3" ]; then
+		skip "more places: the Git 3.0 build" "$g3_why"
+	else
+		why=
+		git3_ -C "$r" commit-graph verify >/dev/null 2>&1 || why="$why commit-graph"
+		git3_ -C "$r/sub" log --oneline >/dev/null 2>&1 || why="$why submodule"
+		git3_ -C "$r" rebase --abort >/dev/null 2>&1 || why="$why rebase-abort"
+		[ -z "$why" ] && pass "more places: the Git 3.0 build verifies the commit-graph, reads the submodule, aborts the rebase" ||
+			fail "more places: the Git 3.0 build:$why"
+	fi
+	# The chain's file named as its uppercase line says (Git 2.x finds it by that text):
+	# the lowercase name is made a second name of it.
+	g=$(cat "$chain")
+	upper=$(echo "$g" | up)
+	mv "$r/.git/objects/info/commit-graphs/graph-$g.graph" "$r/.git/objects/info/commit-graphs/graph-$upper.graph"
+	echo "$upper" >"$chain"
+	$H repair "$r" >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && [ "$(cat "$chain")" = "$g" ] && [ -f "$r/.git/objects/info/commit-graphs/graph-$g.graph" ] &&
+		git_ -C "$r" commit-graph verify >/dev/null 2>&1 &&
+		pass "a chain whose file has the uppercase name: the line lowercased, the file given the lowercase name too" ||
+		{ fail "a chain's uppercase file: exit $rc"; sed 's/^/#   /' "$tmp/out" | head -4; }
+fi
+
+# ---------------------------------------------------------------------------------------
 # Locks: one real git holds, and the journal of a repair that was killed.
 r=$tmp/lk/r
 mkdir -p "$tmp/lk"
@@ -553,6 +614,25 @@ done
 [ -z "$bad" ] && [ $killed -ge 5 ] &&
 	pass "a rewrite killed before each of its $killed steps: refs all old or all new, a second run finishes, the audit clean" ||
 	fail "a rewrite killed at each step ($killed kills):$bad"
+
+# --replace-refs: refs/replace/<old> for each object written again, so the old IDs
+# resolve to the new objects.
+r=$tmp/rw-replace/r
+mkdir -p "$tmp/rw-replace"
+mkbad "$r" sha1 >/dev/null 2>&1
+$H repair --rewrite-history --replace-refs "$r" >"$tmp/out" 2>&1
+rc=$?
+nrep=$(git_ -C "$r" for-each-ref refs/replace | wc -l)
+if [ $rc = 0 ] && [ "$nrep" = 4 ] && [ "$(git_ -C "$r" rev-parse "refs/replace/$bad")" = "$twin" ] &&
+	[ "$(git_ -C "$r" cat-file -p "$bad" | head -1)" = "tree $(git_ -C "$r" rev-parse "$twin^{tree}")" ] &&
+	{ [ -z "$g3" ] || git3_ -C "$r" log --oneline "$bad" >/dev/null 2>&1; }; then
+	pass "--replace-refs: a replace ref for each of the 4 objects; the old ID reads as the new object$([ -n "$g3" ] && echo ', with the Git 3.0 build too')"
+else
+	fail "--replace-refs: exit $rc, $nrep replace refs"
+	sed 's/^/#   /' "$tmp/out" | head -6
+fi
+$H repair --replace-refs "$r" >/dev/null 2>"$tmp/err"
+judge "--replace-refs without --rewrite-history: usage error" 2 "go with --rewrite-history" $?
 
 # ---------------------------------------------------------------------------------------
 # A reftable repository made by the Git 3.0 build: its refs are binary; FETCH_HEAD and

@@ -524,8 +524,10 @@ static int settle_held(struct hexoid_repair *rp, int fixed_ok)
 		nmap = 0;
 	for (i = 0; i < rp->nheld; i++) {
 		const struct hexoid_audit_finding *f = &rp->held[i].f;
-		/* A loose object goes with the cleanup; a packed one stays until git repacks. */
-		int loose = !strncmp(f->path, "objects/", 8) && !hexoid_ends_with(f->path, ".pack");
+		/* A loose object goes with the cleanup; a packed one stays until git repacks,
+		 * and with reftable, whose reflogs keep naming them, every one stays. */
+		int loose = !strncmp(f->path, "objects/", 8) && !hexoid_ends_with(f->path, ".pack") &&
+			    hexoid_audit_ref_storage(rp->audit) != HEXOID_REFS_REFTABLE;
 		if (fixed_ok && rp->rw && loose && hexoid_rewrite_has(rp->rw, f->oid)) {
 			rp->count.ids++;
 			continue;
@@ -1336,8 +1338,10 @@ static int cleanup_rewrite(struct hexoid_repair *rp, struct journal *j, char *er
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	/* Reftable keeps its reflogs in its tables, which this does not write: their old
+	 * IDs stay, and so do the old objects they name. */
 	if (!nmap || hexoid_audit_ref_storage(rp->audit) == HEXOID_REFS_REFTABLE)
-		goto loose;
+		goto out;
 	reflog_files(j->dir, "logs", &logs);
 	if (hexoid_dir_names(wtdir, HEXOID_DIR_FOLDERS, NULL, NULL, &wts) == 0)
 		for (i = 0; i < wts.n; i++) {
@@ -1350,7 +1354,6 @@ static int cleanup_rewrite(struct hexoid_repair *rp, struct journal *j, char *er
 		}
 	for (i = 0; i < logs.n && !ret && !j->stopped; i++)
 		ret = translate_reflog(rp, j, logs.v[i], map, nmap, err, errlen);
-loose:
 	oo.algo = algo;
 	if (!ret && nmap && !j->stopped && (odb = hexoid_odb_open(objects, &oo, err, errlen))) {
 		for (i = 0; i < nmap && !j->stopped; i++) {
@@ -1370,6 +1373,7 @@ loose:
 		}
 		hexoid_odb_close(odb);
 	}
+out:
 	hexoid_names_free(&logs);
 	hexoid_names_free(&wts);
 	free(map);
