@@ -19,7 +19,8 @@ enum { EXIT_AGAIN = 3 };
 
 static const char usage_repair[] =
 	"usage: hexoid repair [--dry-run] [--json-lines] [--from=FILE] [--jobs=N] [-q]\n"
-	"                     [--rewrite-history [--drop-signatures] [--replace-refs]] [REPO...]\n"
+	"                     [--rewrite-history [--drop-signatures] [--replace-refs]\n"
+	"                     [--git=PROGRAM]] [REPO...]\n"
 	"\n"
 	"Make each repository's files readable by Git 3.0: the object IDs that 'hexoid audit'\n"
 	"finds in uppercase in loose refs and HEAD, pseudo-refs, packed-refs, reflogs,\n"
@@ -67,6 +68,8 @@ static const char usage_repair[] =
 	"  --drop-signatures  write signed commits and tags again without their signature\n"
 	"                   (without it, one that would have to be stops the rewrite)\n"
 	"  --replace-refs   also refs/replace/<old> for each, so old IDs still resolve\n"
+	"  --git=PROGRAM    the git the rewrite runs (default: git on PATH); one that reads\n"
+	"                   the repository's ref storage (reftable needs git 2.45 or later)\n"
 	"\n"
 	"Each action is one line: [AREA] PATH: OUTCOME: ..., where OUTCOME is done, shown,\n"
 	"locked or changed (left: run again), failed, or with --dry-run planned. Each finding\n"
@@ -80,6 +83,7 @@ struct out {
 	const char *repo;
 	int json, quiet, dry_run;
 	int rewrite, drop_signatures, replace_refs;
+	const char *git;   /* --git: the git the rewrite runs */
 	long kill_after;   /* the test hook: SIGKILL before step kill_after + 1 */
 	long steps;
 	struct sbuf b;
@@ -226,6 +230,7 @@ static int repair_one(struct out *o, const char *repo, unsigned jobs)
 	opt.rewrite_history = o->rewrite;
 	opt.drop_signatures = o->drop_signatures;
 	opt.replace_refs = o->replace_refs;
+	opt.git = o->git;
 	ret = hexoid_repair_apply(rp, &opt, err, sizeof(err));
 	hexoid_repair_summary(rp, &c);
 	if (ret < 0) {
@@ -309,6 +314,7 @@ int cmd_repair(int argc, char **argv)
 		{ "rewrite-history", no_argument, NULL, 'R' },
 		{ "drop-signatures", no_argument, NULL, 'S' },
 		{ "replace-refs", no_argument, NULL, 'P' },
+		{ "git", required_argument, NULL, 'G' },
 		CLI_OPT_END,
 	};
 	struct out o;
@@ -346,6 +352,9 @@ int cmd_repair(int argc, char **argv)
 		case 'P':
 			o.replace_refs = 1;
 			break;
+		case 'G':
+			o.git = optarg;
+			break;
 		case 'f':
 			from = optarg;
 			break;
@@ -361,8 +370,8 @@ int cmd_repair(int argc, char **argv)
 			return EXIT_TROUBLE;
 		}
 	}
-	if (!o.rewrite && (o.drop_signatures || o.replace_refs)) {
-		fprintf(stderr, "hexoid repair: --drop-signatures and --replace-refs go with --rewrite-history\n");
+	if (!o.rewrite && (o.drop_signatures || o.replace_refs || o.git)) {
+		fprintf(stderr, "hexoid repair: --drop-signatures, --replace-refs and --git go with --rewrite-history\n");
 		return EXIT_TROUBLE;
 	}
 	if (from) {

@@ -634,6 +634,32 @@ fi
 $H repair --replace-refs "$r" >/dev/null 2>"$tmp/err"
 judge "--replace-refs without --rewrite-history: usage error" 2 "go with --rewrite-history" $?
 
+# A reftable repository made by the Git 3.0 build, rewritten through that git (--git):
+# the refs move in its tables; its reflogs still name the old objects, which stay.
+if [ -z "$g3" ]; then
+	skip "reftable: --rewrite-history --git" "$g3_why"
+else
+	r=$tmp/rw-rt/r
+	mkdir -p "$tmp/rw-rt"
+	git3_ init -q --ref-format=reftable "$r" 2>/dev/null && git3_ -C "$r" commit -q --allow-empty -m a
+	tree=$(git3_ -C "$r" rev-parse 'HEAD^{tree}') par=$(git3_ -C "$r" rev-parse HEAD)
+	body='author a <a@b> 1700000000 +0000\ncommitter a <a@b> 1700000000 +0000\n\nbad\n'
+	bad=$(printf "tree %s\nparent %s\n$body" "$(echo "$tree" | up)" "$par" | git3_ -C "$r" hash-object -t commit -w --stdin --literally)
+	twin=$(printf "tree %s\nparent %s\n$body" "$tree" "$par" | git3_ -C "$r" hash-object -t commit --stdin)
+	# The Git 3.0 build points no ref at a commit it cannot read: main is a child of it.
+	child=$(printf "tree %s\nparent %s\n$body" "$tree" "$bad" | git3_ -C "$r" hash-object -t commit -w --stdin --literally)
+	git3_ -C "$r" update-ref refs/heads/main "$child" 2>/dev/null
+	$H repair --rewrite-history --git="$g3" "$r" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$(git3_ -C "$r" rev-parse main~1 2>/dev/null)" = "$twin" ] && git3_ -C "$r" log --oneline >/dev/null 2>&1 &&
+		grep -q '(sha1, reftable)' "$tmp/out" && grep -q '^\[refs\] refs/heads/main: done: moved to ' "$tmp/out"; then
+		pass "reftable: --rewrite-history --git: main moved in the tables onto the bad commit's lowercase twin (exit $rc: the old objects the reflogs name stay)"
+	else
+		fail "reftable: --rewrite-history --git: exit $rc"
+		sed 's/^/#   /' "$tmp/out" | head -6
+	fi
+fi
+
 # ---------------------------------------------------------------------------------------
 # A reftable repository made by the Git 3.0 build: its refs are binary; FETCH_HEAD and
 # shallow are files, repaired as in any repository, and reftable/ is not touched.
