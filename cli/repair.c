@@ -19,8 +19,8 @@ enum { EXIT_AGAIN = 3 };
 
 static const char usage_repair[] =
 	"usage: hexoid repair [--dry-run] [--json-lines] [--from=FILE] [--jobs=N] [-q]\n"
-	"                     [--rewrite-history [--drop-signatures] [--replace-refs]\n"
-	"                     [--git=PROGRAM]] [REPO...]\n"
+	"                     [--rewrite-history [--drop-signatures] [--replace-refs]]\n"
+	"                     [--git=PROGRAM] [REPO...]\n"
 	"\n"
 	"Make each repository's files readable by Git 3.0: the object IDs that 'hexoid audit'\n"
 	"finds in uppercase in loose refs and HEAD, pseudo-refs, packed-refs, reflogs,\n"
@@ -40,12 +40,16 @@ static const char usage_repair[] =
 	"(they are named in <gitdir>/hexoid-repair.journal, which also keeps two repairs of\n"
 	"one repository from running at once).\n"
 	"\n"
+	"Notes in fanout folders of uppercase names (the Git 3.0 build loses them): a new\n"
+	"notes commit on the notes ref, written by git fast-import from what git notes list\n"
+	"reads, whose tree names every note in lowercase.\n"
+	"\n"
 	"Renamed: a loose object named in uppercase (once its content hashes to its ID;\n"
 	"where git has it under the lowercase name already, the other is removed), and a\n"
 	"loose refs/replace/<ID> with its reflog, under both names' locks.\n"
 	"\n"
 	"Not repaired, and reported as left: uppercase in the headers of commits and tags\n"
-	"(a new history), notes fanout folders, replace refs in packed-refs or reftable,\n"
+	"(unless --rewrite-history), replace refs in packed-refs or reftable,\n"
 	"and every error. Files outside the git directory (blame.ignoreRevsFile,\n"
 	"fsck.skipList) are shown with their fix, not written.\n"
 	"\n"
@@ -68,8 +72,9 @@ static const char usage_repair[] =
 	"  --drop-signatures  write signed commits and tags again without their signature\n"
 	"                   (without it, one that would have to be stops the rewrite)\n"
 	"  --replace-refs   also refs/replace/<old> for each, so old IDs still resolve\n"
-	"  --git=PROGRAM    the git the rewrite runs (default: git on PATH); one that reads\n"
-	"                   the repository's ref storage (reftable needs git 2.45 or later)\n"
+	"  --git=PROGRAM    the git run for new commits (the rewrite, notes; default: git on\n"
+	"                   PATH): one that reads the repository's ref storage (reftable\n"
+	"                   needs git 2.45 or later)\n"
 	"\n"
 	"Each action is one line: [AREA] PATH: OUTCOME: ..., where OUTCOME is done, shown,\n"
 	"locked or changed (left: run again), failed, or with --dry-run planned. Each finding\n"
@@ -139,6 +144,14 @@ static int on_action(void *ctx, const struct hexoid_repair_action *a)
 		sb_puts(&o->b, ", \"message\": ");
 		sb_json_string(&o->b, a->message);
 		sb_puts(&o->b, "}\n");
+	} else if (a->kind == HEXOID_REPAIR_REWRITE && a->area == HEXOID_AREA_NOTES &&
+		   (a->outcome == HEXOID_REPAIR_PLANNED || a->outcome == HEXOID_REPAIR_DONE)) {
+		if (a->outcome == HEXOID_REPAIR_PLANNED)
+			sb_printf(&o->b, "[%s] %s: would write a notes commit whose tree names its notes in lowercase\n",
+				  area, a->path);
+		else if (!o->quiet)
+			sb_printf(&o->b, "[%s] %s: done: notes commit %s names its notes in lowercase\n", area,
+				  a->path, a->to);
 	} else if (a->kind == HEXOID_REPAIR_REWRITE &&
 		   (a->outcome == HEXOID_REPAIR_PLANNED || a->outcome == HEXOID_REPAIR_DONE)) {
 		if (a->outcome == HEXOID_REPAIR_PLANNED || !o->quiet)
@@ -370,8 +383,8 @@ int cmd_repair(int argc, char **argv)
 			return EXIT_TROUBLE;
 		}
 	}
-	if (!o.rewrite && (o.drop_signatures || o.replace_refs || o.git)) {
-		fprintf(stderr, "hexoid repair: --drop-signatures, --replace-refs and --git go with --rewrite-history\n");
+	if (!o.rewrite && (o.drop_signatures || o.replace_refs)) {
+		fprintf(stderr, "hexoid repair: --drop-signatures and --replace-refs go with --rewrite-history\n");
 		return EXIT_TROUBLE;
 	}
 	if (from) {

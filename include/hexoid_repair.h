@@ -40,9 +40,12 @@
  * `refs/replace/<ID>`, under both names' locks, with its reflog, unless the lowercase
  * name is taken. Git 2.x finds each under either name; Git 3.0 under the new one only.
  *
+ * Notes in fanout folders of uppercase names: a new notes commit on the notes ref,
+ * written by `git fast-import`, whose tree names every note in lowercase.
+ *
  * Left as found, and handed to on_left: uppercase in a commit's or tag's headers (only a
- * new history fixes it: see rewrite_history below), notes fanout folders, replace refs
- * in packed-refs or in reftable, and every error. Files outside the git directory (what blame.ignoreRevsFile or
+ * new history fixes it: see rewrite_history below), replace refs in packed-refs or in
+ * reftable, and every error. Files outside the git directory (what blame.ignoreRevsFile or
  * fsck.skipList name, often tracked in the work tree) are shown with their fix and never
  * written.
  *
@@ -66,9 +69,11 @@ enum hexoid_repair_kind {
 	HEXOID_REPAIR_LOWERCASE = 1, /* IDs lowercased in a file of the git directory */
 	HEXOID_REPAIR_SHOW,          /* a file outside it: the fix is shown, not written */
 	HEXOID_REPAIR_RENAME,        /* a file named by an ID renamed to lowercase */
-	HEXOID_REPAIR_REWRITE,       /* rewrite_history: a ref moved to its history written
-					again (path: the ref; to: its new ID); or, FAILED, a
-					signed object that keeps the rewrite from being done */
+	HEXOID_REPAIR_REWRITE,       /* a new commit: with rewrite_history, a ref moved to its
+					history written again (path: the ref; to: its new ID),
+					or, FAILED, a signed object that keeps the rewrite from
+					being done; in the notes area, a notes ref given a
+					commit whose tree names its notes in lowercase */
 };
 
 /* Where an action stands. */

@@ -302,6 +302,53 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------
+# Notes with fanout (300 notes by fast-import, one by git notes add, which fans the tree
+# out), one fanout folder renamed in uppercase: Git 2.x reads its notes, the Git 3.0 build
+# loses them. The repair writes a notes commit that names them all in lowercase.
+for algo in sha1 sha256; do
+	r=$tmp/notes-$algo/r
+	mkdir -p "$tmp/notes-$algo"
+	git_ init -q --object-format="$algo" "$r" && (cd "$r" &&
+		awk 'BEGIN { for (i = 1; i <= 300; i++) {
+				printf "commit refs/heads/main\nmark :%d\ncommitter c <c@example.com> 1700000000 +0000\ndata 6\nc%04d\n", i, i
+				if (i > 1) printf "from :%d\n", i - 1
+				print "" }
+			print "commit refs/notes/commits\ncommitter c <c@example.com> 1700000000 +0000\ndata 0"
+			for (i = 1; i < 300; i++) printf "N inline :%d\ndata 5\nnote\n", i }' |
+			git_ fast-import --quiet && git_ checkout -q main && git_ notes add -m last HEAD) >/dev/null 2>&1
+	dir=$(git_ -C "$r" ls-tree refs/notes/commits 2>/dev/null | awk '$2 == "tree" && $4 ~ /[a-f]/ { print $4; exit }')
+	if [ -z "$dir" ]; then
+		fail "$algo: notes with fanout: git made none"
+		continue
+	fi
+	git_ -C "$r" notes list >"$tmp/nl1"
+	t=$(git_ -C "$r" ls-tree refs/notes/commits | awk -v d="$dir" -v u="$(echo "$dir" | up)" -F '\t' '$2 == d { $0 = $1 "\t" u } { print }' | git_ -C "$r" mktree)
+	c=$(echo renamed | git_ -C "$r" commit-tree "$t" -p refs/notes/commits) && git_ -C "$r" update-ref refs/notes/commits "$c"
+	git_ -C "$r" notes list >"$tmp/nl2"
+	[ -n "$g3" ] && before=$(git3_ -C "$r" notes list 2>/dev/null | wc -l)
+	$H repair "$r" >"$tmp/out" 2>&1
+	rc=$?
+	git_ -C "$r" notes list >"$tmp/nl3"
+	if [ $rc = 0 ] && cmp -s "$tmp/nl1" "$tmp/nl2" && cmp -s "$tmp/nl1" "$tmp/nl3" &&
+		grep -q '^\[notes\] refs/notes/commits: done: notes commit ' "$tmp/out" &&
+		[ "$(git_ -C "$r" rev-parse refs/notes/commits^)" = "$c" ] && $H audit "$r" >/dev/null 2>&1 &&
+		! git_ -C "$r" ls-tree refs/notes/commits | cut -f2 | grep -q '[A-F]'; then
+		pass "$algo: notes in an uppercase fanout folder: a new notes commit on the old one, every note named in lowercase, Git 2.x lists the same 300, the audit is clean"
+	else
+		fail "$algo: notes fanout: exit $rc"
+		sed 's/^/#   /' "$tmp/out" | head -5
+	fi
+	if [ -z "$g3" ]; then
+		skip "$algo: notes fanout: the Git 3.0 build" "$g3_why"
+	else
+		after=$(git3_ -C "$r" notes list 2>/dev/null | wc -l)
+		[ "$before" -lt 300 ] && [ "$after" = 300 ] &&
+			pass "$algo: notes fanout: the Git 3.0 build listed $before notes before, all 300 after" ||
+			fail "$algo: notes fanout: the Git 3.0 build listed $before before, $after after"
+	fi
+done
+
+# ---------------------------------------------------------------------------------------
 # Locks: one real git holds, and the journal of a repair that was killed.
 r=$tmp/lk/r
 mkdir -p "$tmp/lk"

@@ -28,9 +28,11 @@ const (
 	// its content hashes to that ID; a loose refs/replace/<ID> with its reflog); To is
 	// the new name.
 	RepairRename RepairKind = C.HEXOID_REPAIR_RENAME
-	// RepairRewrite (RewriteHistory): a ref moved to its history written again; Path
-	// is the ref, To its new ID. RepairFailed with Path an object's ID: a signed
-	// object on the way, which keeps the rewrite from being done.
+	// RepairRewrite: a new commit. With RewriteHistory, a ref moved to its history
+	// written again (Path the ref, To its new ID), or, RepairFailed with Path an
+	// object's ID, a signed object on the way, which keeps the rewrite from being done.
+	// In the "notes" area, a notes ref given a commit whose tree names its notes in
+	// lowercase (To: that commit).
 	RepairRewrite RepairKind = C.HEXOID_REPAIR_REWRITE
 )
 
@@ -91,6 +93,10 @@ func (a RepairAction) String() string {
 		return fmt.Sprintf("[%s] %s: would rename to %s", a.Area, a.Path, a.To)
 	case a.Kind == RepairRename && a.Outcome == RepairDone:
 		return fmt.Sprintf("[%s] %s: done: renamed to %s", a.Area, a.Path, a.To)
+	case a.Kind == RepairRewrite && a.Area == "notes" && a.Outcome == RepairPlanned:
+		return fmt.Sprintf("[%s] %s: would write a notes commit whose tree names its notes in lowercase", a.Area, a.Path)
+	case a.Kind == RepairRewrite && a.Area == "notes" && a.Outcome == RepairDone:
+		return fmt.Sprintf("[%s] %s: done: notes commit %s names its notes in lowercase", a.Area, a.Path, a.To)
 	case a.Kind == RepairRewrite && a.Outcome == RepairPlanned:
 		return fmt.Sprintf("[%s] %s: would move to %s (its history written again)", a.Area, a.Path, a.To)
 	case a.Kind == RepairRewrite && a.Outcome == RepairDone:

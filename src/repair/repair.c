@@ -301,11 +301,39 @@ static char *renamed(const struct hexoid_repair *rp, const struct hexoid_audit_f
 	return to;
 }
 
+/* A git3 finding in a notes tree ("<ref>:<path>", the ref perhaps below a submodule's
+ * prefix): the notes ref, malloc'ed; NULL for any other finding. */
+static char *notes_ref_of(const struct hexoid_audit_finding *f)
+{
+	const char *colon;
+
+	if (f->area != HEXOID_AREA_NOTES || f->cls != HEXOID_CLASS_GIT3 || f->code != HEXOID_AUDIT_UPPERCASE ||
+	    !(colon = strchr(f->path, ':')) || !strstr(f->path, "refs/notes/"))
+		return NULL;
+	return strndup(f->path, (size_t)(colon - f->path));
+}
+
 static int plan_finding(void *ctx, const struct hexoid_audit_finding *f)
 {
 	struct hexoid_repair *rp = ctx;
 	struct action *a = rp->n ? &rp->v[rp->n - 1] : NULL;
 	char *to;
+
+	/* Notes in folders of uppercase names: one new notes commit for the ref. */
+	if ((to = notes_ref_of(f))) {
+		struct hexoid_audit_finding g = *f;
+		g.path = to;
+		if (!a || a->kind != HEXOID_REPAIR_REWRITE || a->area != HEXOID_AREA_NOTES || strcmp(a->path, to)) {
+			if (!(a = new_action(rp, HEXOID_REPAIR_REWRITE, &g))) {
+				free(to);
+				return rp->stopped = -1;
+			}
+		}
+		free(to);
+		a->n++;
+		rp->count.ids++;
+		return 0;
+	}
 
 	if (!fixable(f) && (to = renamed(rp, f))) {
 		if (!(a = new_action(rp, HEXOID_REPAIR_RENAME, f))) {
@@ -439,8 +467,8 @@ static void tell(struct hexoid_repair *rp, const struct action *a, enum hexoid_r
 	ra.path = a->path;
 	ra.lock = lock;
 	ra.ids = ids;
-	ra.line = a->n ? a->fixes[0].line : 0;
-	ra.column = a->n ? a->fixes[0].column : 0;
+	ra.line = a->fixes ? a->fixes[0].line : 0;
+	ra.column = a->fixes ? a->fixes[0].column : 0;
 	ra.message = message;
 	ra.to = a->to;
 	if (rp->o->on_action && rp->o->on_action(rp->o->ctx, &ra))
@@ -1400,7 +1428,7 @@ static void do_rewrite(struct hexoid_repair *rp, struct journal *j, const struct
 	}
 	for (i = 0; i < rp->n && !rp->stopped; i++) {
 		struct action *a = &rp->v[i];
-		if (a->kind != HEXOID_REPAIR_REWRITE || a->note)
+		if (a->kind != HEXOID_REPAIR_REWRITE || a->note || a->area == HEXOID_AREA_NOTES)
 			continue;
 		tell(rp, a, ok ? HEXOID_REPAIR_DONE : HEXOID_REPAIR_FAILED, NULL, 0, ok ? NULL : err);
 		count_outcome(rp, ok ? HEXOID_REPAIR_DONE : HEXOID_REPAIR_FAILED);
@@ -1423,6 +1451,36 @@ static void do_rewrite(struct hexoid_repair *rp, struct journal *j, const struct
 		tell(rp, &a, HEXOID_REPAIR_FAILED, NULL, 0, err);
 		rp->count.failed++;
 	}
+}
+
+/* A notes ref whose tree has folders of uppercase names: a new notes commit, written by
+ * git (rewrite.c), whose tree names every note in lowercase. */
+static void do_notes(struct hexoid_repair *rp, struct journal *j, struct action *a,
+		     const struct hexoid_repair_options *o)
+{
+	char err[512] = "", newhex[HEXOID_MAX_HEXSZ + 1] = "", *dir;
+	const char *r = strstr(a->path, "refs/notes/");
+	size_t pre = (size_t)(r - a->path);
+	int ok;
+
+	if (hexoid_repair_step(j, "update-ref", a->path)) {
+		rp->stopped = 1;
+		return;
+	}
+	/* A submodule's notes: its own git directory, "modules/<name>/". */
+	if (!(dir = malloc(strlen(j->dir) + pre + 2))) {
+		snprintf(err, sizeof(err), "out of memory");
+		ok = 0;
+	} else {
+		sprintf(dir, "%s/%.*s", j->dir, (int)pre, a->path);
+		ok = !hexoid_rewrite_notes_tree(dir, hexoid_audit_algo(rp->audit), o->git, r, newhex, err,
+						sizeof(err));
+		free(dir);
+	}
+	free(a->to);
+	a->to = ok ? strdup(newhex) : NULL;
+	tell(rp, a, ok ? HEXOID_REPAIR_DONE : HEXOID_REPAIR_FAILED, NULL, ok ? ids_of(a) : 0, ok ? NULL : err);
+	count_outcome(rp, ok ? HEXOID_REPAIR_DONE : HEXOID_REPAIR_FAILED);
 }
 
 int hexoid_repair_apply(struct hexoid_repair *rp, const struct hexoid_repair_options *options,
@@ -1474,6 +1532,8 @@ int hexoid_repair_apply(struct hexoid_repair *rp, const struct hexoid_repair_opt
 			rp->count.shown++;
 		} else if (a->kind == HEXOID_REPAIR_RENAME) {
 			do_rename(rp, &j, a);
+		} else if (a->kind == HEXOID_REPAIR_REWRITE && a->area == HEXOID_AREA_NOTES) {
+			do_notes(rp, &j, a, &o);
 		} else if (a->kind == HEXOID_REPAIR_REWRITE) {
 			if (a->note) {
 				tell(rp, a, HEXOID_REPAIR_FAILED, NULL, 0, a->note);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -887,6 +888,75 @@ int hexoid_rewrite_copy_notes(struct rewrite *rw, char *err, size_t errlen)
 	}
 	free(envp);
 	free(text);
+	return ret;
+}
+
+int hexoid_rewrite_notes_tree(const char *gitdir, enum hexoid_algo algo, const char *git,
+			      const char *ref, char *newhex, char *err, size_t errlen)
+{
+	static const char *const ident_args[] = { "var", "GIT_COMMITTER_IDENT", NULL };
+	static const char *const import_args[] = { "fast-import", "--quiet", NULL };
+	static const char msg[] = "Notes named in lowercase, for Git 3.0 (hexoid repair)\n";
+	struct rewrite rw;
+	char refarg[4200], tiparg[4300], *tip = NULL, *list = NULL, *who = NULL, *line, *save = NULL;
+	const char *list_args[] = { "notes", refarg, "list", NULL };
+	const char *tip_args[] = { "rev-parse", "--verify", tiparg, NULL };
+	struct buf b = { NULL, 0, 0, 0 };
+	size_t hexsz = hexoid_hexsz(algo);
+	int ret = -1;
+
+	memset(&rw, 0, sizeof(rw));
+	rw.gitdir = (char *)gitdir;
+	rw.git = (char *)(git ? git : "git");
+	snprintf(refarg, sizeof(refarg), "--ref=%s", ref);
+	snprintf(tiparg, sizeof(tiparg), "%s^{commit}", ref);
+	if (!(tip = git_out(&rw, tip_args, err, errlen)) || !(list = git_out(&rw, list_args, err, errlen)))
+		goto out;
+	tip[strcspn(tip, "\n")] = 0;
+	/* The committer git would name; where it knows none, what made the commit. */
+	if ((who = git_out(&rw, ident_args, err, errlen))) {
+		who[strcspn(who, "\n")] = 0;
+	} else {
+		char now[64];
+		snprintf(now, sizeof(now), " %lld +0000", (long long)time(NULL));
+		if (!(who = malloc(strlen(now) + 64)))
+			goto oom;
+		sprintf(who, "hexoid repair <hexoid-repair@localhost>%s", now);
+	}
+	{
+		char head[8400];
+		snprintf(head, sizeof(head), "commit %s\ncommitter %s\ndata %zu\n%sfrom %s\ndeleteall\n", ref, who,
+			 sizeof(msg) - 1, msg, tip);
+		put(&b, head, strlen(head));
+	}
+	for (line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		/* "<note blob> <annotated object>", both lowercase as git prints them. */
+		if (strlen(line) != 2 * hexsz + 1 || line[hexsz] != ' ')
+			continue;
+		put(&b, "N ", 2);
+		put(&b, line, 2 * hexsz + 1);
+		put(&b, "\n", 1);
+	}
+	put(&b, "\n", 1);
+	if (b.oom)
+		goto oom;
+	if (git_in(&rw, import_args, NULL, b.p, b.len, err, errlen))
+		goto out;
+	free(tip);
+	snprintf(tiparg, sizeof(tiparg), "%s", ref);
+	if (!(tip = git_out(&rw, tip_args, err, errlen)))
+		goto out;
+	tip[strcspn(tip, "\n")] = 0;
+	snprintf(newhex, HEXOID_MAX_HEXSZ + 1, "%s", tip);
+	ret = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	free(b.p);
+	free(tip);
+	free(list);
+	free(who);
 	return ret;
 }
 

@@ -67,6 +67,17 @@ int hexoid_rewrite_move_refs(struct rewrite *rw, int replace_refs, char *err, si
  * -1 with err. */
 int hexoid_rewrite_copy_notes(struct rewrite *rw, char *err, size_t errlen);
 
+/*
+ * The notes ref `ref` of the git directory `gitdir` given a new commit, a child of its
+ * tip, whose tree names every note as git's own notes code names it (in lowercase, fanned
+ * out as git fans out that many): written by `git fast-import` from the notes `git notes
+ * list` reads (Git 2.x reads uppercase fanout folders; the Git 3.0 build loses the notes
+ * under them). fast-import moves the ref only from the tip it read. The new commit's ID
+ * in hex into newhex (HEXOID_MAX_HEXSZ + 1 bytes). 0, or -1 with err.
+ */
+int hexoid_rewrite_notes_tree(const char *gitdir, enum hexoid_algo algo, const char *git,
+			      const char *ref, char *newhex, char *err, size_t errlen);
+
 void hexoid_rewrite_free(struct rewrite *rw);
 
 #endif
