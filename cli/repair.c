@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,8 +60,9 @@ static const char usage_repair[] =
 	"                   and the run's counts last (\"schema\": 1; see the README)\n"
 	"  --from=FILE      also repair the repositories FILE lists, one path a line ('-':\n"
 	"                   stdin)\n"
-	"  --jobs=N         threads for each repository's audit of its objects (default 1);\n"
-	"                   repositories are repaired one after another\n"
+	"  --jobs=N         threads (default 1): with one repository, for its audit's\n"
+	"                   objects; with several, N repositories at once, each in one\n"
+	"                   thread, each one's report written whole\n"
 	"  -q, --quiet      no line for each file repaired: only what is left, and counts\n"
 	"  --rewrite-history  a new history for the commits and tags with uppercase IDs in\n"
 	"                   their headers and all that reaches them from a ref, HEAD or a\n"
@@ -84,24 +86,53 @@ static const char usage_repair[] =
 	"run again (a lock held, a file changed meanwhile); 2 usage error, a repository that\n"
 	"could not be repaired, or a file that could not be written. 2 wins over 3, 3 over 1.\n";
 
-struct out {
-	const char *repo;
+/* What every repository's repair shares: the options, the list, stdout. */
+struct shared {
 	int json, quiet, dry_run;
 	int rewrite, drop_signatures, replace_refs;
-	const char *git;   /* --git: the git the rewrite runs */
+	const char *git;   /* --git: the git run for new commits */
+	unsigned jobs;     /* each repair's audit threads */
+	int many;          /* several repositories: each one's text written whole */
 	long kill_after;   /* the test hook: SIGKILL before step kill_after + 1 */
 	long steps;
+	/* The list: the arguments, then --from's lines. */
+	pthread_mutex_t list_lock, out_lock;
+	char **args;
+	int nargs, next;
+	FILE *from;
+	const char *from_name;
+	char *line;
+	size_t cap;
+	int list_failed;
+	unsigned long nrepos;
+	int code;
+};
+
+/* One repository's repair: its report, written whole when there are several. */
+struct out {
+	struct shared *sh;
+	const char *repo;
+	int json, quiet, dry_run;
 	struct sbuf b;
 };
 
+/* What the report holds so far to stdout: at once with one repository or in JSON lines
+ * (each line whole), at the repository's end (`last`) otherwise. */
+static void emit(struct out *o, int last)
+{
+	if (!o->b.len || (o->sh->many && !o->json && !last))
+		return;
+	pthread_mutex_lock(&o->sh->out_lock);
+	fwrite(o->b.p, 1, o->b.len, stdout);
+	fflush(stdout);
+	pthread_mutex_unlock(&o->sh->out_lock);
+	o->b.len = 0;
+	o->b.p[0] = 0;
+}
+
 static void flush(struct out *o)
 {
-	if (o->b.len)
-		fwrite(o->b.p, 1, o->b.len, stdout);
-	fflush(stdout);
-	o->b.len = 0;
-	if (o->b.p)
-		o->b.p[0] = 0;
+	emit(o, 0);
 }
 
 static int on_left(void *ctx, const struct hexoid_audit_finding *f)
@@ -193,8 +224,8 @@ static int on_step(void *ctx, const char *what, const char *path)
 
 	(void)what;
 	(void)path;
-	if (o->kill_after >= 0 && o->steps++ == o->kill_after) {
-		fflush(stdout);
+	if (o->sh->kill_after >= 0 && __atomic_fetch_add(&o->sh->steps, 1, __ATOMIC_RELAXED) == o->sh->kill_after) {
+		emit(o, 1);
 		raise(SIGKILL);
 	}
 	return 0;
@@ -213,8 +244,9 @@ static void error_line(struct out *o, const char *message)
 	fprintf(stderr, "hexoid repair: %s: %s\n", o->repo, message);
 }
 
-static int repair_one(struct out *o, const char *repo, unsigned jobs)
+static int repair_one(struct out *o, const char *repo)
 {
+	unsigned jobs = o->sh->jobs;
 	struct hexoid_repair_options opt = HEXOID_REPAIR_OPTIONS_INIT;
 	struct hexoid_repair_count c;
 	struct hexoid_repair *rp;
@@ -229,10 +261,11 @@ static int repair_one(struct out *o, const char *repo, unsigned jobs)
 	}
 	audit = hexoid_repair_audit(rp);
 	if (!o->json) {
-		printf("hexoid repair: %s (%s, %s)%s\n", repo, hexoid_audit_algo(audit) == HEXOID_SHA256 ? "sha256" : "sha1",
-		       hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE ? "reftable" : "files",
-		       o->dry_run ? ": dry run" : "");
-		fflush(stdout);
+		sb_printf(&o->b, "hexoid repair: %s (%s, %s)%s\n", repo,
+			  hexoid_audit_algo(audit) == HEXOID_SHA256 ? "sha256" : "sha1",
+			  hexoid_audit_ref_storage(audit) == HEXOID_REFS_REFTABLE ? "reftable" : "files",
+			  o->dry_run ? ": dry run" : "");
+		flush(o);
 	}
 	opt.jobs = jobs;
 	opt.dry_run = o->dry_run;
@@ -240,14 +273,15 @@ static int repair_one(struct out *o, const char *repo, unsigned jobs)
 	opt.on_left = on_left;
 	opt.on_step = on_step;
 	opt.ctx = o;
-	opt.rewrite_history = o->rewrite;
-	opt.drop_signatures = o->drop_signatures;
-	opt.replace_refs = o->replace_refs;
-	opt.git = o->git;
+	opt.rewrite_history = o->sh->rewrite;
+	opt.drop_signatures = o->sh->drop_signatures;
+	opt.replace_refs = o->sh->replace_refs;
+	opt.git = o->sh->git;
 	ret = hexoid_repair_apply(rp, &opt, err, sizeof(err));
 	hexoid_repair_summary(rp, &c);
 	if (ret < 0) {
 		error_line(o, err);
+		emit(o, 1);
 		hexoid_repair_close(rp);
 		return EXIT_TROUBLE;
 	}
@@ -303,7 +337,7 @@ static int repair_one(struct out *o, const char *repo, unsigned jobs)
 				  c.left_git3 + c.left_errors == 1 ? "" : "s",
 				  (unsigned long long)c.left_git3, (unsigned long long)c.left_errors);
 	}
-	flush(o);
+	emit(o, 1);
 	hexoid_repair_close(rp);
 	return ret == 1 ? EXIT_TROUBLE : code;
 }
@@ -313,6 +347,60 @@ static int worse(int a, int b)
 {
 	static const int rank[] = { 0, 1, 3, 2 };
 	return rank[b] > rank[a] ? b : a;
+}
+
+/* The next repository of the list, malloc'ed; NULL at its end. */
+static char *next_repo(struct shared *sh)
+{
+	char *repo = NULL;
+
+	pthread_mutex_lock(&sh->list_lock);
+	if (sh->next < sh->nargs)
+		repo = strdup(sh->args[sh->next++]);
+	while (!repo && sh->from) {
+		ssize_t len = getline(&sh->line, &sh->cap, sh->from);
+		if (len < 0) {
+			if (ferror(sh->from)) {
+				fprintf(stderr, "hexoid repair: %s: %s\n", sh->from_name, strerror(errno));
+				sh->list_failed = 1;
+			}
+			sh->from = NULL;
+			break;
+		}
+		if (len && sh->line[len - 1] == '\n')
+			sh->line[--len] = 0;
+		if (len && sh->line[len - 1] == '\r')
+			sh->line[--len] = 0;
+		if (len)
+			repo = strdup(sh->line);
+	}
+	if (repo)
+		sh->nrepos++;
+	pthread_mutex_unlock(&sh->list_lock);
+	return repo;
+}
+
+static void *repair_worker(void *p)
+{
+	struct shared *sh = p;
+	char *repo;
+
+	while ((repo = next_repo(sh))) {
+		struct out o;
+		int rc;
+		memset(&o, 0, sizeof(o));
+		o.sh = sh;
+		o.json = sh->json;
+		o.quiet = sh->quiet;
+		o.dry_run = sh->dry_run;
+		rc = repair_one(&o, repo);
+		sb_free(&o.b);
+		free(repo);
+		pthread_mutex_lock(&sh->list_lock);
+		sh->code = worse(sh->code, rc);
+		pthread_mutex_unlock(&sh->list_lock);
+	}
+	return NULL;
 }
 
 int cmd_repair(int argc, char **argv)
@@ -330,17 +418,15 @@ int cmd_repair(int argc, char **argv)
 		{ "git", required_argument, NULL, 'G' },
 		CLI_OPT_END,
 	};
-	struct out o;
-	const char *from = NULL, *kill_after = getenv("HEXOID_REPAIR_KILL_AFTER");
-	unsigned long jobs = 1;
-	unsigned long nrepos = 0;
-	int c, code = EXIT_VALID, i;
-	FILE *list = NULL;
-	char *line = NULL;
-	size_t cap = 0;
+	static char *here[] = { (char *)"." };
+	struct shared sh;
+	const char *kill_after = getenv("HEXOID_REPAIR_KILL_AFTER");
+	unsigned long jobs = 1, i, nthreads;
+	pthread_t threads[256];
+	int c;
 
-	memset(&o, 0, sizeof(o));
-	o.kill_after = kill_after && *kill_after ? strtol(kill_after, NULL, 10) : -1;
+	memset(&sh, 0, sizeof(sh));
+	sh.kill_after = kill_after && *kill_after ? strtol(kill_after, NULL, 10) : -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hnqj:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -348,28 +434,28 @@ int cmd_repair(int argc, char **argv)
 			fputs(usage_repair, stdout);
 			return EXIT_VALID;
 		case 'n':
-			o.dry_run = 1;
+			sh.dry_run = 1;
 			break;
 		case 'L':
-			o.json = 1;
+			sh.json = 1;
 			break;
 		case 'q':
-			o.quiet = 1;
+			sh.quiet = 1;
 			break;
 		case 'R':
-			o.rewrite = 1;
+			sh.rewrite = 1;
 			break;
 		case 'S':
-			o.drop_signatures = 1;
+			sh.drop_signatures = 1;
 			break;
 		case 'P':
-			o.replace_refs = 1;
+			sh.replace_refs = 1;
 			break;
 		case 'G':
-			o.git = optarg;
+			sh.git = optarg;
 			break;
 		case 'f':
-			from = optarg;
+			sh.from_name = optarg;
 			break;
 		case 'j':
 			if (parse_jobs(optarg, &jobs)) {
@@ -383,51 +469,48 @@ int cmd_repair(int argc, char **argv)
 			return EXIT_TROUBLE;
 		}
 	}
-	if (!o.rewrite && (o.drop_signatures || o.replace_refs)) {
+	if (!sh.rewrite && (sh.drop_signatures || sh.replace_refs)) {
 		fprintf(stderr, "hexoid repair: --drop-signatures and --replace-refs go with --rewrite-history\n");
 		return EXIT_TROUBLE;
 	}
-	if (from) {
-		list = strcmp(from, "-") ? fopen(from, "r") : stdin;
-		if (!list) {
-			fprintf(stderr, "hexoid repair: %s: %s\n", from, strerror(errno));
+	if (sh.from_name) {
+		sh.from = strcmp(sh.from_name, "-") ? fopen(sh.from_name, "r") : stdin;
+		if (!sh.from) {
+			fprintf(stderr, "hexoid repair: %s: %s\n", sh.from_name, strerror(errno));
 			return EXIT_TROUBLE;
 		}
 	}
-	for (i = optind; i < argc; i++, nrepos++)
-		code = worse(code, repair_one(&o, argv[i], (unsigned)jobs));
-	while (list) {
-		ssize_t len = getline(&line, &cap, list);
-		if (len < 0) {
-			if (ferror(list)) {
-				fprintf(stderr, "hexoid repair: %s: %s\n", from, strerror(errno));
-				code = EXIT_TROUBLE;
-			}
+	sh.args = argv + optind;
+	sh.nargs = argc - optind;
+	if (!sh.nargs && !sh.from_name) {
+		sh.args = here;
+		sh.nargs = 1;
+	}
+	/* As the audit: with several repositories, --jobs of them at once, each repair's
+	 * audit in its one thread; with one, --jobs threads for its audit's objects. */
+	sh.many = sh.nargs > 1 || sh.from_name;
+	sh.jobs = sh.many ? 1 : (unsigned)jobs;
+	nthreads = sh.many ? jobs : 1;
+	pthread_mutex_init(&sh.list_lock, NULL);
+	pthread_mutex_init(&sh.out_lock, NULL);
+	for (i = 1; i < nthreads; i++)
+		if (pthread_create(&threads[i], NULL, repair_worker, &sh))
 			break;
-		}
-		if (len && line[len - 1] == '\n')
-			line[--len] = 0;
-		if (len && line[len - 1] == '\r')
-			line[--len] = 0;
-		if (!len)
-			continue;
-		code = worse(code, repair_one(&o, line, (unsigned)jobs));
-		nrepos++;
-	}
-	if (list && list != stdin)
-		fclose(list);
-	free(line);
-	if (!nrepos && !from) {
-		code = repair_one(&o, ".", (unsigned)jobs);
-		nrepos = 1;
-	}
-	if (o.json) {
+	nthreads = i;
+	repair_worker(&sh);
+	for (i = 1; i < nthreads; i++)
+		pthread_join(threads[i], NULL);
+	if (sh.from && sh.from != stdin)
+		fclose(sh.from);
+	free(sh.line);
+	if (sh.list_failed)
+		sh.code = EXIT_TROUBLE;
+	if (sh.json) {
 		printf("{\"schema\": 1, \"type\": \"run\", \"command\": \"repair\", \"repositories\": %lu, \"dry_run\": %s, "
 		       "\"exit\": %d}\n",
-		       nrepos, o.dry_run ? "true" : "false", code);
-	} else if (nrepos > 1) {
-		printf("%lu repositories\n", nrepos);
+		       sh.nrepos, sh.dry_run ? "true" : "false", sh.code);
+	} else if (sh.many) {
+		printf("%lu repositories\n", sh.nrepos);
 	}
-	sb_free(&o.b);
-	return code;
+	return sh.code;
 }

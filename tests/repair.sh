@@ -39,7 +39,7 @@ upcase() { awk "$2" "$1" >"$1.t" && cat "$1.t" >"$1" && rm -f "$1.t"; }
 # worktree, ORIG_HEAD, FETCH_HEAD and shallow (the root commit: no parent to cut).
 make_repo() {
 	git_ init -q --object-format="$1" "$2" &&
-	for i in 1 2 3; do git_ -C "$2" commit -q --allow-empty -m "c$i" || return 1; done &&
+	for _c in 1 2 3; do git_ -C "$2" commit -q --allow-empty -m "c$_c" || return 1; done &&
 	git_ -C "$2" tag -a -m t v1 HEAD~1 && git_ -C "$2" branch feature HEAD~1 &&
 	git_ -C "$2" pack-refs --all && git_ -C "$2" branch loose HEAD~2 &&
 	git_ -C "$2" worktree add -q --detach "$(dirname "$2")/wt" HEAD~1 &&
@@ -543,7 +543,7 @@ fi
 # twin's, and the Git 3.0 build must read everything.
 mkbad() {
 	git_ init -q --object-format="$2" "$1" &&
-	for i in 1 2 3; do echo "$i" >"$1/f"; git_ -C "$1" add f; git_ -C "$1" commit -q -m "c$i" || return 1; done &&
+	for _c in 1 2 3; do echo "$_c" >"$1/f"; git_ -C "$1" add f; git_ -C "$1" commit -q -m "c$_c" || return 1; done &&
 	tree=$(git_ -C "$1" rev-parse 'HEAD^{tree}') && par=$(git_ -C "$1" rev-parse HEAD) &&
 	body='author a <a@b> 1700000000 +0000\ncommitter a <a@b> 1700000000 +0000\n%s\nbad\n' &&
 	bad=$(printf "tree %s\nparent %s\n$body" "$(echo "$tree" | up)" "$(echo "$par" | up)" "${3:-}" |
@@ -734,6 +734,40 @@ else
 		fail "reftable: before: $pre, exit $rc"
 		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -8
 	fi
+fi
+
+# ---------------------------------------------------------------------------------------
+# Several repositories, --jobs 2: each one's report whole, in text and JSON lines, the
+# worst exit status, a missing one named.
+# (Each in a folder of its own: make_repo puts its worktree beside it.)
+for i in 1 2 3 4; do
+	mkdir -p "$tmp/many/$i"
+	make_repo sha1 "$tmp/many/$i/r" >/dev/null 2>&1 && plant "$tmp/many/$i/r"
+done
+printf '%s\n' "$tmp/many/3/r" "$tmp/many/4/r" "$tmp/many/gone" >"$tmp/many/list"
+$H repair --jobs 2 --from "$tmp/many/list" "$tmp/many/1/r" "$tmp/many/2/r" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+whole=$(awk '/^hexoid repair: / { if (open) bad = 1; open = 1; n = 0; next }
+	open && /: [0-9]+ files? repaired/ { open = 0; if (n != 8) bad = 1; reports++; next }
+	open && /: done: / { n++; next }
+	END { print (bad ? "mixed" : "whole") " " reports }' "$tmp/out")
+if [ $rc = 2 ] && [ "$whole" = "whole 4" ] && grep -q "hexoid repair: $tmp/many/gone" "$tmp/err" &&
+	tail -1 "$tmp/out" | grep -q '^5 repositories$'; then
+	pass "--jobs 2 on five repositories: four reports whole, each of its 8 files, the missing one named, exit 2"
+else
+	fail "--jobs 2 on five repositories: exit $rc, $whole"
+	sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -10
+fi
+for i in 1 2 3 4; do plant "$tmp/many/$i/r"; done
+$H repair --jobs 2 --json-lines "$tmp/many/1/r" "$tmp/many/2/r" "$tmp/many/3/r" "$tmp/many/4/r" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 0 ] && [ "$(grep -c '"type": "action"' "$tmp/out")" = 32 ] &&
+	[ "$(grep -c '"type": "repository", .*"done": 8, ' "$tmp/out")" = 4 ] &&
+	tail -1 "$tmp/out" | grep -q '"type": "run", "command": "repair", "repositories": 4, "dry_run": false, "exit": 0}'; then
+	pass "--jobs 2 --json-lines on four repositories: 32 actions, four repository lines, the run's"
+else
+	fail "--jobs 2 --json-lines: exit $rc"
+	tail -3 "$tmp/out" | sed 's/^/#   /'
 fi
 
 # ---------------------------------------------------------------------------------------
