@@ -227,6 +227,38 @@ for algo in sha1 sha256; do
 		fail "$algo: names: the Git 3.0 build, before: $pre; after: $(git3_ -C "$r" log --format='%H %s' --all 2>&1 | head -2 | tr '\n' ' ')"
 	fi
 done
+# Replace refs in packed-refs, their names made uppercase (and out of order for git):
+# renamed in place, the records sorted again as git sorts them.
+r=$tmp/names-packed/r
+mkdir -p "$tmp/names-packed"
+git_ init -q "$r"
+for _c in 1 2 3 4 5 6 7 8 9; do git_ -C "$r" commit -q --allow-empty -m "p$_c"; done
+for _c in $(git_ -C "$r" rev-list --skip=1 HEAD); do git_ -C "$r" replace "$_c" HEAD; done
+git_ -C "$r" pack-refs --all
+git_ -C "$r" for-each-ref --format='%(objectname) %(refname)' refs/replace >"$tmp/pr1"
+git_ -C "$r" log --format=%H --all >>"$tmp/pr1"
+# The last: its ID starts with a letter, as another's does, and in uppercase it sorts
+# before that one; the file sorted as git sorts it (no peeled lines here: commits). So
+# lowercased where it stands, it would be out of git's order. (The dates are fixed, so
+# are the IDs.)
+last=$(grep -c . "$r/.git/packed-refs")
+upcase "$r/.git/packed-refs" "NR == $last"' { $2 = "refs/replace/" toupper(substr($2, 14)) } { print }'
+{ head -n 1 "$r/.git/packed-refs"; tail -n +2 "$r/.git/packed-refs" | LC_ALL=C sort -k2; } >"$tmp/pr-sorted"
+cat "$tmp/pr-sorted" >"$r/.git/packed-refs"
+tr A-F a-f <"$tmp/pr-sorted" | grep -v '^[#^]' | cut -d' ' -f2 | LC_ALL=C sort -c 2>/dev/null &&
+	fail "replace refs in packed-refs: lowercased in place they stay in order: the test proves less"
+$H repair "$r" >"$tmp/out" 2>&1
+rc=$?
+git_ -C "$r" for-each-ref --format='%(objectname) %(refname)' refs/replace >"$tmp/pr2"
+git_ -C "$r" log --format=%H --all >>"$tmp/pr2"
+if [ $rc = 0 ] && cmp -s "$tmp/pr1" "$tmp/pr2" && grep -v '^[#^]' "$r/.git/packed-refs" | cut -d' ' -f2 | LC_ALL=C sort -c &&
+	! grep -q 'refs/replace/.*[A-F]' "$r/.git/packed-refs" && { [ -z "$g3" ] || git3_ -C "$r" log --format=%H --all 2>/dev/null | cmp -s - "$(sed -n '9,$p' "$tmp/pr1" >"$tmp/pr3" && echo "$tmp/pr3")"; }; then
+	pass "replace refs in packed-refs renamed in place and sorted again; Git 2.x (and the Git 3.0 build) read them as before"
+else
+	fail "replace refs in packed-refs: exit $rc"
+	sed 's/^/#   /' "$tmp/out" | head -5
+fi
+
 # A loose object whose content is another object's: not renamed.
 r=$tmp/names-sha1/r
 x=$(echo other | git_ -C "$r" hash-object -w --stdin)

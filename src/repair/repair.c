@@ -236,11 +236,83 @@ static int text_area(enum hexoid_audit_area a)
 	}
 }
 
+/* Whether the path is a packed-refs file (the repository's, or a submodule's). */
+static int is_packed_refs(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return !strcmp(slash ? slash + 1 : path, "packed-refs");
+}
+
 static int fixable(const struct hexoid_audit_finding *f)
 {
+	/* A replace ref's name in packed-refs is text too: the records are sorted again. */
 	return f->code == HEXOID_AUDIT_UPPERCASE && f->cls == HEXOID_CLASS_GIT3 && f->line &&
 	       f->column && !f->has_oid && !f->header && f->offset == HEXOID_NO_OFFSET &&
-	       text_area(f->area);
+	       (text_area(f->area) || (f->area == HEXOID_AREA_REPLACE && is_packed_refs(f->path)));
+}
+
+/* A record of packed-refs: a "<id> <name>" line and the "^<id>" line after it. */
+struct record {
+	const char *p, *name;
+	size_t len, namelen;
+};
+
+static int cmp_record(const void *a, const void *b)
+{
+	const struct record *x = a, *y = b;
+	size_t n = x->namelen < y->namelen ? x->namelen : y->namelen;
+	int c = memcmp(x->name, y->name, n);
+	return c ? c : (x->namelen > y->namelen) - (x->namelen < y->namelen);
+}
+
+/*
+ * packed-refs whose names changed, sorted again by name as git sorts them (byte order),
+ * each record with its peeled line, the header first. Into *out (malloc'ed, the same
+ * size). 0; 1 when two records now have one name (left: a person must choose); -1.
+ */
+static int resort_packed(const char *data, size_t size, char **out)
+{
+	struct record *v = NULL;
+	size_t n = 0, cap = 0, i, at = 0, w = 0;
+	char *o;
+	int ret = 0;
+
+	while (at < size) {
+		const char *p = data + at, *nl = memchr(p, '\n', size - at), *sp;
+		size_t len = nl ? (size_t)(nl - p) + 1 : size - at;
+		if (*p == '^' && n) {
+			v[n - 1].len += len;        /* the peeled line stays with its ref */
+		} else {
+			if (hexoid_grow(&v, &cap, n, sizeof(*v))) {
+				free(v);
+				return -1;
+			}
+			v[n].p = p;
+			v[n].len = len;
+			sp = *p == '#' ? NULL : memchr(p, ' ', len);
+			v[n].name = sp ? sp + 1 : "";
+			v[n].namelen = sp ? len - (size_t)(sp + 1 - p) - (nl ? 1 : 0) : 0;
+			n++;
+		}
+		at += len;
+	}
+	/* The header (a '#' line, name "") sorts first. */
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_record);
+	for (i = 1; i < n; i++)
+		if (v[i].namelen && !cmp_record(&v[i - 1], &v[i]))
+			ret = 1;
+	if (!ret && !(o = malloc(size ? size : 1)))
+		ret = -1;
+	if (!ret) {
+		for (i = 0; i < n; i++) {
+			memcpy(o + w, v[i].p, v[i].len);
+			w += v[i].len;
+		}
+		*out = o;
+	}
+	free(v);
+	return ret;
 }
 
 static struct action *new_action(struct hexoid_repair *rp, enum hexoid_repair_kind kind,
@@ -880,7 +952,7 @@ static void do_lowercase(struct hexoid_repair *rp, struct journal *j, struct act
 	enum lock_status ls;
 	const char *slash = strrchr(a->path, '/');
 	const char *base = slash ? slash + 1 : a->path;
-	int packed = a->area == HEXOID_AREA_PACKED_REFS && !strcmp(base, "packed-refs");
+	int packed = (a->area == HEXOID_AREA_PACKED_REFS || a->area == HEXOID_AREA_REPLACE) && is_packed_refs(a->path);
 
 	if (!full || !(lockrel = hexoid_concat(a->path, ".lock"))) {
 		snprintf(err, sizeof(err), "out of memory");
@@ -948,6 +1020,19 @@ static void do_lowercase(struct hexoid_repair *rp, struct journal *j, struct act
 	}
 	if (old && link_chain_members(rp, j, a, old, f.data, f.size, err, sizeof(err)))
 		goto done;
+	/* A replace ref renamed in packed-refs: the records sorted again, and never one
+	 * name twice (a loose ref of the new name shadows it, as loose refs do). */
+	if (a->area == HEXOID_AREA_REPLACE) {
+		char *sorted = NULL;
+		int rs = resort_packed(f.data, f.size, &sorted);
+		if (rs) {
+			snprintf(err, sizeof(err), rs > 0 ? "a replace ref would have the name of another: left for a person"
+							   : "out of memory");
+			goto done;
+		}
+		free(f.data);
+		f.data = sorted;
+	}
 	/* packed-refs: the new contents go to packed-refs.new, renamed over the file while
 	 * packed-refs.lock is held, as git writes them. */
 	if (packed) {

@@ -675,20 +675,14 @@ struct rewrite *hexoid_rewrite_plan(const char *gitdir, enum hexoid_algo algo, c
 	for (i = 0; i < ntips; i++)
 		if (add_ref(rw, tips[i].name, tips[i].worktree, tips[i].oid))
 			goto oom;
-	for (i = 0; i < ntips; i++) {
-		free(tips[i].name);
-		free(tips[i].worktree);
-	}
-	free(tips);
-	free(refs);
-	free(head);
-	free(wts);
-	free(objects);
 	*plan = &rw->plan;
-	return rw;
+	goto out;
 oom:
 	snprintf(err, errlen, "out of memory");
 fail:
+	hexoid_rewrite_free(rw);
+	rw = NULL;
+out:
 	for (i = 0; i < ntips; i++) {
 		free(tips[i].name);
 		free(tips[i].worktree);
@@ -698,8 +692,7 @@ fail:
 	free(head);
 	free(wts);
 	free(objects);
-	hexoid_rewrite_free(rw);
-	return NULL;
+	return rw;
 }
 
 /* --- doing it ----------------------------------------------------------------------- */
