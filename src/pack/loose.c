@@ -256,7 +256,7 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 		l.key++;
 		if (first_upper(dir, 2) < 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, NULL))) {
 			size_t at = first_upper(dir, 2);
-			hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object folder name: Git 2.x reads the %zu objects in it, Git 3.0 skips them",
+			hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object folder name: Git 2.x reads the %zu objects in it only where file names ignore case, Git 3.0 skips them",
 			       dir[at], files.n);
 		}
 		if (bad_dir && (f = add(&l, HEXOID_FIND_IO, path, NULL)))
@@ -273,7 +273,7 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 			l.key++;
 			at = first_upper(files.v[k], l.hexsz - 2);
 			if (at < l.hexsz - 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, oid))) {
-				hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object file name: Git 2.x reads it, Git 3.0 skips it",
+				hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object file name: Git 2.x lists it (fsck, --batch-all-objects) but cannot find it by its ID, Git 3.0 skips it",
 				       files.v[k][at]);
 			}
 			one_object(&l, path, oid);
