@@ -768,6 +768,30 @@ else
 	fi
 fi
 
+# A reftable repository's replace ref named in uppercase (the Git 3.0 build takes the
+# name, then ignores the replacement): renamed in its tables through that git.
+if [ -z "$g3" ]; then
+	skip "reftable: a replace ref's name, renamed through git" "$g3_why"
+else
+	r=$tmp/rt-replace/r
+	mkdir -p "$tmp/rt-replace"
+	git3_ init -q --ref-format=reftable "$r" 2>/dev/null
+	for _c in 1 2 3; do git3_ -C "$r" commit -q --allow-empty -m "c$_c"; done
+	old=$(git3_ -C "$r" rev-parse HEAD~2)
+	git3_ -C "$r" update-ref "refs/replace/$(echo "$old" | up)" HEAD 2>/dev/null
+	pre=$(git3_ -C "$r" log --format=%s -1 "$old" 2>/dev/null)
+	$H repair --git="$g3" "$r" >"$tmp/out" 2>&1
+	rc=$?
+	post=$(git3_ -C "$r" log --format=%s -1 "$old" 2>/dev/null)
+	if [ $rc = 0 ] && [ "$pre" = c1 ] && [ "$post" = c3 ] &&
+		[ "$(git3_ -C "$r" for-each-ref --format='%(refname)' refs/replace)" = "refs/replace/$old" ]; then
+		pass "reftable: a replace ref's name renamed in the tables through git: the Git 3.0 build ignored it before, replaces the object after"
+	else
+		fail "reftable: a replace ref's name: exit $rc, before '$pre', after '$post'"
+		sed 's/^/#   /' "$tmp/out" | head -5
+	fi
+fi
+
 # ---------------------------------------------------------------------------------------
 # Several repositories, --jobs 2: each one's report whole, in text and JSON lines, the
 # worst exit status, a missing one named.

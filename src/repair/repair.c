@@ -361,9 +361,13 @@ static char *renamed(const struct hexoid_repair *rp, const struct hexoid_audit_f
 		at = len - hexsz;
 	else
 		return NULL;
-	/* A loose ref: a replace ref of packed-refs or reftable has no file of its name. */
+	/* A loose ref, or one of reftable's (renamed through git); a replace ref of
+	 * packed-refs has its own action. */
 	full = hexoid_join(hexoid_audit_gitdir(rp->audit), p);
 	ok = full && lstat(full, &st) == 0 && S_ISREG(st.st_mode);
+	if (!ok && f->area == HEXOID_AREA_REPLACE && at == 13 &&
+	    hexoid_audit_ref_storage(rp->audit) == HEXOID_REFS_REFTABLE)
+		ok = 1;
 	free(full);
 	if (!ok || !(to = strdup(p)))
 		return NULL;
@@ -517,6 +521,12 @@ static int check_options(const struct hexoid_repair_options *o, struct hexoid_re
 	memset(copy, 0, sizeof(*copy));
 	memcpy(copy, o, sizeof(*copy) < o->size ? sizeof(*copy) : o->size);
 	return 0;
+}
+
+/* The git to run, from the options of the call at hand. */
+static const char *o_git(const struct hexoid_repair *rp)
+{
+	return rp->o ? rp->o->git : NULL;
 }
 
 /* The IDs an action lowercases: its fixes, or the one in a name. */
@@ -1187,6 +1197,13 @@ static void do_rename(struct hexoid_repair *rp, struct journal *j, struct action
 			}
 		}
 		res = HEXOID_REPAIR_DONE;
+		goto done;
+	}
+	/* Reftable's: through git, in one transaction. */
+	if (hexoid_audit_ref_storage(rp->audit) == HEXOID_REFS_REFTABLE) {
+		if (!hexoid_repair_step(j, "update-ref", a->to) &&
+		    !hexoid_rewrite_rename_ref(j->dir, o_git(rp), a->path, a->to, err, sizeof(err)))
+			res = HEXOID_REPAIR_DONE;
 		goto done;
 	}
 	/* A replace ref: both names' locks, in the order of the names, as a transaction

@@ -953,6 +953,35 @@ out:
 	return ret;
 }
 
+int hexoid_rewrite_rename_ref(const char *gitdir, const char *git, const char *from, const char *to,
+			      char *err, size_t errlen)
+{
+	static const char *const ur_args[] = { "update-ref", "-m", "hexoid repair: the name in lowercase",
+					       "--stdin", NULL };
+	struct rewrite rw;
+	const char *rp_args[] = { "rev-parse", "--verify", "--quiet", from, NULL };
+	char *val, *in;
+	int ret;
+
+	memset(&rw, 0, sizeof(rw));
+	rw.gitdir = (char *)gitdir;
+	rw.git = (char *)(git ? git : "git");
+	if (!(val = git_out(&rw, rp_args, err, errlen)))
+		return -1;
+	val[strcspn(val, "\n")] = 0;
+	if (!(in = malloc(2 * strlen(val) + strlen(from) + strlen(to) + 32))) {
+		free(val);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	/* create fails when `to` exists: the two are then left for a person. */
+	sprintf(in, "create %s %s\ndelete %s %s\n", to, val, from, val);
+	ret = git_in(&rw, ur_args, NULL, in, strlen(in), err, errlen);
+	free(in);
+	free(val);
+	return ret;
+}
+
 void hexoid_rewrite_free(struct rewrite *rw)
 {
 	size_t i;

@@ -78,6 +78,12 @@ int hexoid_rewrite_copy_notes(struct rewrite *rw, char *err, size_t errlen);
 int hexoid_rewrite_notes_tree(const char *gitdir, enum hexoid_algo algo, const char *git,
 			      const char *ref, char *newhex, char *err, size_t errlen);
 
+/* The ref `from` renamed `to` through git (a reftable's tables), in one `git update-ref
+ * --stdin` transaction: `to` made with from's value, `from` deleted if it still has it.
+ * 0, or -1 with err. */
+int hexoid_rewrite_rename_ref(const char *gitdir, const char *git, const char *from, const char *to,
+			      char *err, size_t errlen);
+
 void hexoid_rewrite_free(struct rewrite *rw);
 
 #endif
