@@ -44,8 +44,7 @@
  * written by `git fast-import`, whose tree names every note in lowercase.
  *
  * Left as found, and handed to on_left: uppercase in a commit's or tag's headers (only a
- * new history fixes it: see rewrite_history below), a loose object folder named in
- * uppercase, and every error. (A replace ref in packed-refs is renamed there, the
+ * new history fixes it: see rewrite_history below), and every error. (A replace ref in packed-refs is renamed there, the
  * records sorted again; one in reftable through git, options->git.) Files outside the git directory (what blame.ignoreRevsFile or
  * fsck.skipList name, often tracked in the work tree) are shown with their fix and never
  * written.

@@ -227,6 +227,31 @@ for algo in sha1 sha256; do
 		fail "$algo: names: the Git 3.0 build, before: $pre; after: $(git3_ -C "$r" log --format='%H %s' --all 2>&1 | head -2 | tr '\n' ' ')"
 	fi
 done
+# A loose folder named in uppercase (Git 2.x reads it only where file names ignore case),
+# one of its objects named in uppercase too: every object moved into the lowercase folder.
+r=$tmp/names-dir/r
+mkdir -p "$tmp/names-dir"
+git_ init -q "$r"
+# (300 of them: some folder holds several.)
+mkdir -p "$tmp/blobs.d"
+awk -v d="$tmp/blobs.d" 'BEGIN { for (i = 1; i <= 300; i++) { f = d "/" i; print "blob " i > f; close(f) } }'
+git_ -C "$r" hash-object -w "$tmp"/blobs.d/* >"$tmp/ids"
+d=$(cut -c1-2 "$tmp/ids" | grep '[a-f]' | sort | uniq -c | sort -rn | awk '{ print $2; exit }')
+D=$(echo "$d" | up)
+mv "$r/.git/objects/$d" "$r/.git/objects/$D"
+first=$(ls "$r/.git/objects/$D" | head -1)
+mv "$r/.git/objects/$D/$first" "$r/.git/objects/$D/$(echo "$first" | up)"
+git_ -C "$r" cat-file --batch-check <"$tmp/ids" | grep -c missing >"$tmp/miss1"
+$H repair "$r" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc = 0 ] && [ ! -e "$r/.git/objects/$D" ] && [ "$(cat "$tmp/miss1")" -gt 0 ] &&
+	! git_ -C "$r" cat-file --batch-check <"$tmp/ids" | grep -q missing && $H audit "$r" >/dev/null 2>&1; then
+	pass "a loose folder named in uppercase: its $(ls "$r/.git/objects/$d" | wc -l) objects moved into the lowercase one (one named in uppercase too); Git 2.x finds every object, $(cat "$tmp/miss1") of which it missed before"
+else
+	fail "a loose folder named in uppercase: exit $rc"
+	sed 's/^/#   /' "$tmp/out" | head -5
+fi
+
 # Replace refs in packed-refs, their names made uppercase (and out of order for git):
 # renamed in place, the records sorted again as git sorts them.
 r=$tmp/names-packed/r

@@ -355,6 +355,9 @@ static char *renamed(const struct hexoid_repair *rp, const struct hexoid_audit_f
 	    (len == hexsz + 9 || p[len - hexsz - 10] == '/') && p[len - hexsz + 1] == '/' &&
 	    hexoid_all_hex(p + len - hexsz - 1, 2) && hexoid_all_hex(p + len - hexsz + 2, hexsz - 2))
 		at = len - hexsz - 1;
+	else if (f->area == HEXOID_AREA_LOOSE_OBJECTS && len >= 10 && !strncmp(p + len - 10, "objects/", 8) &&
+		 (len == 10 || p[len - 11] == '/') && hexoid_all_hex(p + len - 2, 2))
+		at = len - 2; /* a loose folder's name */
 	else if (f->area == HEXOID_AREA_REPLACE && len >= hexsz + 13 &&
 		 !strncmp(p + len - hexsz - 13, "refs/replace/", 13) &&
 		 (len == hexsz + 13 || p[len - hexsz - 14] == '/') && hexoid_all_hex(p + len - hexsz, hexsz))
@@ -364,7 +367,7 @@ static char *renamed(const struct hexoid_repair *rp, const struct hexoid_audit_f
 	/* A loose ref, or one of reftable's (renamed through git); a replace ref of
 	 * packed-refs has its own action. */
 	full = hexoid_join(hexoid_audit_gitdir(rp->audit), p);
-	ok = full && lstat(full, &st) == 0 && S_ISREG(st.st_mode);
+	ok = full && lstat(full, &st) == 0 && (S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && at == len - 2));
 	if (!ok && f->area == HEXOID_AREA_REPLACE && at == 13 &&
 	    hexoid_audit_ref_storage(rp->audit) == HEXOID_REFS_REFTABLE)
 		ok = 1;
@@ -1146,6 +1149,66 @@ static void make_parent(char *full)
 }
 
 /*
+ * One loose object renamed from `rel_from` to `rel_to` (its name in lowercase, perhaps
+ * its folder's too): its content checked to hash to the new name's ID, then renamed
+ * (atomic: git finds it under one name or the other at every moment; git takes no lock
+ * on loose objects, and one writing the same object meanwhile writes the same bytes);
+ * where git has it under the new name already, the old name is removed; where it is gone
+ * and the new name is there (moved with its folder), done. 0, or -1 with err.
+ */
+static int move_loose(struct hexoid_repair *rp, struct journal *j, const char *rel_from,
+		      const char *rel_to, char *err, size_t errlen)
+{
+	enum hexoid_algo algo = hexoid_audit_algo(rp->audit);
+	size_t hexsz = hexoid_hexsz(algo), len = strlen(rel_to);
+	char hex[HEXOID_MAX_HEXSZ], *from = hexoid_join(j->dir, rel_from), *to = hexoid_join(j->dir, rel_to);
+	unsigned char oid[HEXOID_MAX_RAWSZ];
+	struct stat st;
+	int ret = -1;
+
+	if (!from || !to) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	memcpy(hex, rel_to + len - hexsz - 1, 2);
+	memcpy(hex + 2, rel_to + len - hexsz + 2, hexsz - 2);
+	if (lstat(from, &st) != 0) {
+		if (lstat(to, &st) == 0)
+			ret = 0;
+		else
+			snprintf(err, errlen, "%s: gone since it was read", rel_from);
+		goto out;
+	}
+	if (hexoid_decode(oid, hex, 1, hexsz, algo, HEXOID_LOWER, NULL) != HEXOID_OK) {
+		snprintf(err, errlen, "%s: not an object's name", rel_to);
+		goto out;
+	}
+	if (hexoid_repair_loose_is(from, algo, oid, err, errlen))
+		goto out;
+	if (lstat(to, &st) == 0) {
+		if (hexoid_repair_step(j, "unlink", rel_from))
+			goto out;
+		if (unlink(from) != 0) {
+			snprintf(err, errlen, "%s: cannot remove it: %s", rel_from, strerror(errno));
+			goto out;
+		}
+	} else {
+		if (hexoid_repair_step(j, "rename", rel_to))
+			goto out;
+		make_parent(to);
+		if (rename(from, to) != 0) {
+			snprintf(err, errlen, "cannot rename it to %s: %s", rel_to, strerror(errno));
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(from);
+	free(to);
+	return ret;
+}
+
+/*
  * A rename action. A loose object: its content checked to hash to the ID its new name
  * says, then renamed (atomic: git finds it under one name or the other at every moment;
  * git takes no lock on loose objects, and one writing the same object meanwhile writes
@@ -1168,35 +1231,45 @@ static void do_rename(struct hexoid_repair *rp, struct journal *j, struct action
 	}
 	if (a->area == HEXOID_AREA_LOOSE_OBJECTS) {
 		size_t hexsz = hexoid_hexsz(algo), len = strlen(a->to);
-		char hex[HEXOID_MAX_HEXSZ];
-		unsigned char oid[HEXOID_MAX_RAWSZ];
-		memcpy(hex, a->to + len - hexsz - 1, 2);
-		memcpy(hex + 2, a->to + len - hexsz + 2, hexsz - 2);
-		if (lstat(from, &st) != 0) {
-			res = HEXOID_REPAIR_CHANGED;
-			snprintf(err, sizeof(err), "gone since it was read");
-			goto done;
-		}
-		if (hexoid_decode(oid, hex, 1, hexsz, algo, HEXOID_LOWER, NULL) != HEXOID_OK ||
-		    hexoid_repair_loose_is(from, algo, oid, err, sizeof(err)))
-			goto done;
-		if (lstat(to, &st) == 0) {
-			if (hexoid_repair_step(j, "unlink", a->path))
-				goto done;
-			if (unlink(from) != 0) {
-				snprintf(err, sizeof(err), "cannot remove it: %s", strerror(errno));
+		if (a->to[len - 3] == '/') {
+			/* A folder "objects/XX": each object in it, into "objects/xx". */
+			struct hexoid_names names = { NULL, 0 };
+			size_t k;
+			int bad = 0;
+			if (hexoid_dir_names(from, HEXOID_DIR_FILES, NULL, NULL, &names)) {
+				res = HEXOID_REPAIR_CHANGED;
+				snprintf(err, sizeof(err), "gone since it was read");
 				goto done;
 			}
-		} else {
-			if (hexoid_repair_step(j, "rename", a->to))
-				goto done;
-			make_parent(to);
-			if (rename(from, to) != 0) {
-				snprintf(err, sizeof(err), "cannot rename it to %s: %s", a->to, strerror(errno));
-				goto done;
+			for (k = 0; k < names.n && !bad; k++) {
+				char *rel_from, *rel_to;
+				if (strlen(names.v[k]) != hexsz - 2 || !hexoid_all_hex(names.v[k], hexsz - 2))
+					continue; /* not an object's name: git ignores it, so does this */
+				rel_from = hexoid_join(a->path, names.v[k]);
+				rel_to = hexoid_join(a->to, names.v[k]);
+				if (!rel_from || !rel_to) {
+					snprintf(err, sizeof(err), "out of memory");
+					bad = 1;
+				} else {
+					char *c;
+					/* Its own name in lowercase too. */
+					for (c = rel_to + strlen(a->to); *c; c++)
+						if (*c >= 'A' && *c <= 'F')
+							*c = (char)(*c + ('a' - 'A'));
+					bad = move_loose(rp, j, rel_from, rel_to, err, sizeof(err));
+				}
+				free(rel_from);
+				free(rel_to);
 			}
+			hexoid_names_free(&names);
+			if (!bad) {
+				rmdir(from); /* empty now, unless it holds what is no object */
+				res = HEXOID_REPAIR_DONE;
+			}
+			goto done;
 		}
-		res = HEXOID_REPAIR_DONE;
+		if (!move_loose(rp, j, a->path, a->to, err, sizeof(err)))
+			res = HEXOID_REPAIR_DONE;
 		goto done;
 	}
 	/* Reftable's: through git, in one transaction. */
