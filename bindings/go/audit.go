@@ -213,24 +213,8 @@ func Audit(ctx context.Context, path string, opts *AuditOptions, fn func(Finding
 	if o.Progress != nil {
 		h.want_progress = 1
 	}
-	// The context is watched from beside the audit: a flag in C memory stops it. The
-	// watcher has ended before h is freed: once the audit is over, a context cancelled
-	// meanwhile and the end of the audit are both ready, and select takes either.
-	if ctx.Done() != nil {
-		done, exited := make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(exited)
-			select {
-			case <-ctx.Done():
-				C.hx_audit_cancel(h)
-			case <-done:
-			}
-		}()
-		defer func() {
-			close(done)
-			<-exited
-		}()
-	}
+	// The context is watched from beside the audit: a flag in C memory stops it.
+	defer watch(ctx, func() { C.hx_audit_cancel(h) })()
 	verify := C.int(0)
 	if o.VerifyIDs {
 		verify = 1
@@ -291,4 +275,29 @@ func AuditFindings(ctx context.Context, path string, opts *AuditOptions) (<-chan
 		close(errc)
 	}()
 	return findings, errc
+}
+
+// watch calls cancel, from a goroutine of its own, if ctx is done before the returned
+// function is called; that function returns only once the goroutine has ended, so the
+// C memory cancel touches may be freed after it (defer it before the free's defer runs:
+// deferred calls run last first). Once the call is over, a context cancelled meanwhile
+// and the end are both ready, and select takes either: cancel then sets a flag no one
+// reads any more, which is harmless.
+func watch(ctx context.Context, cancel func()) (stop func()) {
+	if ctx.Done() == nil {
+		return func() {}
+	}
+	done, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		select {
+		case <-ctx.Done():
+			cancel()
+		case <-done:
+		}
+	}()
+	return func() {
+		close(done)
+		<-exited
+	}
 }

@@ -318,23 +318,8 @@ func Repair(ctx context.Context, path string, opts *RepairOptions) (RepairResult
 	if o.step != nil {
 		h.want_step = 1
 	}
-	// As for the audit: the watcher has ended before h is freed (deferred calls run
-	// last first), whichever of the context and the repair's end it saw.
-	if ctx.Done() != nil {
-		done, exited := make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(exited)
-			select {
-			case <-ctx.Done():
-				C.hx_repair_cancel(h)
-			case <-done:
-			}
-		}()
-		defer func() {
-			close(done)
-			<-exited
-		}()
-	}
+	// As for the audit: the watcher has ended before h is freed.
+	defer watch(ctx, func() { C.hx_repair_cancel(h) })()
 	dry := C.int(0)
 	if o.DryRun {
 		dry = 1
