@@ -69,22 +69,32 @@ struct rewrite {
 
 /* --- running git ------------------------------------------------------------------ */
 
+/* The command line "git --git-dir=DIR args..." into argv (16 entries), the --git-dir
+ * argument written into dirarg. */
+#define GIT_ARGV_MAX 16
+static void git_argv(const struct rewrite *rw, const char *const *args, const char **argv,
+		     char *dirarg, size_t dirlen)
+{
+	size_t n = 0;
+
+	argv[n++] = rw->git;
+	snprintf(dirarg, dirlen, "--git-dir=%s", rw->gitdir);
+	argv[n++] = dirarg;
+	while (*args && n < GIT_ARGV_MAX - 1)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+}
+
 /* git --git-dir=DIR args...: its whole stdout (NULL when it could not run or failed,
  * with err). */
 static char *git_out(struct rewrite *rw, const char *const *args, char *err, size_t errlen)
 {
-	const char *argv[16];
+	const char *argv[GIT_ARGV_MAX];
 	char dirarg[4200];
-	size_t n = 0;
 	int status, sig;
 	char *out;
 
-	argv[n++] = rw->git;
-	snprintf(dirarg, sizeof(dirarg), "--git-dir=%s", rw->gitdir);
-	argv[n++] = dirarg;
-	while (*args && n < 15)
-		argv[n++] = *args++;
-	argv[n] = NULL;
+	git_argv(rw, args, argv, dirarg, sizeof(dirarg));
 	out = hexoid_child_capture((char *const *)argv, NULL, &status, &sig);
 	if (!out || status != 0) {
 		snprintf(err, errlen, "%s %s failed%s", rw->git, argv[2],
@@ -99,21 +109,15 @@ static char *git_out(struct rewrite *rw, const char *const *args, char *err, siz
 static int git_in(struct rewrite *rw, const char *const *args, char *const *envp, const void *in,
 		  size_t len, char *err, size_t errlen)
 {
-	const char *argv[16];
+	const char *argv[GIT_ARGV_MAX];
 	char dirarg[4200];
 	struct hexoid_sigpipe sp;
 	const unsigned char *p = in;
-	size_t n = 0;
 	int to, from, status, sig, werr = 0;
 	char sink[4096];
 	pid_t pid;
 
-	argv[n++] = rw->git;
-	snprintf(dirarg, sizeof(dirarg), "--git-dir=%s", rw->gitdir);
-	argv[n++] = dirarg;
-	while (*args && n < 15)
-		argv[n++] = *args++;
-	argv[n] = NULL;
+	git_argv(rw, args, argv, dirarg, sizeof(dirarg));
 	if ((pid = hexoid_child_spawn((char *const *)argv, envp, &to, &from)) < 0) {
 		snprintf(err, errlen, "cannot run %s: %s", rw->git, strerror(errno));
 		return -1;
