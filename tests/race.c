@@ -1,0 +1,223 @@
+/*
+ * The audit while git deletes and renames what it reads, each race replayed the same way
+ * every time: the library's test pause (util/hook.h) runs git, or deletes a file, at the
+ * one moment between listing and reading that the race needs. The repositories hold no
+ * bad ID: any finding is a false one. Every object is counted once, in a loose folder or
+ * in a pack, whatever moved it. SHA-1 and SHA-256.
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hexoid_audit.h"
+#include "hexoid_pack.h"
+#include "test.h"
+#include "util/hook.h"
+
+#define IDENT "export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.com " \
+	      "GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@example.com; "
+
+static char scratch[64];
+
+static const char *algo_name(enum hexoid_algo algo)
+{
+	return algo == HEXOID_SHA1 ? "sha1" : "sha256";
+}
+
+/* A shell command in the repository `repo` of the scratch folder: 0 when it worked. */
+static int sh(const char *repo, const char *fmt, const char *arg)
+{
+	char cmd[2048], body[1536];
+
+	snprintf(body, sizeof(body), fmt, arg);
+	snprintf(cmd, sizeof(cmd), "set -e; cd '%s/%s'; " IDENT "%s", scratch, repo, body);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A new repository `name`: four commits with a note each, in loose objects, or with
+ * `packs` of them in packs of their own first. */
+static int make_repo(const char *name, enum hexoid_algo algo, int packs)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; git -c init.defaultBranch=main init -q --object-format=%s '%s'; "
+		 "cd '%s'; git config gc.auto 0; " IDENT
+		 "for i in 1 2 3 4; do echo $i >f; git add f; git commit -q -m $i; "
+		 "git notes add -m n$i HEAD; if [ $i -le %d ]; then git repack -dq; fi; done",
+		 scratch, algo_name(algo), name, name, packs);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* How many objects the repository holds, as git counts them. */
+static long objects_of(const char *repo)
+{
+	char cmd[512];
+	long n = -1;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "git -C '%s/%s' cat-file --batch-all-objects --batch-check | wc -l",
+		 scratch, repo);
+	if ((p = popen(cmd, "r"))) {
+		if (fscanf(p, "%ld", &n) != 1)
+			n = -1;
+		pclose(p);
+	}
+	return n;
+}
+
+/* What the pause does, once, at the first point of its kind. */
+struct act {
+	enum hexoid_hook_point at;
+	const char *repo;
+	const char *cmd;      /* run in the repository; or NULL: */
+	int unlink_it;        /* delete the file the point names */
+	int times;            /* how many times it acted */
+	char path[1024];
+};
+
+static void on_hook(void *ctx, enum hexoid_hook_point at, const char *path)
+{
+	struct act *a = ctx;
+
+	if (at != a->at || a->times)
+		return;
+	a->times++;
+	snprintf(a->path, sizeof(a->path), "%s", path);
+	if (a->unlink_it)
+		unlink(path);
+	else if (a->cmd && sh(a->repo, "%s", a->cmd))
+		a->times = -1;
+}
+
+struct result {
+	unsigned findings;
+	char first[512];
+	struct hexoid_audit_count count[HEXOID_AREA_COUNT];
+};
+
+static int on_finding(void *ctx, const struct hexoid_audit_finding *f)
+{
+	struct result *res = ctx;
+
+	if (!res->findings++)
+		snprintf(res->first, sizeof(res->first), "[%s] %s: %s",
+			 hexoid_audit_area_name(f->area), f->path, f->message);
+	return 0;
+}
+
+/* An audit of `repo` with the pause `a`: 0, or -1 when it could not run. */
+static int audit(const char *repo, struct act *a, struct result *res)
+{
+	struct hexoid_audit_options o = HEXOID_AUDIT_OPTIONS_INIT;
+	struct hexoid_audit *h;
+	char path[256], err[256];
+	int rc, i;
+
+	memset(res, 0, sizeof(*res));
+	snprintf(path, sizeof(path), "%s/%s", scratch, repo);
+	if (!(h = hexoid_audit_open(path, err, sizeof(err))))
+		return -1;
+	o.on_finding = on_finding;
+	o.ctx = res;
+	a->repo = repo;
+	hexoid_hook_set(on_hook, a);
+	rc = hexoid_audit_run(h, &o, err, sizeof(err));
+	hexoid_hook_set(NULL, NULL);
+	for (i = 0; i < HEXOID_AREA_COUNT; i++)
+		hexoid_audit_summary(h, (enum hexoid_audit_area)i, &res->count[i]);
+	hexoid_audit_close(h);
+	return rc == 0 ? 0 : -1;
+}
+
+static uint64_t objects_scanned(const struct result *res)
+{
+	return res->count[HEXOID_AREA_LOOSE_OBJECTS].scanned +
+	       res->count[HEXOID_AREA_PACK_OBJECTS].scanned;
+}
+
+/* One race: a repository made with `packs` packs, the pause acting at `at`; the audit
+ * must find nothing and count every object once. */
+static void race(const char *name, enum hexoid_algo algo, int packs, struct act *a)
+{
+	struct result res;
+	char repo[64];
+	long want;
+
+	snprintf(repo, sizeof(repo), "%s-%s", name, algo_name(algo));
+	if (make_repo(repo, algo, packs)) {
+		CHECK(0, "%s: git cannot make the repository", repo);
+		return;
+	}
+	CHECK(audit(repo, a, &res) == 0, "%s: the audit runs", repo);
+	want = objects_of(repo);
+	CHECK(a->times == 1, "%s: the pause acted once (%d)", repo, a->times);
+	CHECK(res.findings == 0, "%s: %u findings, the first %s", repo, res.findings, res.first);
+	CHECK((long)objects_scanned(&res) == want, "%s: %llu objects scanned, git has %ld", repo,
+	      (unsigned long long)objects_scanned(&res), want);
+}
+
+static int setup(void)
+{
+	if (!scratch[0]) {
+		strcpy(scratch, "/tmp/hexoid-race-XXXXXX");
+		if (!mkdtemp(scratch)) {
+			scratch[0] = 0;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+__attribute__((destructor)) static void cleanup(void)
+{
+	char cmd[128];
+
+	if (scratch[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", scratch);
+	}
+}
+
+/* A loose folder git packed and removed between the listing and its opening: no
+ * finding; its objects are counted in the pack. */
+TEST(race_loose_folder)
+{
+	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256 && !setup(); algo++) {
+		struct act a = { .at = HEXOID_HOOK_LOOSE_FOLDER, .cmd = "git repack -adq" };
+		race("loose-folder", algo, 0, &a);
+	}
+}
+
+/* A loose object git packed and deleted between the listing and its reading: found
+ * in the new pack, counted there. */
+TEST(race_loose_object)
+{
+	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256 && !setup(); algo++) {
+		struct act a = { .at = HEXOID_HOOK_LOOSE_OBJECT, .cmd = "git repack -adq" };
+		race("loose-object", algo, 1, &a);
+	}
+}
+
+/* A loose object deleted, and in no pack: that one is a finding, and says why. */
+TEST(race_loose_object_lost)
+{
+	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256 && !setup(); algo++) {
+		struct act a = { .at = HEXOID_HOOK_LOOSE_OBJECT, .unlink_it = 1 };
+		struct result res;
+		char repo[64];
+
+		snprintf(repo, sizeof(repo), "lost-%s", algo_name(algo));
+		if (make_repo(repo, algo, 0)) {
+			CHECK(0, "%s: git cannot make the repository", repo);
+			continue;
+		}
+		CHECK(audit(repo, &a, &res) == 0, "%s: the audit runs", repo);
+		CHECK(res.findings == 1 && res.count[HEXOID_AREA_LOOSE_OBJECTS].errors == 1 &&
+			      strstr(res.first, "deleted while read, and no pack holds it"),
+		      "%s: %u findings, the first %s", repo, res.findings, res.first);
+	}
+}
