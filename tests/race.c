@@ -221,3 +221,13 @@ TEST(race_loose_object_lost)
 		      "%s: %u findings, the first %s", repo, res.findings, res.first);
 	}
 }
+
+/* A pack git deleted between the listing and its scan (repack -a -d): no finding; the
+ * folder is listed again and the pack that replaced it scanned, every object once. */
+TEST(race_pack)
+{
+	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256 && !setup(); algo++) {
+		struct act a = { .at = HEXOID_HOOK_PACK_SCAN, .cmd = "git repack -adq" };
+		race("pack", algo, 4, &a);
+	}
+}
