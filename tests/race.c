@@ -231,3 +231,65 @@ TEST(race_pack)
 		race("pack", algo, 4, &a);
 	}
 }
+
+/* The notes reader's packs: one deleted between the listing and its mapping. The notes
+ * are read from the pack that replaced it. */
+TEST(race_notes_pack)
+{
+	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256 && !setup(); algo++) {
+		struct act a = { .at = HEXOID_HOOK_ODB_PACK,
+				 .cmd = "echo more | git hash-object -w --stdin >/dev/null; git repack -adq" };
+		struct result res;
+		char repo[64];
+
+		race("notes-pack", algo, 4, &a);
+		snprintf(repo, sizeof(repo), "notes-pack-%s", algo_name(algo));
+		a.times = 0;
+		a.cmd = "true";
+		CHECK(audit(repo, &a, &res) == 0 && res.count[HEXOID_AREA_NOTES].scanned == 4,
+		      "%s: the four notes read", repo);
+	}
+}
+
+/* The object reader: an object loose when the handle opened, packed and deleted since,
+ * is found in the new pack. */
+TEST(race_odb_repacked)
+{
+	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256 && !setup(); algo++) {
+		struct hexoid_odb_options oo = HEXOID_ODB_OPTIONS_INIT;
+		struct hexoid_odb *odb;
+		struct hexoid_object obj;
+		unsigned char oid[HEXOID_MAX_RAWSZ];
+		char repo[64], path[256], hex[HEXOID_MAX_HEXSZ + 2] = "", err[256];
+		FILE *p;
+
+		snprintf(repo, sizeof(repo), "odb-%s", algo_name(algo));
+		if (make_repo(repo, algo, 0)) {
+			CHECK(0, "%s: git cannot make the repository", repo);
+			continue;
+		}
+		snprintf(path, sizeof(path), "git -C '%s/%s' rev-parse HEAD", scratch, repo);
+		if ((p = popen(path, "r"))) {
+			if (!fgets(hex, sizeof(hex), p))
+				hex[0] = 0;
+			pclose(p);
+		}
+		CHECK(hexoid_decode(oid, hex, 1, hexoid_hexsz(algo), algo, HEXOID_LOWER, NULL) ==
+			      HEXOID_OK, "%s: HEAD %s", repo, hex);
+		snprintf(path, sizeof(path), "%s/%s/.git/objects", scratch, repo);
+		oo.algo = algo;
+		odb = hexoid_odb_open(path, &oo, err, sizeof(err));
+		CHECK(odb && hexoid_odb_count_packs(odb) == 0, "%s: open, no pack: %s", repo, err);
+		CHECK(sh(repo, "%s", "git repack -adq") == 0, "%s: repack", repo);
+		CHECK(odb && hexoid_odb_read(odb, oid, &obj, err, sizeof(err)) == HEXOID_ODB_OK &&
+			      obj.type == HEXOID_OBJ_COMMIT && obj.offset != HEXOID_NO_OFFSET,
+		      "%s: HEAD read from the new pack: %s", repo, err);
+		CHECK(hexoid_odb_count_packs(odb) == 1, "%s: the new pack mapped", repo);
+		hexoid_object_free(&obj);
+		/* An object in no pack at all is still missing, after one more listing. */
+		memset(oid, 0xee, sizeof(oid));
+		CHECK(odb && hexoid_odb_read(odb, oid, &obj, err, sizeof(err)) == HEXOID_ODB_MISSING,
+		      "%s: a missing object", repo);
+		hexoid_odb_close(odb);
+	}
+}
