@@ -293,3 +293,41 @@ TEST(race_odb_repacked)
 		hexoid_odb_close(odb);
 	}
 }
+
+/* A reftable stack compacted between the reading of tables.list and of its tables: read
+ * again from the new list, no finding. Needs the Git 3.0 build, beside the source. */
+TEST(race_reftable)
+{
+	char git3[4096];
+
+	if (!realpath("../shared/tools/git3/git", git3) || access(git3, X_OK)) {
+		printf("# race_reftable: skipped, no ../shared/tools/git3/git\n");
+		return;
+	}
+	for (enum hexoid_algo algo = HEXOID_SHA1; algo <= HEXOID_SHA256 && !setup(); algo++) {
+		char cmd[4096 + 1024], repo[64], act_cmd[2 * 4096 + 128];
+		struct act a = { .at = HEXOID_HOOK_REFTABLE };
+		struct result res;
+
+		snprintf(repo, sizeof(repo), "reftable-%s", algo_name(algo));
+		snprintf(cmd, sizeof(cmd),
+			 "set -e; cd '%s'; g='%s'; $g -c init.defaultBranch=main init -q 2>/dev/null "
+			 "--object-format=%s --ref-format=reftable '%s'; cd '%s'; " IDENT
+			 "for i in 1 2 3 4; do echo $i >f; $g add f; $g commit -q -m $i; "
+			 "$g notes add -m n$i HEAD; $g branch b$i; done; "
+			 "$g replace -f HEAD~3 HEAD~2",
+			 scratch, git3, algo_name(algo), repo, repo);
+		if (system(cmd) != 0) {
+			CHECK(0, "%s: the Git 3.0 build cannot make the repository", repo);
+			continue;
+		}
+		snprintf(act_cmd, sizeof(act_cmd),
+			 "'%s' update-ref refs/heads/more HEAD; '%s' pack-refs --all", git3, git3);
+		a.cmd = act_cmd;
+		CHECK(audit(repo, &a, &res) == 0, "%s: the audit runs", repo);
+		CHECK(a.times == 1, "%s: the pause acted once (%d)", repo, a.times);
+		CHECK(res.findings == 0, "%s: %u findings, the first %s", repo, res.findings, res.first);
+		CHECK(res.count[HEXOID_AREA_NOTES].scanned == 4, "%s: %llu notes read", repo,
+		      (unsigned long long)res.count[HEXOID_AREA_NOTES].scanned);
+	}
+}
