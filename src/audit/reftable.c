@@ -170,7 +170,7 @@ static int records(struct rt_read *rd, const char *table, const unsigned char *s
 static int table_refs(struct rt_read *rd, const char *table, const unsigned char *f,
 		      size_t size, enum hexoid_algo algo)
 {
-	size_t hlen, flen, at, limit, bsize;
+	size_t hlen, flen, at, limit, bsize, step;
 	char *name = NULL;
 	size_t cap = 0;
 	int ret = 0;
@@ -204,7 +204,12 @@ static int table_refs(struct rt_read *rd, const char *table, const unsigned char
 		rend = at + blen - 2 - 3 * nrestart;
 		if ((ret = records(rd, table, f + head + 4, rend - head - 4, &name, &cap)))
 			break;
-		at += bsize ? bsize : blen;
+		/* A block shorter than the table's block size is padded with zeros up to it;
+		 * one followed by anything else is not, and the next block starts right
+		 * after it, as git's reader takes it (block.c): taking the padding for
+		 * granted landed in the middle of the next block. */
+		step = bsize && (blen >= bsize || at + blen >= size || !f[at + blen]) ? bsize : blen;
+		at += step;
 		if (bsize && blen > bsize) {
 			ret = fail(rd, "reftable/%s: a ref block is longer than the block size", table);
 			break;
