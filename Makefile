@@ -168,6 +168,7 @@ SHELL_TESTS := \
 	tests/push.sh \
 	tests/repair.sh \
 	tests/forge.sh \
+	tests/live.sh \
 	tests/go.sh \
 	tests/install.sh
 

@@ -235,9 +235,12 @@ HEXOID_API int hexoid_object_check(enum hexoid_object_type type, const void *tex
  * share one zlib stream and one cache of bases). For reads in parallel, open one handle
  * per thread: the mappings are shared by the kernel's page cache, not copied.
  *
- * Packs and loose files written after hexoid_odb_open() are seen as follows: loose
- * objects always (each read looks for the file); packs only those present at open, or at
- * hexoid_odb_add() of their directory.
+ * Packs and loose files written after hexoid_odb_open() are seen as git sees them: loose
+ * objects always (each read looks for the file); packs when an object is in none of the
+ * packs the handle knows and no loose file: the folders are listed again, the new packs
+ * mapped (after the others, in name order) and the read tried again. A pack git deletes
+ * meanwhile (repack -a -d) stays readable once mapped; one deleted before it was mapped
+ * is skipped, its objects found in the pack that replaced it.
  */
 struct hexoid_odb;
 

@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "audit/objects.h"
 #include "hexoid_pack.h"
 #include "pack/alternates.h"
 #include "pack/objdir.h"
+#include "util/hook.h"
 #include "util/str.h"
 
 static enum hexoid_audit_code code_of(enum hexoid_finding_code c)
@@ -208,6 +210,40 @@ static void io_finding(struct objscan *os, const char *path, const char *message
 	on_object_finding(os, &f);
 }
 
+/* Whether the pack's .pack or .idx is gone: git deleted it after the listing. */
+static int pack_gone(const char *pack)
+{
+	char *idx = hexoid_objdir_idx_of(pack);
+	struct stat st;
+	int gone = (stat(pack, &st) && errno == ENOENT) || (idx && stat(idx, &st) && errno == ENOENT);
+
+	free(idx);
+	return gone;
+}
+
+/* One pack of the listing: 1 when it was gone before it could be read, else 0. */
+static int scan_pack(struct objscan *os, const struct hexoid_scan_options *o, const char *pack,
+		     int alt)
+{
+	struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
+	char err[512];
+	int gone = 0;
+
+	hexoid_hook(HEXOID_HOOK_PACK_SCAN, pack);
+	os->current = shown_path(os->rp, pack);
+	pack_name(os, pack);
+	if (hexoid_pack_scan(pack, o, &st, err, sizeof(err)) >= 0)
+		os->scanned[alt ? 2 : 1] += st.objects;
+	else if (!(gone = pack_gone(pack)))
+		unusable_pack(os, pack, err);
+	free(os->current);
+	os->current = NULL;
+	return gone;
+}
+
+/* How often the pack folder is listed again after a pack went away meanwhile. */
+#define PACK_LISTINGS 5
+
 /* The loose objects and packs of one objects folder: `alt` says it is an alternate's. */
 static void scan_dir(struct objscan *os, const char *objects, int alt)
 {
@@ -217,8 +253,8 @@ static void scan_dir(struct objscan *os, const char *objects, int alt)
 	struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 	char err[512];
 	struct hexoid_names packs;
-	size_t i;
-	int unread;
+	size_t i, listed;
+	int unread, gone = 0, round;
 
 	o.algo = rp->algo;
 	o.verify_ids = r->o.verify_ids;
@@ -242,16 +278,33 @@ static void scan_dir(struct objscan *os, const char *objects, int alt)
 			io_finding(os, packdir, "cannot read the folder");
 		free(packdir);
 	}
-	for (i = 0; i < packs.n && !scan_stopped(os); i++) {
-		const char *pack = packs.v[i];
-		os->current = shown_path(rp, pack);
-		pack_name(os, pack);
-		if (hexoid_pack_scan(pack, &o, &st, err, sizeof(err)) < 0)
-			unusable_pack(os, pack, err);
-		else
-			os->scanned[alt ? 2 : 1] += st.objects;
-		free(os->current);
-		os->current = NULL;
+	listed = packs.n; /* room for that many at least */
+	for (i = 0; i < packs.n && !scan_stopped(os); i++)
+		gone |= scan_pack(os, &o, packs.v[i], alt);
+	/*
+	 * A pack deleted before it was read (repack -a -d) is no finding: git wrote the pack
+	 * that replaces it first, and deletes loose objects only once they are packed. So
+	 * the folder is listed again and the packs not scanned yet are scanned, until a
+	 * listing meets no pack that went away. Only then: on a folder git leaves alone,
+	 * the scan is what it always was.
+	 */
+	for (round = 0; gone && round < PACK_LISTINGS && !scan_stopped(os); round++) {
+		struct hexoid_names again;
+		size_t k;
+
+		gone = 0;
+		if (hexoid_objdir_packs(objects, &again))
+			break;
+		for (k = 0; k < again.n && !scan_stopped(os); k++) {
+			for (i = 0; i < packs.n && strcmp(packs.v[i], again.v[k]); i++)
+				;
+			if (i < packs.n || hexoid_grow(&packs.v, &listed, packs.n, sizeof(*packs.v)))
+				continue;
+			packs.v[packs.n++] = again.v[k];
+			again.v[k] = NULL;
+			gone |= scan_pack(os, &o, packs.v[packs.n - 1], alt);
+		}
+		hexoid_names_free(&again);
 	}
 	hexoid_names_free(&packs);
 }

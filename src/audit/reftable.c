@@ -10,6 +10,10 @@
  * a deletion removes it. A table is a header, ref blocks, then other blocks and a
  * footer. Every length and offset is checked against the file before it is used.
  *
+ * Git replaces tables while the stack is read (every ref update may compact it): a table
+ * that tables.list named and that is gone means the stack changed, and it is read again
+ * from the start, as git's reftable stack reloads itself and retries.
+ *
  * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
@@ -23,6 +27,7 @@
 #include <unistd.h>
 
 #include "audit/reftable.h"
+#include "util/hook.h"
 
 struct rt_rec {
 	char *name;
@@ -165,7 +170,7 @@ static int records(struct rt_read *rd, const char *table, const unsigned char *s
 static int table_refs(struct rt_read *rd, const char *table, const unsigned char *f,
 		      size_t size, enum hexoid_algo algo)
 {
-	size_t hlen, flen, at, limit, bsize;
+	size_t hlen, flen, at, limit, bsize, step;
 	char *name = NULL;
 	size_t cap = 0;
 	int ret = 0;
@@ -199,7 +204,12 @@ static int table_refs(struct rt_read *rd, const char *table, const unsigned char
 		rend = at + blen - 2 - 3 * nrestart;
 		if ((ret = records(rd, table, f + head + 4, rend - head - 4, &name, &cap)))
 			break;
-		at += bsize ? bsize : blen;
+		/* A block shorter than the table's block size is padded with zeros up to it;
+		 * one followed by anything else is not, and the next block starts right
+		 * after it, as git's reader takes it (block.c): taking the padding for
+		 * granted landed in the middle of the next block. */
+		step = bsize && (blen >= bsize || at + blen >= size || !f[at + blen]) ? bsize : blen;
+		at += step;
 		if (bsize && blen > bsize) {
 			ret = fail(rd, "reftable/%s: a ref block is longer than the block size", table);
 			break;
@@ -275,25 +285,30 @@ static int merge(struct rt_read *rd, int ret, struct rt_ref **out, size_t *nout)
 	return ret;
 }
 
-int hexoid_reftable_refs(const char *gitdir, const char *prefix, enum hexoid_algo algo,
-			 struct rt_ref **out, size_t *nout, char *err, size_t errsz)
+/* How often the stack is read again when a table it names is gone. */
+#define STACK_READS 5
+
+/*
+ * One reading of the stack: tables.list, then each table it names. 0, -1 with err set,
+ * or 1 when a table named is not there: git replaced it (pack-refs, or the compaction
+ * after a ref update, writes the new table and tables.list, then deletes the old
+ * tables), and tables.list names others now.
+ */
+static int read_stack(struct rt_read *rd, const char *gitdir, enum hexoid_algo algo)
 {
-	struct rt_read rd = { .prefix = prefix, .plen = strlen(prefix), .rawsz = hexoid_rawsz(algo),
-			      .err = err, .errsz = errsz };
 	size_t len = strlen(gitdir), size;
 	char *path = malloc(len + 64), *line, *next;
 	unsigned char *list;
 	int ret = 0;
 
-	*out = NULL;
-	*nout = 0;
 	if (!path)
-		return fail(&rd, "out of memory");
+		return fail(rd, "out of memory");
 	snprintf(path, len + 64, "%s/reftable/tables.list", gitdir);
 	if (read_file(path, &list, &size)) {
 		free(path);
-		return fail(&rd, "reftable/tables.list: %s", strerror(errno ? errno : EIO));
+		return fail(rd, "reftable/tables.list: %s", strerror(errno ? errno : EIO));
 	}
+	hexoid_hook(HEXOID_HOOK_REFTABLE, path);
 	list[size] = 0;
 	for (line = (char *)list; *line && !ret; line = next) {
 		unsigned char *f;
@@ -304,25 +319,48 @@ int hexoid_reftable_refs(const char *gitdir, const char *prefix, enum hexoid_alg
 		if (!*line)
 			continue;
 		if (strchr(line, '/') || line[0] == '.') {
-			ret = fail(&rd, "reftable/tables.list: not a table's name: %s", line);
+			ret = fail(rd, "reftable/tables.list: not a table's name: %s", line);
 			break;
 		}
 		if (!(full = malloc(len + strlen(line) + 16))) {
-			ret = fail(&rd, "out of memory");
+			ret = fail(rd, "out of memory");
 			break;
 		}
 		sprintf(full, "%s/reftable/%s", gitdir, line);
 		if (read_file(full, &f, &fsize)) {
-			ret = fail(&rd, "reftable/%s: %s", line, strerror(errno ? errno : EIO));
+			int e = errno ? errno : EIO;
+			ret = fail(rd, "reftable/%s: %s", line, strerror(e));
+			if (e == ENOENT)
+				ret = 1;
 		} else {
-			ret = table_refs(&rd, line, f, fsize, algo);
+			ret = table_refs(rd, line, f, fsize, algo);
 			free(f);
 		}
 		free(full);
 	}
 	free(list);
 	free(path);
-	return merge(&rd, ret, out, nout);
+	return ret;
+}
+
+int hexoid_reftable_refs(const char *gitdir, const char *prefix, enum hexoid_algo algo,
+			 struct rt_ref **out, size_t *nout, char *err, size_t errsz)
+{
+	struct rt_read rd = { .prefix = prefix, .plen = strlen(prefix), .rawsz = hexoid_rawsz(algo),
+			      .err = err, .errsz = errsz };
+	int ret = 1, reads;
+
+	*out = NULL;
+	*nout = 0;
+	/* A stack that changed while read is read again from its new tables.list, as git
+	 * reloads it; one still changing after that many readings is told as it was last. */
+	for (reads = 0; ret == 1 && reads < STACK_READS; reads++) {
+		while (rd.n)
+			free(rd.v[--rd.n].name);
+		rd.seq = 0;
+		ret = read_stack(&rd, gitdir, algo);
+	}
+	return merge(&rd, ret ? -1 : 0, out, nout);
 }
 
 int hexoid_reftable_refs_buffers(const unsigned char *const *tables, const size_t *sizes, size_t n,

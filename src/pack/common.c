@@ -24,28 +24,35 @@ int hexoid_pk_map_file(struct pk_map *map, const char *path, char *err, size_t e
 
 	map->data = NULL;
 	map->size = 0;
+	/* errno is kept to the end: a caller tells a file git deleted meanwhile (ENOENT). */
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		errno = e;
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
 		snprintf(err, errlen, "%s: %s", path, e ? strerror(e) : "not a regular file");
 		close(fd);
+		errno = e ? e : EINVAL;
 		return -1;
 	}
 	if ((uint64_t)st.st_size > SIZE_MAX) {
 		snprintf(err, errlen, "%s: too large to map", path);
 		close(fd);
+		errno = EFBIG;
 		return -1;
 	}
 	map->size = (size_t)st.st_size;
 	if (map->size) {
 		void *p = mmap(NULL, map->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (p == MAP_FAILED) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			int e = errno;
+			snprintf(err, errlen, "%s: %s", path, strerror(e));
 			close(fd);
 			map->size = 0;
+			errno = e;
 			return -1;
 		}
 		map->data = p;

@@ -20,7 +20,7 @@ struct pk_map {
 	size_t size;
 };
 
-/* Map `path`; on failure returns -1 with errno's reason in err. */
+/* Map `path`; on failure returns -1 with errno set, and its reason in err. */
 int hexoid_pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen);
 void hexoid_pk_unmap(struct pk_map *map);
 

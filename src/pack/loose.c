@@ -9,14 +9,22 @@
  * Other names (git's temporary files, say) are none of our business, as they are none
  * of git's. Only commits and tags are inflated in full; for anything else the header is
  * enough.
+ *
+ * Git may pack loose objects while they are scanned (repack, gc): it writes the pack, then
+ * deletes the loose copies and the folders they leave empty. A folder gone between the
+ * listing and its opening held objects that are in a pack now, which the pack scan reads;
+ * so is an object gone before it is read, which is a finding only if no pack holds it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common.h"
 #include "loose_read.h"
 #include "objdir.h"
+#include "util/hook.h"
 
 static size_t first_upper(const char *s, size_t n)
 {
@@ -25,6 +33,14 @@ static size_t first_upper(const char *s, size_t n)
 	for (i = 0; i < n && !(s[i] >= 'A' && s[i] <= 'F'); i++)
 		;
 	return i;
+}
+
+/* Whether `path` is gone: not there at all, not even as a link to nothing. */
+static int gone(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) && errno == ENOENT;
 }
 
 static void free_list(char **v, size_t n)
@@ -46,6 +62,8 @@ struct loose {
 	size_t npaths, cappaths;
 	uint64_t key;
 	struct hexoid_scan_stats st;
+	const char *objects;   /* hexoid_loose_scan()'s folder */
+	struct hexoid_objdir_packed packed; /* for objects that vanished */
 };
 
 static const char *keep_path(struct loose *l, const char *path)
@@ -132,7 +150,17 @@ static void one_object(struct loose *l, const char *path, const unsigned char *o
 	char err[256];
 	struct hexoid_finding *f;
 
+	hexoid_hook(HEXOID_HOOK_LOOSE_OBJECT, path);
 	if (hexoid_pk_map_file(&m, path, err, sizeof(err))) {
+		int found = 0;
+		if (errno == ENOENT && l->objects && gone(path)) {
+			found = hexoid_objdir_packed_find(&l->packed, l->objects, l->algo, oid, NULL);
+			if (found < 0)
+				l->out.oom = 1;
+			if (found)
+				return; /* packed meanwhile: the pack scan reads it */
+			snprintf(err, sizeof(err), "it was deleted while read, and no pack holds it");
+		}
 		if ((f = add(l, HEXOID_FIND_IO, path, oid)))
 			hexoid_pk_say(f, "cannot read the object: %s", err);
 		return;
@@ -177,6 +205,7 @@ static int loose_finish(struct loose *l, struct hexoid_scan_stats *stats)
 	int rc, oom = l->out.oom;
 
 	inflateEnd(&l->z);
+	hexoid_objdir_packed_free(&l->packed);
 	loose_flush(l);
 	rc = oom ? -1 : l->stopped;
 	if (!rc && hexoid_pk_progress(l->opt, l->st.objects, 0, &l->last, 1))
@@ -234,6 +263,7 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 			 hexoid_rawsz(opt->algo) ? "out of memory" : "the repository's hash must be given");
 		return -1;
 	}
+	l.objects = objects_dir;
 	plen = strlen(objects_dir);
 	unreadable = hexoid_objdir_loose_folders(objects_dir, &dirs) != 0;
 	path = unreadable ? NULL : malloc(plen + 2 + l.hexsz + 2);
@@ -252,7 +282,10 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 		struct hexoid_finding *f;
 
 		sprintf(path, "%s/%s", objects_dir, dir);
-		bad_dir = hexoid_objdir_loose_names(path, l.hexsz, &files) != 0;
+		hexoid_hook(HEXOID_HOOK_LOOSE_FOLDER, path);
+		/* A folder git removed since the listing: its objects are packed now. */
+		bad_dir = hexoid_objdir_loose_names(path, l.hexsz, &files) != 0 &&
+			  (errno != ENOENT || !gone(path));
 		l.key++;
 		if (first_upper(dir, 2) < 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, NULL))) {
 			size_t at = first_upper(dir, 2);

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hexoid_idx.h"
+#include "pack/common.h"
 #include "pack/objdir.h"
 #include "util/str.h"
 
@@ -133,4 +135,97 @@ int hexoid_objdir_loose_ids(const char *objects, enum hexoid_algo algo, struct h
 	}
 	hexoid_names_free(&folders);
 	return rc;
+}
+
+/* --- an object that vanished from the loose folders ------------------------------- */
+
+struct hexoid_objdir_pidx {
+	char *pack;                /* the .pack's path */
+	struct pk_map map;         /* its .idx; stays readable after git deletes the file */
+	struct hexoid_idx idx;
+};
+
+/* How often the pack folder is listed again for one object: each listing that meets a
+ * pack deleted since (repack -a -d) may have missed the pack that replaced it. */
+#define PACKED_LISTINGS 5
+
+static int packed_has(const struct hexoid_objdir_packed *p, size_t from,
+		      const unsigned char *oid, const char **pack)
+{
+	size_t i;
+
+	for (i = from; i < p->n; i++)
+		if (hexoid_idx_find(&p->v[i].idx, oid) >= 0) {
+			if (pack)
+				*pack = p->v[i].pack;
+			return 1;
+		}
+	return 0;
+}
+
+int hexoid_objdir_packed_find(struct hexoid_objdir_packed *p, const char *objects,
+			      enum hexoid_algo algo, const unsigned char *oid, const char **pack)
+{
+	int round;
+
+	if (packed_has(p, 0, oid, pack))
+		return 1;
+	for (round = 0; round < PACKED_LISTINGS; round++) {
+		struct hexoid_names packs;
+		size_t i, from = p->n, k;
+		int vanished = 0;
+
+		if (hexoid_objdir_packs(objects, &packs))
+			return errno == ENOMEM ? -1 : 0;
+		for (i = 0; i < packs.n; i++) {
+			struct hexoid_objdir_pidx *x;
+			struct hexoid_idx_error ie;
+			char err[8], *idx;
+
+			for (k = 0; k < p->n && strcmp(p->v[k].pack, packs.v[i]); k++)
+				;
+			if (k < p->n)
+				continue; /* looked in already */
+			if (hexoid_grow(&p->v, &p->cap, p->n, sizeof(*p->v))) {
+				hexoid_names_free(&packs);
+				return -1;
+			}
+			x = &p->v[p->n];
+			memset(x, 0, sizeof(*x));
+			if (!(idx = hexoid_objdir_idx_of(packs.v[i]))) {
+				hexoid_names_free(&packs);
+				return -1;
+			}
+			if (hexoid_pk_map_file(&x->map, idx, err, sizeof(err))) {
+				vanished |= errno == ENOENT;
+			} else if (hexoid_idx_open(&x->idx, x->map.data, x->map.size, algo, &ie) !=
+				   HEXOID_IDX_OK) {
+				/* Not usable: the pack scan says so; no object is found in it. */
+				hexoid_pk_unmap(&x->map);
+			} else {
+				x->pack = packs.v[i];
+				packs.v[i] = NULL;
+				p->n++;
+			}
+			free(idx);
+		}
+		hexoid_names_free(&packs);
+		if (packed_has(p, from, oid, pack))
+			return 1;
+		if (!vanished)
+			break;
+	}
+	return 0;
+}
+
+void hexoid_objdir_packed_free(struct hexoid_objdir_packed *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		hexoid_pk_unmap(&p->v[i].map);
+		free(p->v[i].pack);
+	}
+	free(p->v);
+	memset(p, 0, sizeof(*p));
 }

@@ -60,4 +60,25 @@ int hexoid_objdir_loose_names(const char *folder, size_t hexsz, struct hexoid_na
  */
 int hexoid_objdir_loose_ids(const char *objects, enum hexoid_algo algo, struct hexoid_oidset *ids);
 
+/*
+ * Where an object went that was listed loose and is gone when read: git packs loose
+ * objects (repack, gc) and only then deletes them, so the object is in a pack that is
+ * there now, or in the one that replaced it. The indexes of the packs looked in are kept
+ * mapped for the next object that vanishes (a repack takes many at once); a pack not
+ * looked in yet is found by listing the pack folder again, as git does when an object
+ * it looks for is in none of the packs it knows (packfile.c, reprepare_packed_git()).
+ * Zero it to start; hexoid_objdir_packed_free() when done.
+ */
+struct hexoid_objdir_pidx;  /* one pack's index, mapped (objdir.c) */
+struct hexoid_objdir_packed {
+	struct hexoid_objdir_pidx *v;
+	size_t n, cap;
+};
+
+/* Whether a pack of `objects` holds oid: 1 (with the .pack's path in *pack when asked,
+ * valid until the free), 0 in none of them, -1 when memory ran out. */
+int hexoid_objdir_packed_find(struct hexoid_objdir_packed *p, const char *objects,
+			      enum hexoid_algo algo, const unsigned char *oid, const char **pack);
+void hexoid_objdir_packed_free(struct hexoid_objdir_packed *p);
+
 #endif

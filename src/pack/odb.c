@@ -7,6 +7,13 @@
  * Each pack is mapped with its index when the directory is opened. A read looks the ID up
  * in each pack's index, then in the loose objects, and returns the first copy that reads
  * cleanly (a damaged copy in one pack does not hide a good one elsewhere, as in git).
+ *
+ * Git rewrites an objects folder while it is read: repack writes a new pack, then deletes
+ * the packs and loose objects it holds. A pack mapped stays readable after that; a pack
+ * deleted between the listing and its mapping is skipped, and the folder listed again
+ * for the pack that replaced it; an object in none of the packs known (it was loose, and
+ * is packed now) makes the handle look for packs written since, and read again, as git
+ * does (packfile.c, reprepare_packed_git()).
  * Bases met on the way down a delta chain are kept in a small cache of the handle, so
  * reading the commits of one history in order inflates each base once.
  *
@@ -30,6 +37,7 @@
 #include "loose_read.h"
 #include "objdir.h"
 #include "hexoid_idx.h"
+#include "util/hook.h"
 
 #define CACHE_SLOTS 1024
 
@@ -88,9 +96,12 @@ static uint32_t be32(const unsigned char *p)
 /* --- opening ---------------------------------------------------------------------- */
 
 /* Map a pack (a .pack path of hexoid_objdir_packs()) and its .idx; one that fails its
- * check is an error. 0, or -1. */
+ * check is an error. 0, 1 when its .pack or .idx is gone (git deleted it since the
+ * listing), or -1. */
 static int add_pack(struct hexoid_odb *o, const char *pack_path, char *err, size_t errlen)
 {
+	int gone = 0;
+
 	char *idx_path = hexoid_objdir_idx_of(pack_path), *path = strdup(pack_path);
 	struct opack p;
 	struct hexoid_idx_error ie;
@@ -100,8 +111,11 @@ static int add_pack(struct hexoid_odb *o, const char *pack_path, char *err, size
 		say(err, errlen, "%s: out of memory", pack_path);
 		goto fail;
 	}
-	if (hexoid_pk_map_file(&p.idxmap, idx_path, err, errlen) || hexoid_pk_map_file(&p.pack, path, err, errlen))
+	hexoid_hook(HEXOID_HOOK_ODB_PACK, pack_path);
+	if (hexoid_pk_map_file(&p.idxmap, idx_path, err, errlen) || hexoid_pk_map_file(&p.pack, path, err, errlen)) {
+		gone = errno == ENOENT;
 		goto fail;
+	}
 	if (hexoid_idx_open(&p.idx, p.idxmap.data, p.idxmap.size, o->algo, &ie) != HEXOID_IDX_OK) {
 		say(err, errlen, "%s: %s", idx_path, ie.message);
 		goto fail;
@@ -131,32 +145,71 @@ fail:
 	hexoid_pk_unmap(&p.pack);
 	free(idx_path);
 	free(path);
-	return -1;
+	return gone ? 1 : -1;
 }
 
-/* The directory's packs, those git reads (objdir.h), in name order: which copy of a
- * duplicated object is read does not depend on the order readdir() happens to give. */
+/* How often a folder is listed again for packs deleted while it was read. */
+#define PACK_LISTINGS 5
+
+/* Whether the handle has the pack mapped already. */
+static int have_pack(const struct hexoid_odb *o, const char *pack_path)
+{
+	size_t i;
+
+	for (i = o->npacks; i-- > 0;)
+		if (!strcmp(o->packs[i].path, pack_path))
+			return 1;
+	return 0;
+}
+
+/* The directory's packs that the handle has not mapped yet, those git reads (objdir.h),
+ * in name order: which copy of a duplicated object is read does not depend on the order
+ * readdir() happens to give. A pack gone before it was mapped had its objects written to
+ * another first, which this listing may have missed: the folder is listed again. 0, or
+ * -1 with err set. */
 static int add_packs(struct hexoid_odb *o, const char *dir, char *err, size_t errlen)
 {
-	struct hexoid_names packs;
-	size_t i;
-	int rc = 0;
+	int rc = 0, gone = 1, round;
 
-	if (hexoid_objdir_packs(dir, &packs) < 0) {
-		int e = errno;
-		if (e == ENOENT)
-			return 0; /* no packs yet */
-		if (e == ENOMEM)
-			say(err, errlen, "%s/pack: out of memory", dir);
-		else
-			say(err, errlen, "%s/pack: %s", dir, strerror(e));
-		return -1;
+	for (round = 0; gone && !rc && round < PACK_LISTINGS; round++) {
+		struct hexoid_names packs;
+		size_t i;
+		int added;
+
+		if (hexoid_objdir_packs(dir, &packs) < 0) {
+			int e = errno;
+			if (e == ENOENT)
+				return 0; /* no packs yet */
+			if (e == ENOMEM)
+				say(err, errlen, "%s/pack: out of memory", dir);
+			else
+				say(err, errlen, "%s/pack: %s", dir, strerror(e));
+			return -1;
+		}
+		gone = 0;
+		for (i = 0; i < packs.n && !rc; i++) {
+			if (have_pack(o, packs.v[i]))
+				continue;
+			if ((added = add_pack(o, packs.v[i], err, errlen)) < 0)
+				rc = -1;
+			gone |= added == 1;
+		}
+		hexoid_names_free(&packs);
 	}
-	for (i = 0; i < packs.n && !rc; i++)
-		if (add_pack(o, packs.v[i], err, errlen) < 0)
-			rc = -1;
-	hexoid_names_free(&packs);
 	return rc;
+}
+
+/* Map the packs written in any of the handle's folders since they were listed: for an
+ * object in none of the packs known. Whether any was. A pack that cannot be used is
+ * left out, as git leaves it: the read says the object is missing. */
+static int reprepare(struct hexoid_odb *o)
+{
+	size_t before = o->npacks, i;
+	char why[8];
+
+	for (i = 0; i < o->ndirs; i++)
+		add_packs(o, o->dirs[i], why, sizeof(why));
+	return o->npacks > before;
 }
 
 /* Note a directory and map its packs: 0, 1 when it was open already, -1 on error. */
@@ -635,6 +688,7 @@ enum hexoid_odb_status hexoid_odb_read(struct hexoid_odb *o, const unsigned char
 	enum hexoid_odb_status st = HEXOID_ODB_MISSING, got;
 	char first[256];
 	size_t i;
+	int rounds = 0;
 
 	if (obj)
 		memset(obj, 0, sizeof(*obj));
@@ -644,6 +698,7 @@ enum hexoid_odb_status hexoid_odb_read(struct hexoid_odb *o, const unsigned char
 	}
 	first[0] = 0;
 	pthread_mutex_lock(&o->lock);
+again:
 	for (i = 0; i < o->npacks + o->ndirs; i++) {
 		char why[256];
 		if (i < o->npacks) {
@@ -680,6 +735,10 @@ enum hexoid_odb_status hexoid_odb_read(struct hexoid_odb *o, const unsigned char
 			snprintf(first, sizeof(first), "%s", why);
 		}
 	}
+	/* Missing: perhaps packed since, into a pack the handle has not seen. Twice at most:
+	 * a folder that gains packs as fast as they are mapped is not followed forever. */
+	if (st == HEXOID_ODB_MISSING && rounds++ < 2 && reprepare(o))
+		goto again;
 	pthread_mutex_unlock(&o->lock);
 	if (st != HEXOID_ODB_OK) {
 		if (st == HEXOID_ODB_MISSING) {
