@@ -232,7 +232,7 @@ fuzz-smoke: fuzz
 			build-fuzz/corpus/$$t build-fuzz/seeds/$$t $$(ls -d fuzz/regress/$$t 2>/dev/null) \
 			> build-fuzz/$$t.log 2>&1; \
 		status=$$?; \
-		grep -E 'stat::(number_of_executed_units|average_exec_per_sec)|ERROR|SUMMARY|differs' build-fuzz/$$t.log | sed "s/^/$$t: /"; \
+		grep -E 'stat::(number_of_executed_units|average_exec_per_sec)|ERROR|SUMMARY|differ' build-fuzz/$$t.log | sed "s/^/$$t: /"; \
 		if [ $$status != 0 ]; then tail -n 30 build-fuzz/$$t.log; exit 1; fi; \
 	done
 

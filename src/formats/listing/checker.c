@@ -664,9 +664,11 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 	}
 	case HEXOID_FORMAT_VERIFY_PACK: {
 		/* <oid> <type> <size> <size-in-pack> <offset>[ <depth> <base>], the type
-		 * padded to 6 with spaces. Not a summary line: those that end in ": ok" are. */
+		 * padded to 6 with spaces. Not a summary line ("non delta: ", "chain length = ",
+		 * or one that ends in ": ok"): the grammar passes over those, so must this. */
 		size_t k = hexsz + 1;
-		if (n < k + 13 || s[hexsz] != ' ' || !memcmp(s + n - 4, ": ok", 4))
+		if (n < k + 13 || s[hexsz] != ' ' || !memcmp(s + n - 4, ": ok", 4) ||
+		    !memcmp(s, "non delta: ", 11) || !memcmp(s, "chain length = ", 15))
 			return 0;
 		size_t t = fast_type(s + k);
 		if (!t)
