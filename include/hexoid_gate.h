@@ -112,6 +112,12 @@ struct hexoid_gate_options {
 	hexoid_gate_finding_fn *on_finding; /* may be NULL */
 	hexoid_gate_error_fn *on_error;     /* may be NULL */
 	void *ctx;                   /* given to both callbacks */
+	int full_walk;               /* walk from each new value excluding only its old
+					value: every commit the pushed refs reach that their old
+					values did not. 0 (the default): walk as git's
+					connectivity check does, excluding what every existing
+					ref and the alternates' refs already reach
+					(`--not --all --alternate-refs`) */
 };
 
 /* Fill *options with the defaults and its size: lowercase only, rejecting, no time
