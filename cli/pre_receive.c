@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -157,12 +158,39 @@ static int parse_timeout_action(const char *v, int *accept)
 	return 0;
 }
 
+/* The git that runs the hook, as the gate picks it (hexoid_gate.h): $GIT_EXEC_PATH/git
+ * when that is an executable file, else git on PATH. NULL when memory ran out. */
+static char *hook_git(void)
+{
+	const char *exec_path = getenv("GIT_EXEC_PATH");
+	struct stat st;
+	char *path;
+
+	if (exec_path && *exec_path) {
+		if (!(path = malloc(strlen(exec_path) + 5)))
+			return NULL;
+		sprintf(path, "%s/git", exec_path);
+		if (!stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK))
+			return path;
+		free(path);
+	}
+	return strdup("git");
+}
+
 /* hexoid.* from git config, read once. Returns 0, or -1 (reported) on a bad value. */
 static int read_config(struct config *cfg)
 {
-	char *argv[] = { "git", "config", "--get-regexp", "^hexoid\\.", NULL };
+	char *git = hook_git();
+	char *argv[] = { git, "config", "--get-regexp", "^hexoid\\.", NULL };
 	int status;
-	char *out = capture(argv, &status), *line, *next;
+	char *out, *line, *next;
+
+	if (!git) {
+		say_error("out of memory\n");
+		return -1;
+	}
+	out = capture(argv, &status);
+	free(git);
 
 	/* 1 is git config's "no such key". */
 	if (!out || (status != 0 && status != 1)) {

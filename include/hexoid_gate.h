@@ -18,7 +18,9 @@
  *     each new value itself.
  *
  * and gives a verdict. Each finding names the update whose ref reaches it. It runs git
- * (options->git, else `git` on PATH) with this process's environment: run from a hook,
+ * (options->git; else $GIT_EXEC_PATH/git when GIT_EXEC_PATH is set and that file is
+ * executable, as git sets it for its hooks, so the hook uses the git that runs it; else
+ * `git` on PATH) with this process's environment: run from a hook,
  * git sees the repository, the quarantine and the alternates as receive-pack set them.
  * Given options->git_dir, the gate sets them itself as receive-pack would.
  *
@@ -101,7 +103,8 @@ struct hexoid_gate_options {
 					objects that no updated ref reaches (damage that names
 					no object is still reported) */
 	const char *git;             /* the git to run: a path, or a name looked up on PATH;
-					NULL: "git" */
+					NULL: $GIT_EXEC_PATH/git when that is an executable
+					file, else "git" */
 	const char *git_dir;         /* the repository; NULL: git finds it from the
 					environment (a hook's) and current folder */
 	const char *quarantine;      /* the folder holding the pushed objects

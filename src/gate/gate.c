@@ -6,8 +6,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gate/gate.h"
+#include "util/str.h"
 
 /* The reason for a -1 or NULL, into the caller's buffer. */
 static void say(char *err, size_t errlen, const char *msg)
@@ -50,6 +53,30 @@ static int copy(char **dst, const char *src)
 	return src && !(*dst = strdup(src)) ? -1 : 0;
 }
 
+/*
+ * The git to run when the caller names none: the one that runs the hook. git sets
+ * GIT_EXEC_PATH for its hooks, and that folder holds the git it runs as; an older git
+ * first on PATH may not read the repository (a reftable one, say). Else git from PATH.
+ * 0, or -1 when memory ran out.
+ */
+static int default_git(char **dst)
+{
+	const char *exec_path = getenv("GIT_EXEC_PATH");
+	struct stat st;
+	char *path;
+
+	if (exec_path && *exec_path) {
+		if (!(path = hexoid_join(exec_path, "git")))
+			return -1;
+		if (!stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK)) {
+			*dst = path;
+			return 0;
+		}
+		free(path);
+	}
+	return copy(dst, "git");
+}
+
 struct hexoid_gate *hexoid_gate_new(const struct hexoid_gate_options *options, char *err,
 				    size_t errlen)
 {
@@ -73,7 +100,7 @@ struct hexoid_gate *hexoid_gate_new(const struct hexoid_gate_options *options, c
 		g->opt.jobs = 1;
 	while (options->alternates && options->alternates[n])
 		n++;
-	if (copy(&g->git, options->git ? options->git : "git") || copy(&g->git_dir, options->git_dir) ||
+	if ((options->git ? copy(&g->git, options->git) : default_git(&g->git)) || copy(&g->git_dir, options->git_dir) ||
 	    copy(&g->quarantine, options->quarantine && *options->quarantine ? options->quarantine : NULL) ||
 	    !(g->alternates = calloc(n + 1, sizeof(*g->alternates))))
 		goto oom_free;
