@@ -155,7 +155,7 @@ suite() { # suite FORMAT [git3]: the server's git; under git3 the main cases onl
 		"$ident" | hash_tag "$cl")
 	push "$fmt: a new tag with an uppercase object header is rejected" 1 \
 		"$(on3 "hexoid: refs/tags/v2: tag $bad_tag: object header, line 1, column $(col "$head" 7): git3:" \
-			"tag $bad_tag: object header, line 1, column $(col "$head" 7): git3:")" \
+			"hexoid: pushed $(echo "$bad_tag" | cut -c1-2)/$(echo "$bad_tag" | cut -c3-): tag $bad_tag: object header, line 1, column $(col "$head" 7): git3:")" \
 		"$bad_tag:refs/tags/v2"
 	# The tag itself is fine; it points at a bad commit.
 	tag_on_bad=$(printf 'object %s\ntype commit\ntag v3\ntagger %s\n\nplanted\n' "$bad_parent" \
@@ -417,6 +417,14 @@ mv "$q/pack/odd-$h.idx" "$q/pack/.tmp-1-pack-odd.idx"
 [ "$(q_ids)" = "$bad" ] && pass "git reads a pushed .tmp- pack" || fail "git does not read a pushed .tmp- pack"
 (cd "$srv" && GIT_DIR=. GIT_QUARANTINE_PATH="$q" $H pre-receive <"$tmp/in" >/dev/null 2>"$tmp/err")
 judge "a pushed .tmp- pack is scanned, as git reads it" 1 "hexoid: pushed .tmp-1-pack-odd.pack: commit $bad" $?
+rm -rf "$q"
+
+# A pushed loose object no ref reaches is named as git names it: its fanout folder too.
+loose=$(echo "$bad" | cut -c1-2)/$(echo "$bad" | cut -c3-)
+mkdir -p "$q/$(dirname "$loose")"
+cp "$tmp/sha1/cl/.git/objects/$loose" "$q/$loose"
+(cd "$srv" && GIT_DIR=. GIT_QUARANTINE_PATH="$q" $H pre-receive <"$tmp/in" >/dev/null 2>"$tmp/err")
+judge "a pushed loose object is named by its folder and file" 1 "hexoid: pushed $loose: commit $bad: tree header" $?
 rm -rf "$q"
 
 printf '%s %s\n' "$zero" "$main" >"$tmp/in"

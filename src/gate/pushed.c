@@ -5,6 +5,7 @@
  * not scan are kept too and said from the calling thread after the join.
  * SPDX-License-Identifier: MIT
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -30,11 +31,25 @@ static void scan_say(struct gate_scan *ps, const char *fmt, ...)
 		ps->said[ps->nsaid++] = copy;
 }
 
+/* A pushed file's name as the report gives it: a pack's file name, a loose object's
+ * "xx/yyyy..." (its fanout folder and file, as git names it under objects/). */
+static const char *pushed_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return path;
+	if (slash - path >= 2 && isxdigit((unsigned char)slash[-1]) &&
+	    isxdigit((unsigned char)slash[-2]) && (slash - path == 2 || slash[-3] == '/'))
+		return slash - 2;
+	return slash + 1;
+}
+
 static int on_pushed(void *ctx, const struct hexoid_finding *f)
 {
 	struct gate_scan *ps = ctx;
 	struct gate_rec *r = hexoid_gate_rec_add(&ps->g->pushed);
-	const char *slash = strrchr(f->path, '/');
+	const char *name = pushed_name(f->path);
 
 	if (!r) {
 		scan_say(ps, "out of memory");
@@ -52,7 +67,7 @@ static int on_pushed(void *ctx, const struct hexoid_finding *f)
 	r->column = f->column;
 	r->offset = f->offset;
 	/* The pack's or loose object's name: the quarantine folder is gone after the push. */
-	if (!(r->path = strdup(slash ? slash + 1 : f->path))) {
+	if (!(r->path = strdup(name))) {
 		ps->g->pushed.n--;
 		scan_say(ps, "out of memory");
 		return 1;
