@@ -30,12 +30,13 @@
 #include "util/child.h"
 
 static const char usage_pre_receive[] =
-	"usage: hexoid pre-receive [--mixed] [--report-only] [--timeout=SECONDS]\n"
+	"usage: hexoid pre-receive [--mixed] [--report-only] [--full-walk] [--timeout=SECONDS]\n"
 	"                          [--on-timeout=reject|accept] [--jobs=N] [--json]\n"
 	"\n"
 	"A pre-receive hook: reads git's '<old> <new> <ref>' lines on stdin and rejects the\n"
-	"push when a commit or tag it brings, or one a pushed ref now reaches that its old\n"
-	"value did not, has a tree, parent, object or mergetag header Git 3.0 will not read\n"
+	"push when a commit or tag it brings, or one a pushed ref now reaches that no\n"
+	"existing ref did (as git's own check after a push: --not --all, and the alternates'\n"
+	"refs), has a tree, parent, object or mergetag header Git 3.0 will not read\n"
 	"(uppercase hex), or one that is not an object ID at all, or when a pushed pack is\n"
 	"damaged. Install it as hooks/pre-receive holding 'exec hexoid pre-receive', or as a\n"
 	"symbolic link named pre-receive to the hexoid command.\n"
@@ -44,6 +45,9 @@ static const char usage_pre_receive[] =
 	"                   not hex at all and damaged objects still reject the push\n"
 	"  --report-only    warn about everything and accept the push (exit 0), even when\n"
 	"                   the check itself could not finish\n"
+	"  --full-walk      check every commit a pushed ref now reaches that its old value\n"
+	"                   did not, even those existing refs reach (slower on big\n"
+	"                   histories; finds what was stored before the hook)\n"
 	"  --timeout=S      give up after S seconds (default 0: no limit)\n"
 	"  --on-timeout=W   reject (default) or accept the push when the time is up\n"
 	"  --jobs=N         threads for each pushed pack (default 1)\n"
@@ -51,8 +55,8 @@ static const char usage_pre_receive[] =
 	"                   too: redirect it): each finding, each reason the check could not\n"
 	"                   be done, and the verdict last (\"schema\": 1; see the README)\n"
 	"\n"
-	"The same settings from git config: hexoid.mixed, hexoid.reportOnly, hexoid.timeout,\n"
-	"hexoid.onTimeout, hexoid.jobs; flags win over them.\n"
+	"The same settings from git config: hexoid.mixed, hexoid.reportOnly, hexoid.fullWalk,\n"
+	"hexoid.timeout, hexoid.onTimeout, hexoid.jobs; flags win over them.\n"
 	"Each finding is one line on stderr, which git shows the pusher as 'remote: ...':\n"
 	"  hexoid: REF: TYPE OID: HEADER header, line L, column C: CLASS: MESSAGE\n"
 	"where CLASS is git3 (Git 2.x accepts it, Git 3.0 rejects it) or error.\n"
@@ -69,7 +73,7 @@ static const char usage_update[] =
 	"The options and exit status are those of 'hexoid pre-receive --help'.\n";
 
 struct config {
-	int mixed, report_only, timeout_accept;
+	int mixed, report_only, timeout_accept, full_walk;
 	unsigned long timeout, jobs;
 };
 
@@ -210,11 +214,12 @@ static int read_config(struct config *cfg)
 		if (*value)
 			*value++ = 0;
 		/* git prints keys in lowercase. */
-		if (!strcmp(key, "mixed") || !strcmp(key, "reportonly")) {
+		if (!strcmp(key, "mixed") || !strcmp(key, "reportonly") || !strcmp(key, "fullwalk")) {
 			b = parse_bool(value);
 			bad = b < 0;
 			if (!bad)
-				*(key[0] == 'm' ? &cfg->mixed : &cfg->report_only) = b;
+				*(key[0] == 'm' ? &cfg->mixed : key[0] == 'r' ? &cfg->report_only
+									: &cfg->full_walk) = b;
 		} else if (!strcmp(key, "timeout")) {
 			bad = parse_count(value, &cfg->timeout);
 		} else if (!strcmp(key, "ontimeout")) {
@@ -467,6 +472,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 	static const struct option longopts[] = {
 		{ "mixed", no_argument, NULL, 'm' },
 		{ "report-only", no_argument, NULL, 'r' },
+		{ "full-walk", no_argument, NULL, 'w' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "on-timeout", required_argument, NULL, 'T' },
 		CLI_OPT_JOBS,
@@ -479,7 +485,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 	struct hexoid_gate *gate = NULL;
 	struct config cfg, flags;
 	char err[256];
-	int set_mixed = 0, set_report = 0, set_timeout = 0, set_action = 0, set_jobs = 0, c, rc;
+	int set_mixed = 0, set_report = 0, set_full = 0, set_timeout = 0, set_action = 0, set_jobs = 0, c, rc;
 
 	memset(&cfg, 0, sizeof(cfg));
 	memset(&flags, 0, sizeof(flags));
@@ -489,6 +495,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 		switch (c) {
 		case 'm': flags.mixed = set_mixed = 1; break;
 		case 'r': flags.report_only = set_report = 1; break;
+		case 'w': flags.full_walk = set_full = 1; break;
 		case 'J': json_lines = 1; break;
 		case 't':
 			if (parse_count(optarg, &flags.timeout))
@@ -525,6 +532,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 	}
 	if (set_mixed) cfg.mixed = 1;
 	if (set_report) cfg.report_only = 1;
+	if (set_full) cfg.full_walk = 1;
 	if (set_timeout) cfg.timeout = flags.timeout;
 	if (set_action) cfg.timeout_accept = flags.timeout_accept;
 	if (set_jobs) cfg.jobs = flags.jobs;
@@ -532,6 +540,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 	hexoid_gate_options_init(&o);
 	o.mixed = cfg.mixed;
 	o.report_only = cfg.report_only;
+	o.full_walk = cfg.full_walk;
 	o.jobs = (unsigned)cfg.jobs;
 	o.reached_only = update_hook;
 	o.quarantine = getenv("GIT_QUARANTINE_PATH");

@@ -11,9 +11,11 @@
  *   - every object the push brings: the quarantine folder git receives it into
  *     ($GIT_QUARANTINE_PATH), its packs and loose objects, through the scans of
  *     hexoid_pack.h (headers, and damage: CRC32s, checksums, broken zlib or deltas);
- *   - every commit and tag each pushed ref now reaches that its old value did not, new or
- *     already stored, here or in an alternate: `git rev-list` from the new values with
- *     the old ones excluded, then the stored ones read through `git cat-file --batch`
+ *   - every commit and tag each pushed ref now reaches that no existing ref (nor an
+ *     alternate's ref) reaches, as git's connectivity check after a push walks (or with
+ *     options->full_walk, every one its old value did not reach), new or already
+ *     stored, here or in an alternate: `git rev-list` from the new values with the old
+ *     ones excluded, then the stored ones read through `git cat-file --batch`
  *     and their headers checked with hexoid_object_check(); and the chain of tags from
  *     each new value itself.
  *

@@ -257,14 +257,23 @@ static void uppercase_push(enum hexoid_algo algo)
 	      s.f[1].header, s.f[1].line, s.f[1].column, col(r->head, 7));
 	CHECK(!s.wrong_thread, "algo %d: a callback from another thread", (int)algo);
 
-	/* The server already has the bad commit: no quarantine, the walk finds it. */
+	/* The server already has the bad commit, and refs/legacy/t reaches it: no
+	 * quarantine. The full walk finds it; the default one, as git's connectivity check,
+	 * knows it from that ref. */
 	options(&o, &s, r, NULL);
+	o.full_walk = 1;
 	const char *moved[] = { r->base, r->bt, "refs/heads/main" };
 	CHECK(run(&o, moved, 1, &res) == 0 && res.verdict == HEXOID_GATE_REJECT && s.n == 1 &&
 		      !strcmp(s.f[0].ref, "refs/heads/main") && !strcmp(s.f[0].header, "tree") &&
 		      !s.f[0].pushed && same_oid(r, s.f[0].oid, r->bt),
-	      "algo %d: a ref moved onto a stored bad commit: verdict %d, %u findings (%s)",
+	      "algo %d: full walk: a ref moved onto a stored bad commit: verdict %d, %u findings (%s)",
 	      (int)algo, res.verdict, s.n, s.f[0].ref);
+	options(&o, &s, r, NULL);
+	CHECK(run(&o, moved, 1, &res) == 0 && res.verdict == HEXOID_GATE_ACCEPT && res.complete &&
+		      s.n == 0 && s.errors == 0,
+	      "algo %d: default walk: a ref moved onto a bad commit an existing ref reaches: "
+	      "verdict %d, %u findings, %u errors (%s)", (int)algo, res.verdict, s.n, s.errors,
+	      s.error);
 }
 
 TEST(gate_api_uppercase_sha1)

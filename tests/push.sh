@@ -154,8 +154,7 @@ suite() { # suite FORMAT [git3]: the server's git; under git3 the main cases onl
 	bad_tag=$(printf 'object %s\ntype commit\ntag v2\ntagger %s\n\nplanted\n' "$(up "$head")" \
 		"$ident" | hash_tag "$cl")
 	push "$fmt: a new tag with an uppercase object header is rejected" 1 \
-		"$(on3 "hexoid: refs/tags/v2: tag $bad_tag: object header, line 1, column $(col "$head" 7): git3:" \
-			"hexoid: pushed $(echo "$bad_tag" | cut -c1-2)/$(echo "$bad_tag" | cut -c3-): tag $bad_tag: object header, line 1, column $(col "$head" 7): git3:")" \
+		"hexoid: refs/tags/v2: tag $bad_tag: object header, line 1, column $(col "$head" 7): git3:" \
 		"$bad_tag:refs/tags/v2"
 	# The tag itself is fine; it points at a bad commit.
 	tag_on_bad=$(printf 'object %s\ntype commit\ntag v3\ntagger %s\n\nplanted\n' "$bad_parent" \
@@ -189,6 +188,13 @@ suite() { # suite FORMAT [git3]: the server's git; under git3 the main cases onl
 	# only moves a ref onto it sends no object at all.
 	sgit -C "$srv" fetch -q "$cl" "$bad_tree:refs/legacy/t" 2>"$tmp/err" ||
 		{ fail "$fmt: planting a bad commit in the server"; sed 's/^/#   /' "$tmp/err"; }
+	# By default the walk is git's own after a push: what an existing ref reaches is
+	# known, so a new branch onto that commit lands as git lets it in. hexoid.fullWalk
+	# walks it all, and finds it.
+	push "$fmt: a new branch onto a bad commit an existing ref reaches lands by default" 0 "" \
+		"$bad_tree:refs/heads/n"
+	git -C "$srv" update-ref -d refs/heads/n
+	git -C "$srv" config hexoid.fullWalk true
 	push "$fmt: a ref moved onto a bad commit the server has is rejected" 1 \
 		"hexoid: refs/heads/main: commit $bad_tree: tree header, line 1, column $(col "$tree" 5)" \
 		"$bad_tree:refs/heads/main"
@@ -209,6 +215,36 @@ suite() { # suite FORMAT [git3]: the server's git; under git3 the main cases onl
 		fail "$fmt: the alternate does not serve the pooled commit"
 	fi
 	rm -f "$srv/objects/info/alternates"
+	git -C "$srv" config --unset hexoid.fullWalk
+	# The alternate's refs are known too, as git's --alternate-refs has them.
+	echo "$pool/objects" >"$srv/objects/info/alternates"
+	push "$fmt: a ref moved onto a bad commit an alternate's ref reaches lands by default" 0 "" \
+		"$bad_parent:refs/heads/p"
+	git -C "$srv" update-ref -d refs/heads/p
+	rm -f "$srv/objects/info/alternates"
+	# No ref reaches the stored bad commit any more: a ref moved onto it newly reaches
+	# it, and is rejected both ways.
+	git -C "$srv" update-ref -d refs/legacy/t
+	push "$fmt: a ref moved onto a stored bad commit no ref reaches is rejected" 1 \
+		"hexoid: refs/heads/main: commit $bad_tree: tree header, line 1" "$bad_tree:refs/heads/main"
+	push "$fmt: a new branch onto it, with a good one beside it, is rejected and named" 1 \
+		"hexoid: refs/heads/b5: commit $bad_tree: tree header, line 1" \
+		main:refs/heads/g5 "$bad_tree:refs/heads/b5"
+	git -C "$srv" config hexoid.fullWalk true
+	push "$fmt: with hexoid.fullWalk too" 1 \
+		"hexoid: refs/heads/main: commit $bad_tree: tree header, line 1" "$bad_tree:refs/heads/main"
+	git -C "$srv" config --unset hexoid.fullWalk
+	git -C "$srv" update-ref refs/legacy/t "$bad_tree"
+	printf '%s %s refs/heads/f\n' "$(git -C "$srv" rev-parse refs/heads/main | sed 's/./0/g')" \
+		"$bad_tree" >"$tmp/in"
+	(cd "$srv" && GIT_DIR=. $H pre-receive --full-walk <"$tmp/in" >/dev/null 2>"$tmp/err")
+	judge "$fmt: --full-walk finds what an existing ref reaches" 1 \
+		"hexoid: refs/heads/f: commit $bad_tree: tree header" $?
+	(cd "$srv" && GIT_DIR=. $H pre-receive <"$tmp/in" >/dev/null 2>"$tmp/err")
+	judge "$fmt: without it, it is known" 0 "" $?
+	# Stored, and no ref reaches it, for the checks by hand below.
+	git -C "$srv" update-ref -d refs/legacy/t
+	echo "$bad_tree" >"$d/bad"
 
 	# The same bad commit with report-only on: accepted, warned.
 	git -C "$srv" config hexoid.reportOnly true
@@ -392,7 +428,7 @@ rm -rf "$q"
 # what it reads there. An .idx without its .pack, naming a bad commit the server has:
 # git reads nothing through it, so the commit is the server's, read and checked as such,
 # not taken for a pushed one the scan has seen.
-bad=$(git -C "$srv" rev-parse refs/legacy/t)
+bad=$(cat "$tmp/sha1/bad")
 q_ids() { GIT_DIR=$srv GIT_OBJECT_DIRECTORY=$q git cat-file --batch-all-objects --batch-check='%(objectname)' 2>/dev/null; }
 mkdir -p "$q/pack"
 h=$(echo "$bad" | git -C "$srv" pack-objects -q "$q/pack/lone")

@@ -187,6 +187,15 @@ size_t hexoid_gate_count_updates(const struct hexoid_gate *g)
 	return g ? g->nu : 0;
 }
 
+/* hex (an update's value) names oid. */
+static int is_value(const struct hexoid_gate *g, const char *hex, const unsigned char *oid)
+{
+	unsigned char raw[HEXOID_MAX_RAWSZ];
+
+	return hexoid_decode(raw, hex, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) == HEXOID_OK &&
+	       !memcmp(raw, oid, g->rawsz);
+}
+
 /* The walks, the tags, the scan joined, and each pushed finding named by a ref. */
 static void check(struct hexoid_gate *g)
 {
@@ -237,6 +246,11 @@ static void check(struct hexoid_gate *g)
 				r->ref = (int)i;
 		if (r->ref < 0 && hexoid_oidset_find(&walked[g->nu], r->oid, g->rawsz) != (size_t)-1)
 			r->ref = nfresh == 1 ? fresh[0] : GATE_REF_PENDING;
+		/* A ref's new value itself, which the walk leaves out when an existing ref
+		 * reaches it already (not options->full_walk). */
+		for (i = 0; i < g->nu && r->ref < 0; i++)
+			if (is_value(g, g->u[i].new, r->oid))
+				r->ref = (int)i;
 	}
 	if (nfresh > 1 && !g->trouble)
 		hexoid_gate_name_pending(g, fresh, nfresh);

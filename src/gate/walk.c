@@ -1,6 +1,6 @@
 /*
- * The walk: every commit the pushed refs now reach that their old values did not, by
- * git rev-list; and, when several new refs were walked together, which of them reaches
+ * The walk: every commit the pushed refs now reach that their old values (by default:
+ * that no existing ref) did not, by git rev-list; and, when several new refs were walked together, which of them reaches
  * each finding, by git log --source.
  * SPDX-License-Identifier: MIT
  */
@@ -11,6 +11,24 @@
 #include "gate/gate.h"
 
 /*
+ * What the walk leaves out besides the old values, after argv's first n words: by
+ * default what git's connectivity check after a push leaves out, every commit an
+ * existing ref (receive.hideRefs' hidden ones aside) or an alternate's ref reaches. Run
+ * from a pre-receive hook the refs are not yet updated: --all is the refs before the
+ * push. With full_walk, nothing more.
+ */
+static void exclusions(const struct hexoid_gate *g, char **argv, size_t n)
+{
+	if (!g->opt.full_walk) {
+		argv[n++] = "--not";
+		argv[n++] = "--exclude-hidden=receive";
+		argv[n++] = "--all";
+		argv[n++] = "--alternate-refs";
+	}
+	argv[n] = NULL;
+}
+
+/*
  * git rev-list with each new value and each old one excluded (several refs together
  * only when none has an old value, so the walk is exactly the union of theirs). Pushed
  * commits go to `walked`, for the scan's findings to be named by ref; the others are
@@ -19,13 +37,14 @@
 void hexoid_gate_walk(struct hexoid_gate *g, const int *refs, size_t nrefs,
 		      struct hexoid_oidset *walked)
 {
-	char *argv[] = { "git", "rev-list", "--stdin", NULL };
+	char *argv[8] = { "git", "rev-list", "--stdin" };
 	struct gate_feeder f = { g, NULL, NULL, refs, nrefs, 0, 0 };
 	struct hexoid_oidset stored = HEXOID_OIDSET_INIT;
 	char line[HEXOID_MAX_HEXSZ + 8];
 	FILE *out;
 	pid_t pid;
 
+	exclusions(g, argv, 3);
 	if ((pid = hexoid_gate_start_fed(g, argv, &f, &out)) < 0)
 		return;
 	while (fgets(line, sizeof(line), out)) {
@@ -58,7 +77,7 @@ void hexoid_gate_walk(struct hexoid_gate *g, const int *refs, size_t nrefs,
  */
 void hexoid_gate_name_pending(struct hexoid_gate *g, const int *refs, size_t nrefs)
 {
-	char *argv[] = { "git", "log", "--source", "--format=%H %S", "--stdin", NULL };
+	char *argv[10] = { "git", "log", "--source", "--format=%H %S", "--stdin" };
 	struct gate_recs *lists[] = { &g->walk, &g->pushed };
 	struct gate_feeder f = { g, NULL, NULL, refs, nrefs, 0, 0 };
 	struct hexoid_oidset need = HEXOID_OIDSET_INIT;
@@ -76,6 +95,7 @@ void hexoid_gate_name_pending(struct hexoid_gate *g, const int *refs, size_t nre
 				goto oom;
 	if (!need.n)
 		return;
+	exclusions(g, argv, 5);
 	hexoid_oidset_sort(&need);
 	if (!(named = malloc(need.n * sizeof(*named))))
 		goto oom;
