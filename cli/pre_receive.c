@@ -79,8 +79,26 @@ struct config {
 
 #define SAY "hexoid: "
 
-/* --json: JSON lines on stdout beside the text on stderr. */
+/* --json: JSON lines on stdout beside the text on stderr; each names the repository. */
 static int json_lines;
+static char *json_repo;
+
+/*
+ * The "code" of an error line, and of the verdict line when the check could not be done
+ * (the first error's): a small set, stable for logs (README: JSON lines). The verdict
+ * line's own codes come first.
+ */
+enum code {
+	C_OK, C_WARNINGS, C_FINDINGS,            /* the verdict line only */
+	C_GIT_FAILED, C_TIMEOUT, C_UNUSABLE_PACK, C_MISSING_OBJECT, C_NO_MEMORY, C_CONFIG,
+	C_BAD_INPUT, C_LIMIT, C_INTERNAL, C_NONE
+};
+static const char *const code_names[] = {
+	"ok", "warnings", "findings", "git-failed", "timeout", "unusable-pack",
+	"missing-object", "no-memory", "config", "bad-input", "limit", "internal",
+};
+/* The first error's code, for the verdict line. */
+static enum code first_error = C_NONE;
 
 /* One JSON line onto stdout, flushed (the child writes them too). */
 static void json_line(struct sbuf *b)
@@ -92,8 +110,8 @@ static void json_line(struct sbuf *b)
 }
 
 /* Why the check cannot be done or trusted: on stderr, and with --json as an "error". */
-static void say_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say_error(const char *fmt, ...)
+static void say_error(enum code code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say_error(enum code code, const char *fmt, ...)
 {
 	char msg[1024];
 	size_t len;
@@ -103,12 +121,16 @@ static void say_error(const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, SAY "%s", msg);
+	if (first_error == C_NONE)
+		first_error = code;
 	len = strlen(msg);
 	if (len && msg[len - 1] == '\n')
 		msg[--len] = 0;
 	if (json_lines) {
 		struct sbuf b = { 0 };
-		sb_puts(&b, "{\"schema\": 1, \"type\": \"error\", \"message\": ");
+		sb_puts(&b, "{\"schema\": 1, \"type\": \"error\", \"repo\": ");
+		sb_json_string(&b, json_repo);
+		sb_printf(&b, ", \"code\": \"%s\", \"message\": ", code_names[code]);
 		sb_json_string(&b, msg);
 		sb_puts(&b, "}\n");
 		json_line(&b);
@@ -123,13 +145,13 @@ static char *capture(char *const argv[], int *status)
 	char *out = hexoid_child_capture(argv, NULL, status, &sig);
 
 	if (!out && errno == ENOMEM)
-		say_error("out of memory\n");
+		say_error(C_NO_MEMORY, "out of memory\n");
 	else if (!out)
-		say_error("cannot run %s: %s\n", argv[0], strerror(errno));
+		say_error(C_GIT_FAILED, "cannot run %s: %s\n", argv[0], strerror(errno));
 	else if (*status < 0 && sig)
-		say_error("%s: killed by signal %d\n", argv[0], sig);
+		say_error(C_GIT_FAILED, "%s: killed by signal %d\n", argv[0], sig);
 	else if (*status < 0)
-		say_error("%s: %s\n", argv[0], strerror(errno));
+		say_error(C_GIT_FAILED, "%s: %s\n", argv[0], strerror(errno));
 	return out;
 }
 
@@ -190,7 +212,7 @@ static int read_config(struct config *cfg)
 	char *out, *line, *next;
 
 	if (!git) {
-		say_error("out of memory\n");
+		say_error(C_NO_MEMORY, "out of memory\n");
 		return -1;
 	}
 	out = capture(argv, &status);
@@ -198,7 +220,7 @@ static int read_config(struct config *cfg)
 
 	/* 1 is git config's "no such key". */
 	if (!out || (status != 0 && status != 1)) {
-		say_error("git config failed (exit %d)\n", status);
+		say_error(C_GIT_FAILED, "git config failed (exit %d)\n", status);
 		free(out);
 		return -1;
 	}
@@ -228,7 +250,7 @@ static int read_config(struct config *cfg)
 			bad = parse_jobs(value, &cfg->jobs);
 		}
 		if (bad) {
-			say_error("bad value '%s' for git config hexoid.%s\n", value, key);
+			say_error(C_CONFIG, "bad value '%s' for git config hexoid.%s\n", value, key);
 			free(out);
 			return -1;
 		}
@@ -237,12 +259,56 @@ static int read_config(struct config *cfg)
 	return 0;
 }
 
+/* The repository as git gives it to the hook, absolute: $GIT_DIR (receive-pack sets it,
+ * often to ".") made absolute, else what git rev-parse --absolute-git-dir says. NULL
+ * when neither tells. */
+static char *repo_path(void)
+{
+	const char *dir = getenv("GIT_DIR");
+	char *git, *out, *path;
+	int status;
+
+	if (dir && *dir && (path = realpath(dir, NULL)))
+		return path;
+	if (!(git = hook_git()))
+		return NULL;
+	{
+		char *argv[] = { git, "rev-parse", "--absolute-git-dir", NULL };
+		int sig;
+		out = hexoid_child_capture(argv, NULL, &status, &sig);
+	}
+	free(git);
+	if (out && status == 0) {
+		out[strcspn(out, "\n")] = 0;
+		if (*out == '/')
+			return out;
+	}
+	free(out);
+	return NULL;
+}
+
 /* --- the report -------------------------------------------------------------------- */
+
+/* The code of one of the gate's reasons (include/hexoid_gate.h gives them as text). */
+static enum code gate_code(const char *message)
+{
+	if (!strcmp(message, "out of memory"))
+		return C_NO_MEMORY;
+	if (!strncmp(message, "pushed ", 7))
+		return C_UNUSABLE_PACK;
+	if (strstr(message, " is missing"))
+		return C_MISSING_OBJECT;
+	if (strstr(message, "more than 64 tags"))
+		return C_LIMIT;
+	if (!strcmp(message, "cannot start a thread"))
+		return C_INTERNAL;
+	return C_GIT_FAILED;
+}
 
 static int on_error(void *ctx, const char *message)
 {
 	(void)ctx;
-	say_error("%s\n", message);
+	say_error(gate_code(message), "%s\n", message);
 	return 0;
 }
 
@@ -279,7 +345,9 @@ static int on_finding(void *ctx, const struct hexoid_gate_finding *f)
 		fprintf(stderr, "%s: %s\n", cls, f->message);
 	if (json_lines) {
 		struct sbuf b = { 0 };
-		sb_puts(&b, "{\"schema\": 1, \"type\": \"finding\", \"ref\": ");
+		sb_puts(&b, "{\"schema\": 1, \"type\": \"finding\", \"repo\": ");
+		sb_json_string(&b, json_repo);
+		sb_printf(&b, ", \"code\": \"%s\", \"ref\": ", hexoid_finding_code_name(f->code));
 		sb_json_string(&b, f->ref);
 		sb_puts(&b, ", \"pushed\": ");
 		sb_json_string(&b, where);
@@ -314,7 +382,7 @@ static int add_update(struct hexoid_gate *gate, const char *old, const char *new
 	if (!hexoid_gate_add_update(gate, old, new, ref, err, sizeof(err)))
 		return 0;
 	if (!strcmp(err, "out of memory"))
-		say_error("%s\n", err);
+		say_error(C_NO_MEMORY, "%s\n", err);
 	return -1;
 }
 
@@ -341,14 +409,14 @@ static int read_updates(struct hexoid_gate *gate)
 				c = NULL;
 		}
 		if (!c || add_update(gate, a, b + 1, c + 1)) {
-			say_error("<stdin>:%llu: error: expected '<old> <new> <ref>' with "
+			say_error(C_BAD_INPUT, "<stdin>:%llu: error: expected '<old> <new> <ref>' with "
 				"40 or 64 lowercase hex digits, as git sends them\n", nr);
 			rc = -1;
 			break;
 		}
 	}
 	if (ferror(stdin)) {
-		say_error("reading the ref updates: %s\n", strerror(errno));
+		say_error(C_BAD_INPUT, "reading the ref updates: %s\n", strerror(errno));
 		rc = -1;
 	}
 	free(line);
@@ -356,6 +424,10 @@ static int read_updates(struct hexoid_gate *gate)
 }
 
 /* --- the whole check, in a child --------------------------------------------------- */
+
+/* The verdict line's code: set by the check (sent up with the verdict), or by the
+ * supervisor when the check ended without one. */
+static enum code verdict_code = C_NONE;
 
 static int run_check(struct hexoid_gate *gate, const struct config *cfg)
 {
@@ -365,7 +437,9 @@ static int run_check(struct hexoid_gate *gate, const struct config *cfg)
 	/* A git that dies is reported by its exit status, not by killing this process. */
 	signal(SIGPIPE, SIG_IGN);
 	if (hexoid_gate_run(gate, &res, err, sizeof(err)) < 0)
-		say_error("%s\n", err);
+		say_error(C_INTERNAL, "%s\n", err);
+	verdict_code = !res.complete ? (first_error != C_NONE ? first_error : C_INTERNAL)
+		       : res.rejecting ? C_FINDINGS : res.warnings ? C_WARNINGS : C_OK;
 	if (res.warnings && !res.rejecting)
 		fprintf(stderr, SAY "push accepted with %llu warning%s\n",
 			(unsigned long long)res.warnings, res.warnings == 1 ? "" : "s");
@@ -397,7 +471,7 @@ static void on_alarm(int sig)
 static int supervise(struct hexoid_gate *gate, const struct config *cfg)
 {
 	struct sigaction sa;
-	unsigned char verdict;
+	unsigned char verdict[2];
 	int status, vp[2];
 	pid_t pid;
 
@@ -405,18 +479,20 @@ static int supervise(struct hexoid_gate *gate, const struct config *cfg)
 	/* Close-on-exec: git's processes must not hold the verdict's pipe open. */
 	if (pipe(vp) || fcntl(vp[0], F_SETFD, FD_CLOEXEC) || fcntl(vp[1], F_SETFD, FD_CLOEXEC) ||
 	    (pid = fork()) < 0) {
-		say_error("cannot start the check: %s\n", strerror(errno));
+		say_error(C_INTERNAL, "cannot start the check: %s\n", strerror(errno));
+		verdict_code = C_INTERNAL;
 		return cfg->report_only ? EXIT_VALID : EXIT_TROUBLE;
 	}
 	if (pid == 0) {
 		/* A group of its own, so that the time limit ends git's processes too. */
 		setpgid(0, 0);
 		close(vp[0]);
-		verdict = (unsigned char)run_check(gate, cfg);
+		verdict[0] = (unsigned char)run_check(gate, cfg);
+		verdict[1] = (unsigned char)verdict_code;
 		fflush(NULL);
-		if (write(vp[1], &verdict, 1) != 1)
+		if (write(vp[1], verdict, 2) != 2)
 			_exit(EXIT_TROUBLE);
-		_exit(verdict);
+		_exit(verdict[0]);
 	}
 	close(vp[1]);
 	setpgid(pid, pid);
@@ -427,7 +503,8 @@ static int supervise(struct hexoid_gate *gate, const struct config *cfg)
 		alarm((unsigned)cfg->timeout);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
-			say_error("waiting for the check: %s\n", strerror(errno));
+			say_error(C_INTERNAL, "waiting for the check: %s\n", strerror(errno));
+			verdict_code = C_INTERNAL;
 			kill(-pid, SIGKILL);
 			return cfg->report_only ? EXIT_VALID : EXIT_TROUBLE;
 		}
@@ -435,29 +512,32 @@ static int supervise(struct hexoid_gate *gate, const struct config *cfg)
 			kill(-pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
+			verdict_code = C_TIMEOUT;
 			if (cfg->timeout_accept || cfg->report_only) {
-				say_error("warning: push accepted unchecked: the check took "
+				say_error(C_TIMEOUT, "warning: push accepted unchecked: the check took "
 					"longer than %lu seconds (hexoid.timeout)\n", cfg->timeout);
 				return EXIT_VALID;
 			}
-			say_error("push rejected: the check took longer than %lu seconds "
+			say_error(C_TIMEOUT, "push rejected: the check took longer than %lu seconds "
 				"(hexoid.timeout; hexoid.onTimeout=accept lets such pushes in)\n",
 				cfg->timeout);
 			return EXIT_TROUBLE;
 		}
 	}
 	alarm(0);
-	if (read(vp[0], &verdict, 1) == 1 && verdict <= EXIT_TROUBLE) {
+	if (read(vp[0], verdict, 2) == 2 && verdict[0] <= EXIT_TROUBLE && verdict[1] < C_NONE) {
 		close(vp[0]);
-		return verdict;
+		verdict_code = (enum code)verdict[1];
+		return verdict[0];
 	}
+	verdict_code = C_INTERNAL;
 	close(vp[0]);
 	/* Whatever the child left running goes with it. */
 	kill(-pid, SIGKILL);
 	if (WIFSIGNALED(status))
-		say_error("internal error: the check died of signal %d\n", WTERMSIG(status));
+		say_error(C_INTERNAL, "internal error: the check died of signal %d\n", WTERMSIG(status));
 	else
-		say_error("internal error: the check ended (exit status %d) without a "
+		say_error(C_INTERNAL, "internal error: the check ended (exit status %d) without a "
 			"verdict\n", WEXITSTATUS(status));
 	if (cfg->report_only) {
 		fputs(SAY "warning: push accepted unchecked (hexoid.reportOnly)\n", stderr);
@@ -526,9 +606,12 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 		return EXIT_TROUBLE;
 	}
 	cfg.jobs = 1;
+	if (json_lines)
+		json_repo = repo_path();
 	if (read_config(&cfg)) {
-		say_error("push rejected: the check could not be configured\n");
-		return EXIT_TROUBLE;
+		say_error(C_CONFIG, "push rejected: the check could not be configured\n");
+		rc = EXIT_TROUBLE;
+		goto done;
 	}
 	if (set_mixed) cfg.mixed = 1;
 	if (set_report) cfg.report_only = 1;
@@ -547,7 +630,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 	o.on_finding = on_finding;
 	o.on_error = on_error;
 	if (!(gate = hexoid_gate_new(&o, err, sizeof(err)))) {
-		say_error("%s\n", err);
+		say_error(strstr(err, "out of memory") ? C_NO_MEMORY : C_INTERNAL, "%s\n", err);
 		rc = EXIT_TROUBLE;
 		goto out;
 	}
@@ -555,7 +638,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 	if (update_hook) {
 		const char *ref = argv[optind], *old = argv[optind + 1], *new = argv[optind + 2];
 		if (add_update(gate, old, new, ref)) {
-			say_error("update: expected REF OLD NEW with 40 or 64 lowercase hex "
+			say_error(C_BAD_INPUT, "update: expected REF OLD NEW with 40 or 64 lowercase hex "
 				"digits\n");
 			rc = EXIT_TROUBLE;
 			goto out;
@@ -574,11 +657,18 @@ out:
 		rc = EXIT_VALID;
 done:
 	if (json_lines) {
-		printf("{\"schema\": 1, \"type\": \"run\", \"command\": \"%s\", \"refs\": %zu, "
-		       "\"verdict\": \"%s\", \"exit\": %d}\n", update_hook ? "update" : "pre-receive",
-		       hexoid_gate_count_updates(gate), rc ? "reject" : "accept", rc);
-		fflush(stdout);
+		struct sbuf b = { 0 };
+		if (verdict_code == C_NONE)
+			verdict_code = first_error != C_NONE ? first_error : C_OK;
+		sb_printf(&b, "{\"schema\": 1, \"type\": \"run\", \"repo\": ");
+		sb_json_string(&b, json_repo);
+		sb_printf(&b, ", \"command\": \"%s\", \"refs\": %zu, \"verdict\": \"%s\", "
+			  "\"exit\": %d, \"code\": \"%s\"}\n", update_hook ? "update" : "pre-receive",
+			  hexoid_gate_count_updates(gate), rc ? "reject" : "accept", rc,
+			  code_names[verdict_code]);
+		json_line(&b);
 	}
+	free(json_repo);
 	hexoid_gate_free(gate);
 	return rc;
 bad:

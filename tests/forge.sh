@@ -347,6 +347,44 @@ else
 	fail "pre-receive --json, bad input (exit $rc)"
 fi
 
+# Every line names the repository (absolute, as git gives it to the hook) and carries a
+# code: a finding's from the library, an error's and the verdict's from the README's set.
+cat >"$tmp/codes.py" <<'EOF'
+import json, sys
+want_repo, want = sys.argv[2], sys.argv[3:]
+codes = {"ok", "warnings", "findings", "git-failed", "timeout", "unusable-pack",
+         "missing-object", "no-memory", "config", "bad-input", "limit", "internal"}
+got = []
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    assert o["repo"] == want_repo, (o["repo"], want_repo)
+    assert o["type"] == "finding" or o["code"] in codes, o["code"]
+    got.append("%s:%s" % (o["type"], o["code"]))
+assert got == want, got
+EOF
+srv_abs=$(cd "$tmp/srv.git" && pwd -P)
+rm -f "$tmp/hook.json"
+git -C c0 push -q "$tmp/srv.git" main:refs/heads/again >/dev/null 2>&1
+git -C c2 push -q "$tmp/srv.git" bad1:refs/heads/bad >/dev/null 2>&1
+if python3 "$tmp/codes.py" "$tmp/hook.json" "$srv_abs" run:ok finding:uppercase run:findings 2>"$tmp/err"; then
+	pass "pre-receive --json: repo and code on every line of a clean and a bad push"
+else
+	fail "pre-receive --json: repo and code"
+	sed 's/^/#   /' "$tmp/err" "$tmp/hook.json" | head
+fi
+git -C "$tmp/srv.git" config hexoid.mixed maybe
+rm -f "$tmp/hook.json"
+git -C c0 push -q "$tmp/srv.git" main:refs/heads/third >/dev/null 2>&1
+git -C "$tmp/srv.git" config --unset hexoid.mixed
+echo "not a ref update" | GIT_DIR=$tmp/srv.git $H pre-receive --json >>"$tmp/hook.json" 2>/dev/null
+if python3 "$tmp/codes.py" "$tmp/hook.json" "$srv_abs" error:config error:config run:config \
+	error:bad-input run:bad-input 2>"$tmp/err"; then
+	pass "pre-receive --json: a bad setting and bad input, coded"
+else
+	fail "pre-receive --json: error codes"
+	sed 's/^/#   /' "$tmp/err" "$tmp/hook.json" | head
+fi
+
 # --- the command list -----------------------------------------------------------------
 # Every command main() dispatches is in 'hexoid --help', and has its own --help.
 cmds=$(sed -n 's/^[[:space:]]*if (!strcmp(cmd, "\([a-z-]*\)"))$/\1/p' "$src/cli/main.c")

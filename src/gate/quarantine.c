@@ -84,7 +84,7 @@ static void load_indexes(struct hexoid_gate *g)
 			break;
 		}
 		if (map_file(path, m)) {
-			hexoid_gate_say(g, "%s: %s", path, strerror(errno));
+			hexoid_gate_say(g, "pushed %s: %s", strrchr(path, '/') + 1, strerror(errno));
 			g->trouble = 1;
 		} else if (hexoid_idx_open(&q->idx[q->n], m->data, m->size, g->algo, &e) != HEXOID_IDX_OK) {
 			hexoid_gate_say(g, "pushed %s: %s", strrchr(path, '/') + 1, e.message);
