@@ -56,7 +56,9 @@ static const char usage_pre_receive[] =
 	"                   be done, and the verdict last (\"schema\": 1; see the README)\n"
 	"\n"
 	"The same settings from git config: hexoid.mixed, hexoid.reportOnly, hexoid.fullWalk,\n"
-	"hexoid.timeout, hexoid.onTimeout, hexoid.jobs; flags win over them.\n"
+	"hexoid.timeout, hexoid.onTimeout, hexoid.jobs; flags win over them. When the push\n"
+	"is rejected, the lines of git config hexoid.message (say, a link to a help page)\n"
+	"follow the rejection's.\n"
 	"Each finding is one line on stderr, which git shows the pusher as 'remote: ...':\n"
 	"  hexoid: REF: TYPE OID: HEADER header, line L, column C: CLASS: MESSAGE\n"
 	"where CLASS is git3 (Git 2.x accepts it, Git 3.0 rejects it) or error.\n"
@@ -207,7 +209,9 @@ static char *hook_git(void)
 static int read_config(struct config *cfg)
 {
 	char *git = hook_git();
-	char *argv[] = { git, "config", "--get-regexp", "^hexoid\\.", NULL };
+	/* Not hexoid.message: its lines could pass for keys here (message() reads it). */
+	char *argv[] = { git, "config", "--get-regexp",
+			 "^hexoid\\.(mixed|reportonly|fullwalk|timeout|ontimeout|jobs)$", NULL };
 	int status;
 	char *out, *line, *next;
 
@@ -285,6 +289,29 @@ static char *repo_path(void)
 	}
 	free(out);
 	return NULL;
+}
+
+/* After a rejection, hexoid.message (a forge's word to the pusher, perhaps a link to its
+ * help page), each of its lines as it is, on stderr: git shows them as "remote: ...". */
+static void message(void)
+{
+	char *git = hook_git(), *out;
+	int status, sig;
+
+	if (!git)
+		return;
+	{
+		char *argv[] = { git, "config", "--get", "hexoid.message", NULL };
+		out = hexoid_child_capture(argv, NULL, &status, &sig);
+	}
+	free(git);
+	if (out && status == 0 && *out) {
+		size_t len = strlen(out);
+		fputs(out, stderr);
+		if (out[len - 1] != '\n')
+			fputc('\n', stderr);
+	}
+	free(out);
 }
 
 /* --- the report -------------------------------------------------------------------- */
@@ -656,6 +683,8 @@ out:
 	if (cfg.report_only)
 		rc = EXIT_VALID;
 done:
+	if (rc != EXIT_VALID)
+		message();
 	if (json_lines) {
 		struct sbuf b = { 0 };
 		if (verdict_code == C_NONE)

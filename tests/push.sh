@@ -256,6 +256,22 @@ suite() { # suite FORMAT [git3]: the server's git; under git3 the main cases onl
 		"hexoid: warning: refs/heads/m: commit $bad_parent: parent header" "$bad_parent:refs/heads/m"
 	git -C "$srv" config --unset hexoid.mixed
 	git -C "$srv" update-ref -d refs/heads/r
+	# hexoid.message: the forge's word after a rejection's lines, and only then.
+	git -C "$srv" config hexoid.message "$(printf 'Git 3.0 will not read these commits.\nSee https://forge.example/help/git3')"
+	push "$fmt: hexoid.message follows a rejection" 1 \
+		"remote: See https://forge.example/help/git3" "$bad_tree:refs/heads/hm"
+	if awk '/push rejected/ { r = NR } /Git 3.0 will not read these/ { m = NR } /help\/git3/ { h = NR }
+		END { exit !(r && m == r + 1 && h == m + 1) }' "$tmp/err"; then
+		pass "$fmt: its lines in order, after the rejection's"
+	else
+		fail "$fmt: hexoid.message's lines out of place"
+		sed 's/^/#   /' "$tmp/err" | head -8
+	fi
+	(cd "$cl" && echo msg >>f && git_ commit -q -am "with a message set")
+	push "$fmt: hexoid.message is not shown when the push lands" 0 "" main:refs/heads/main
+	grep -q 'forge.example' "$tmp/err" && fail "$fmt: hexoid.message shown for a push that landed" ||
+		pass "$fmt: nothing said for a push that landed"
+	git -C "$srv" config --unset hexoid.message
 	git -C "$srv" update-ref -d refs/heads/m
 
 	# Installed as a symbolic link named pre-receive.
