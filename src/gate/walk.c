@@ -15,17 +15,59 @@
  * default what git's connectivity check after a push leaves out, every commit an
  * existing ref (receive.hideRefs' hidden ones aside) or an alternate's ref reaches. Run
  * from a pre-receive hook the refs are not yet updated: --all is the refs before the
- * push. With full_walk, nothing more.
+ * push. With full_walk, nothing more. The alternates' refs only when `alternate_refs`:
+ * listing and reading them is most of the cost of a walk onto known history.
  */
-static void exclusions(const struct hexoid_gate *g, char **argv, size_t n)
+static void exclusions(const struct hexoid_gate *g, char **argv, size_t n, int alternate_refs)
 {
 	if (!g->opt.full_walk) {
 		argv[n++] = "--not";
 		argv[n++] = "--exclude-hidden=receive";
 		argv[n++] = "--all";
-		argv[n++] = "--alternate-refs";
+		if (alternate_refs)
+			argv[n++] = "--alternate-refs";
 	}
 	argv[n] = NULL;
+}
+
+/* One git rev-list: the pushed commits it lists into `walked` (when not NULL), the
+ * others into `stored`. 0, or -1 (said) when it could not be done. */
+static int rev_list(struct hexoid_gate *g, const int *refs, size_t nrefs, int alternate_refs,
+		    struct hexoid_oidset *walked, struct hexoid_oidset *stored)
+{
+	char *argv[8] = { "git", "rev-list", "--stdin" };
+	struct gate_feeder f = { g, NULL, NULL, refs, nrefs, 0, 0 };
+	char line[HEXOID_MAX_HEXSZ + 8];
+	int rc = 0;
+	FILE *out;
+	pid_t pid;
+
+	exclusions(g, argv, 3, alternate_refs);
+	if ((pid = hexoid_gate_start_fed(g, argv, &f, &out)) < 0)
+		return -1;
+	while (fgets(line, sizeof(line), out)) {
+		unsigned char oid[HEXOID_MAX_RAWSZ];
+		struct hexoid_oidset *to;
+		if (strlen(line) != g->hexsz + 1 || line[g->hexsz] != '\n' ||
+		    hexoid_decode(oid, line, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) != HEXOID_OK) {
+			hexoid_gate_say(g, "git rev-list: unexpected output");
+			g->trouble = 1;
+			rc = -1;
+			break;
+		}
+		to = hexoid_gate_pushed(g, oid) ? walked : stored;
+		if (to && hexoid_oidset_add(to, oid, g->rawsz)) {
+			hexoid_gate_oom(g);
+			rc = -1;
+			break;
+		}
+	}
+	if (hexoid_gate_end_fed(g, pid, &f, out, "git rev-list") != 0) {
+		hexoid_gate_say(g, "%s: git rev-list failed", g->u[refs[0]].ref);
+		g->trouble = 1;
+		rc = -1;
+	}
+	return rc;
 }
 
 /*
@@ -33,36 +75,21 @@ static void exclusions(const struct hexoid_gate *g, char **argv, size_t n)
  * only when none has an old value, so the walk is exactly the union of theirs). Pushed
  * commits go to `walked`, for the scan's findings to be named by ref; the others are
  * read and checked.
+ *
+ * By default first without the alternates' refs: a new branch or tag onto history this
+ * repository's refs reach lists nothing, and that is the usual push. Only stored commits
+ * are left out by the alternates' refs (a pushed one is new to them too, as far as the
+ * check goes: the scan reads it anyway), so when the first walk lists stored commits, a
+ * second one with the alternates' refs tells which of them to read.
  */
 void hexoid_gate_walk(struct hexoid_gate *g, const int *refs, size_t nrefs,
 		      struct hexoid_oidset *walked)
 {
-	char *argv[8] = { "git", "rev-list", "--stdin" };
-	struct gate_feeder f = { g, NULL, NULL, refs, nrefs, 0, 0 };
 	struct hexoid_oidset stored = HEXOID_OIDSET_INIT;
-	char line[HEXOID_MAX_HEXSZ + 8];
-	FILE *out;
-	pid_t pid;
 
-	exclusions(g, argv, 3);
-	if ((pid = hexoid_gate_start_fed(g, argv, &f, &out)) < 0)
-		return;
-	while (fgets(line, sizeof(line), out)) {
-		unsigned char oid[HEXOID_MAX_RAWSZ];
-		if (strlen(line) != g->hexsz + 1 || line[g->hexsz] != '\n' ||
-		    hexoid_decode(oid, line, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) != HEXOID_OK) {
-			hexoid_gate_say(g, "git rev-list: unexpected output");
-			g->trouble = 1;
-			break;
-		}
-		if (hexoid_oidset_add(hexoid_gate_pushed(g, oid) ? walked : &stored, oid, g->rawsz)) {
-			hexoid_gate_oom(g);
-			break;
-		}
-	}
-	if (hexoid_gate_end_fed(g, pid, &f, out, "git rev-list") != 0) {
-		hexoid_gate_say(g, "%s: git rev-list failed", g->u[refs[0]].ref);
-		g->trouble = 1;
+	if (!rev_list(g, refs, nrefs, 0, walked, &stored) && stored.n && !g->opt.full_walk) {
+		hexoid_oidset_free(&stored);
+		rev_list(g, refs, nrefs, 1, NULL, &stored);
 	}
 	hexoid_oidset_sort(walked);
 	if (!g->nomem)
@@ -95,7 +122,7 @@ void hexoid_gate_name_pending(struct hexoid_gate *g, const int *refs, size_t nre
 				goto oom;
 	if (!need.n)
 		return;
-	exclusions(g, argv, 5);
+	exclusions(g, argv, 5, 1);
 	hexoid_oidset_sort(&need);
 	if (!(named = malloc(need.n * sizeof(*named))))
 		goto oom;
