@@ -18,13 +18,14 @@
 #include "hexoid_audit.h"
 
 static const char usage_audit[] =
-	"usage: hexoid audit [--json|--json-lines] [--jobs=N] [--verify-ids]\n"
+	"usage: hexoid audit [--json|--json-lines] [--jobs=N] [--verify-ids] [--exact]\n"
 	"                    [--progress|--no-progress] [--from=FILE] [REPO...]\n"
 	"   or: hexoid audit --objects-dir [--object-format=sha1|sha256] [options] DIR...\n"
 	"\n"
 	"Find every object ID in the repository at or above REPO (default: $GIT_DIR when\n"
 	"it is set, as git takes it, else the current directory; a work tree, a bare\n"
-	"repository, a linked worktree) that Git 3.0 will reject, and everything\n"
+	"repository, a linked worktree; not above a folder GIT_CEILING_DIRECTORIES names, as\n"
+	"git) that Git 3.0 will reject, and everything\n"
 	"malformed, in every file git reads one from:\n"
 	"  refs                HEAD, loose refs (refs/**)\n"
 	"  pseudo-refs         ORIG_HEAD, MERGE_HEAD, AUTO_MERGE, REBASE_HEAD, CHERRY_PICK_HEAD,\n"
@@ -65,6 +66,9 @@ static const char usage_audit[] =
 	"  --jobs=N         threads (default 1): with one repository, for its objects; with\n"
 	"                   several, N repositories at once, each in one thread\n"
 	"  --verify-ids     also rehash every commit and tag and compare it with its ID\n"
+	"  --exact          each REPO is a repository itself (a git directory, or a folder\n"
+	"                   with .git): no folder above it is searched; one that is not is\n"
+	"                   not audited (exit 2)\n"
 	"  --objects-dir    each DIR (and each line of --from) is an objects folder outside\n"
 	"                   any repository (a shared object pool, a quarantine): its loose\n"
 	"                   objects, packs and alternates are audited, named from DIR\n"
@@ -191,6 +195,7 @@ struct run_out {
 	unsigned long jobs;
 	int verify_ids;
 	int objects;              /* --objects-dir: each one is an objects folder */
+	int exact;                /* --exact: each one is a repository, not searched above */
 	enum hexoid_algo algo;    /* --object-format, for those; 0: from their contents */
 	pthread_mutex_t list_lock; /* what follows, to `line`: the list being read */
 	char **args;              /* the repositories named as arguments */
@@ -472,7 +477,8 @@ static int audit_one(struct run_out *ro, const char *repo)
 	rp.ro = ro;
 	rp.repo = repo;
 	audit = ro->objects ? hexoid_audit_open_objects(repo, ro->algo, err, sizeof(err))
-			    : hexoid_audit_open(repo, err, sizeof(err));
+			    : ro->exact ? hexoid_audit_open_exact(repo, err, sizeof(err))
+					: hexoid_audit_open(repo, err, sizeof(err));
 	if (!audit) {
 		not_audited(ro, repo, err);
 		return EXIT_TROUBLE;
@@ -589,6 +595,7 @@ int cmd_audit(int argc, char **argv)
 		{ "json-lines", no_argument, NULL, 'L' },
 		{ "from", required_argument, NULL, 'F' },
 		{ "objects-dir", no_argument, NULL, 'o' },
+		{ "exact", no_argument, NULL, 'x' },
 		CLI_OPT_OBJECT_FORMAT,
 		CLI_OPT_JOBS,
 		{ "verify-ids", no_argument, NULL, 'V' },
@@ -615,6 +622,7 @@ int cmd_audit(int argc, char **argv)
 		case 'L': ro.mode = OUT_JSON_LINES; break;
 		case 'F': ro.from_name = optarg; break;
 		case 'o': ro.objects = 1; break;
+		case 'x': ro.exact = 1; break;
 		case 'O':
 			if (parse_algo(optarg, &ro.algo, 0)) {
 				fprintf(stderr, "hexoid: unknown --object-format '%s'\n\n%s", optarg,

@@ -159,6 +159,16 @@ struct hexoid_audit;
 HEXOID_API struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errlen);
 
 /*
+ * The repository at `path` and no other: `path` is a git directory itself, or a folder
+ * with `.git` (a folder, or a "gitdir:" file) in it; nothing above it is searched.
+ * NULL with the reason in err (naming the path) when it is neither.
+ * (hexoid_audit_open() stops below each folder GIT_CEILING_DIRECTORIES names, as git
+ * does; this one never goes up.)
+ */
+HEXOID_API struct hexoid_audit *hexoid_audit_open_exact(const char *path, char *err,
+							size_t errlen);
+
+/*
  * An objects folder alone, outside any repository (a shared object pool, a quarantine,
  * a repository's objects/): its loose objects, its packs, and the folders its
  * info/alternates lists (and theirs), as the audit reads a repository's. Findings name

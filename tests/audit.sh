@@ -1054,4 +1054,69 @@ printf '[include]\n\tpath = more.cfg\n' >>"$fr/config"
 printf '[extensions]\n\trefStorage = rocks\n' >"$fr/more.cfg"
 audit --no-progress "$fr"
 judge "extensions in an included file: not the repository's format" 0 "" $?
+# --- Discovery as git's: a folder inside a bare repository is audited as that one (git
+# -C does the same), not above a folder of GIT_CEILING_DIRECTORIES (a ceiling is never
+# the folder started from; an empty entry stops the ones after it being resolved; a
+# relative one is ignored), and with --exact the path given or nothing.
+# found_as NAME WANT PATH [ENV]: hexoid's exit status WANT, and it agrees with git
+# -C PATH rev-parse --git-dir (found, or not) under the same environment.
+found_as() {
+	fa_name=$1 fa_want=$2 fa_path=$3
+	audit --no-progress --json-lines "$fa_path"
+	fa_rc=$?
+	if git -C "$fa_path" rev-parse --absolute-git-dir >"$tmp/gitsaw" 2>/dev/null; then
+		fa_git=$(cat "$tmp/gitsaw")
+		fa_ours=$(python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    d = json.loads(l)
+    if d["type"] == "repository": print(d["gitdir"])' "$tmp/out" 2>/dev/null)
+	else
+		fa_git=none fa_ours=none
+		[ "$fa_rc" = 2 ] || fa_ours="exit $fa_rc"
+	fi
+	if [ "$fa_rc" != "$fa_want" ]; then
+		fail "$fa_name: exit $fa_rc, expected $fa_want"
+		sed 's/^/#   /' "$tmp/err" | head -3
+	elif [ "$fa_ours" != "$fa_git" ]; then
+		fail "$fa_name: hexoid found '$fa_ours', git '$fa_git'"
+	else
+		pass "$fa_name (as git: $fa_git)"
+	fi
+}
+for fmt in sha1 sha256; do
+	dr=$tmp/disc-$fmt
+	git_ init -q --bare --object-format=$fmt "$dr/srv/r001.git"
+	mkdir -p "$dr/srv/r001.git/sub.git/deeper"
+	unset GIT_CEILING_DIRECTORIES
+	found_as "$fmt: an empty folder in a bare repository is that repository" 0 "$dr/srv/r001.git/sub.git"
+	export GIT_CEILING_DIRECTORIES="$dr/srv/r001.git"
+	found_as "$fmt: GIT_CEILING_DIRECTORIES above it: not found" 2 "$dr/srv/r001.git/sub.git"
+	found_as "$fmt: GIT_CEILING_DIRECTORIES two folders up: not found" 2 "$dr/srv/r001.git/sub.git/deeper"
+	found_as "$fmt: a ceiling is not the folder started from" 0 "$dr/srv/r001.git"
+	export GIT_CEILING_DIRECTORIES="$dr/srv/r001.git/sub.git"
+	found_as "$fmt: the folder started from as a ceiling: its parents are searched" 0 "$dr/srv/r001.git/sub.git"
+	export GIT_CEILING_DIRECTORIES="srv/r001.git:$dr/elsewhere"
+	found_as "$fmt: a relative ceiling is ignored" 0 "$dr/srv/r001.git/sub.git"
+	ln -s "$dr/srv/r001.git" "$dr/link"
+	export GIT_CEILING_DIRECTORIES="$dr/link"
+	found_as "$fmt: a ceiling through a symbolic link, resolved" 2 "$dr/srv/r001.git/sub.git"
+	export GIT_CEILING_DIRECTORIES=":$dr/link"
+	found_as "$fmt: after an empty entry, not resolved" 0 "$dr/srv/r001.git/sub.git"
+	unset GIT_CEILING_DIRECTORIES
+	audit --no-progress --exact "$dr/srv/r001.git/sub.git"
+	judge "$fmt: --exact on a folder that is no repository: exit 2, named" 2 "$dr/srv/r001.git/sub.git: not a git repository" $?
+	audit --no-progress --exact "$dr/srv/r001.git/sub.git/../../r001.git"
+	judge "$fmt: --exact on a bare repository" 0 "" $?
+	git_ init -q --object-format=$fmt "$dr/wt"
+	mkdir "$dr/wt/src"
+	audit --no-progress --exact "$dr/wt"
+	judge "$fmt: --exact on a work tree" 0 "" $?
+	audit --no-progress --exact "$dr/wt/.git"
+	judge "$fmt: --exact on its .git" 0 "" $?
+	audit --no-progress --exact "$dr/wt/src"
+	judge "$fmt: --exact on a folder of a work tree: exit 2" 2 "$dr/wt/src: not a git repository" $?
+	printf 'gitdir: %s\n' "$dr/gone" >"$dr/wt/src/.git"
+	audit --no-progress --exact "$dr/wt/src"
+	judge "$fmt: --exact on a .git file leading nowhere: exit 2" 2 "src/.git: not a git repository" $?
+done
 exit 0

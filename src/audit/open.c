@@ -15,7 +15,7 @@
 #include "util/dir.h"
 #include "util/str.h"
 
-struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errlen)
+static struct hexoid_audit *open_repo(const char *path, int exact, char *err, size_t errlen)
 {
 	struct hexoid_audit *a = calloc(1, sizeof(*a));
 	struct repo_config c;
@@ -26,7 +26,7 @@ struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errle
 	}
 	if (!path)
 		path = ".";
-	if (!(a->gitdir = hexoid_audit_discover(path, &a->top, err, errlen)))
+	if (!(a->gitdir = hexoid_audit_discover(path, exact, &a->top, err, errlen)))
 		goto fail;
 	if (!(a->common = hexoid_audit_common_of(a->gitdir))) {
 		snprintf(err, errlen, "out of memory");
@@ -43,6 +43,16 @@ struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errle
 fail:
 	hexoid_audit_close(a);
 	return NULL;
+}
+
+struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errlen)
+{
+	return open_repo(path, 0, err, errlen);
+}
+
+struct hexoid_audit *hexoid_audit_open_exact(const char *path, char *err, size_t errlen)
+{
+	return open_repo(path, 1, err, errlen);
 }
 
 /* The hash an object's name is in, by its length in hex; 0 for neither. */
