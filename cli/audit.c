@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -250,8 +251,9 @@ static void emit(struct report *rp)
 	rp->b.oom = 0;
 }
 
-/* A repository that could not be audited: the reason on stderr, and as JSON. */
-static void not_audited(struct run_out *ro, const char *repo, const char *why)
+/* A repository that could not be audited: the reason on stderr, and as JSON with its
+ * stable code. */
+static void not_audited(struct run_out *ro, const char *repo, const char *code, const char *why)
 {
 	pthread_mutex_lock(&ro->lock);
 	clear_progress(ro);
@@ -261,6 +263,8 @@ static void not_audited(struct run_out *ro, const char *repo, const char *why)
 		struct sbuf b = { 0 };
 		sb_puts(&b, "{\"schema\": 1, \"type\": \"error\", \"repository\": ");
 		sb_json_string(&b, repo);
+		sb_puts(&b, ", \"code\": ");
+		sb_json_string(&b, code);
 		sb_puts(&b, ", \"message\": ");
 		sb_json_string(&b, why);
 		sb_puts(&b, "}\n");
@@ -467,6 +471,7 @@ static void summary(const struct hexoid_audit *audit, struct report *rp)
 static int audit_one(struct run_out *ro, const char *repo)
 {
 	struct hexoid_audit_options o = HEXOID_AUDIT_OPTIONS_INIT;
+	enum hexoid_audit_open_error why = 0;
 	struct hexoid_audit *audit;
 	struct report rp;
 	const char *algo;
@@ -476,11 +481,21 @@ static int audit_one(struct run_out *ro, const char *repo)
 	memset(&rp, 0, sizeof(rp));
 	rp.ro = ro;
 	rp.repo = repo;
-	audit = ro->objects ? hexoid_audit_open_objects(repo, ro->algo, err, sizeof(err))
-			    : ro->exact ? hexoid_audit_open_exact(repo, err, sizeof(err))
-					: hexoid_audit_open(repo, err, sizeof(err));
+	if (ro->objects) {
+		struct stat st;
+		if (!(audit = hexoid_audit_open_objects(repo, ro->algo, err, sizeof(err))))
+			why = stat(repo, &st) < 0 ? (errno == ENOENT || errno == ENOTDIR
+							     ? HEXOID_OPEN_NOT_FOUND
+							     : HEXOID_OPEN_UNREADABLE)
+			      : !S_ISDIR(st.st_mode) ? HEXOID_OPEN_NOT_A_FOLDER
+						     : HEXOID_OPEN_UNREADABLE;
+	} else {
+		audit = hexoid_audit_open_with(repo, ro->exact ? HEXOID_AUDIT_OPEN_EXACT : 0, &why, err,
+					       sizeof(err));
+	}
 	if (!audit) {
-		not_audited(ro, repo, err);
+		const char *code = hexoid_audit_open_error_name(why);
+		not_audited(ro, repo, code ? code : "unreadable", err);
 		return EXIT_TROUBLE;
 	}
 	/* Several repositories share the threads out: each has one. */
@@ -514,7 +529,7 @@ static int audit_one(struct run_out *ro, const char *repo)
 			emit(&rp);
 		sb_free(&rp.b);
 		hexoid_audit_close(audit);
-		not_audited(ro, repo, err);
+		not_audited(ro, repo, "audit-failed", err);
 		return EXIT_TROUBLE;
 	}
 	summary(audit, &rp);
@@ -686,7 +701,7 @@ int cmd_audit(int argc, char **argv)
 			char err[512];
 			snprintf(err, sizeof(err), "%s: cannot read the list: %s", ro.from_name,
 				 strerror(errno));
-			not_audited(&ro, NULL, err);
+			not_audited(&ro, NULL, "list-unreadable", err);
 			ro.list_error = 1;
 		}
 	}
@@ -711,7 +726,7 @@ int cmd_audit(int argc, char **argv)
 		char err[512];
 		snprintf(err, sizeof(err), "%s: reading the list: %s", display_name(ro.from_name),
 			 ro.list_failed);
-		not_audited(&ro, NULL, err);
+		not_audited(&ro, NULL, "list-unreadable", err);
 		ro.list_error = 1;
 	}
 	if (ro.from_file && ro.from_file != stdin)

@@ -168,6 +168,27 @@ HEXOID_API struct hexoid_audit *hexoid_audit_open(const char *path, char *err, s
 HEXOID_API struct hexoid_audit *hexoid_audit_open_exact(const char *path, char *err,
 							size_t errlen);
 
+/* Why a repository could not be opened: a stable list, each with a fixed name
+ * (hexoid_audit_open_error_name()); new ones are only added at the end. */
+enum hexoid_audit_open_error {
+	HEXOID_OPEN_NOT_FOUND = 1,      /* "not-found": the path does not exist */
+	HEXOID_OPEN_UNREADABLE,         /* "unreadable": it cannot be reached (permissions, ...) */
+	HEXOID_OPEN_NOT_A_FOLDER,       /* "not-a-folder" */
+	HEXOID_OPEN_NOT_A_REPOSITORY,   /* "not-a-repository": no git directory there (or above) */
+	HEXOID_OPEN_BROKEN_GITDIR,      /* "broken-gitdir": a .git file that leads nowhere */
+	HEXOID_OPEN_UNKNOWN_FORMAT,     /* "unknown-format": a hash or ref storage not known */
+	HEXOID_OPEN_NO_MEMORY           /* "out-of-memory" */
+};
+/* "not-found", ...; NULL for an unknown value. */
+HEXOID_API const char *hexoid_audit_open_error_name(enum hexoid_audit_open_error why);
+
+/* hexoid_audit_open(), or with HEXOID_AUDIT_OPEN_EXACT in flags hexoid_audit_open_exact();
+ * when it fails, *why (unless NULL) says why as well as err. */
+#define HEXOID_AUDIT_OPEN_EXACT 1u
+HEXOID_API struct hexoid_audit *hexoid_audit_open_with(const char *path, unsigned flags,
+							enum hexoid_audit_open_error *why,
+							char *err, size_t errlen);
+
 /*
  * An objects folder alone, outside any repository (a shared object pool, a quarantine,
  * a repository's objects/): its loose objects, its packs, and the folders its

@@ -1119,4 +1119,66 @@ for fmt in sha1 sha256; do
 	audit --no-progress --exact "$dr/wt/src"
 	judge "$fmt: --exact on a .git file leading nowhere: exit 2" 2 "src/.git: not a git repository" $?
 done
+# --- JSON error lines: a stable "code" and the repository (null for the list), on real
+# cases, from hexoid audit --json-lines and hexoid repair --json-lines alike.
+je=$tmp/jerr
+mkdir -p "$je/empty" "$je/wt"
+git_ init -q --bare "$je/odd.git"
+printf '[extensions]\n\trefStorage = rocks\n' >>"$je/odd.git/config"
+printf 'x\n' >"$je/file"
+printf 'gitdir: %s\n' "$je/gone" >"$je/wt/.git"
+git_ init -q --bare "$je/ok.git"
+# json_error NAME CODE REPO-KEY: the error line of $tmp/out says CODE for REPO-KEY, every
+# line but the run's names a repository, and the run line is last.
+json_error() {
+	if python3 - "$tmp/out" "$2" "$3" >"$tmp/jmsg" 2>&1 <<'PY'; then
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+want_repo = None if sys.argv[3] == "null" else sys.argv[3]
+errs = [d for d in lines if d["type"] == "error"]
+assert len(errs) == 1, "error lines: %d" % len(errs)
+e = errs[0]
+assert e["code"] == sys.argv[2], "code %r" % e["code"]
+assert e["repository"] == want_repo, "repository %r" % e["repository"]
+assert e["message"], "no message"
+for d in lines[:-1]:
+    assert d["schema"] == 1 and "repository" in d, "a line without a repository: %r" % d
+assert lines[-1]["type"] == "run" and lines[-1]["exit"] == 2, "last line %r" % lines[-1]
+PY
+		pass "$1"
+	else
+		fail "$1: $(tail -1 "$tmp/jmsg")"
+		sed 's/^/#   /' "$tmp/out" | head -5
+	fi
+}
+for cmd in audit repair; do
+	jl() { $H $cmd --json-lines "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
+	[ $cmd = repair ] && dry=--dry-run || dry=--no-progress
+	jl $dry "$je/ok.git" "$je/missing"
+	judge "$cmd --json-lines, a missing path: exit 2" 2 "$je/missing" $?
+	json_error "$cmd --json-lines, a missing path: code not-found" not-found "$je/missing"
+	jl $dry "$je/empty"
+	json_error "$cmd --json-lines, a folder outside any repository: code not-a-repository" not-a-repository "$je/empty"
+	jl $dry "$je/file"
+	json_error "$cmd --json-lines, a file: code not-a-folder" not-a-folder "$je/file"
+	jl $dry "$je/wt"
+	json_error "$cmd --json-lines, a .git file leading nowhere: code broken-gitdir" broken-gitdir "$je/wt"
+	jl $dry "$je/odd.git"
+	json_error "$cmd --json-lines, an unknown refStorage: code unknown-format" unknown-format "$je/odd.git"
+	jl $dry --from="$je/no-list"
+	json_error "$cmd --json-lines, an unreadable --from list: code list-unreadable, repository null" list-unreadable null
+	if [ "$(id -u)" != 0 ]; then
+		mkdir -p "$je/locked/in"
+		chmod 0 "$je/locked"
+		jl $dry "$je/locked/in"
+		json_error "$cmd --json-lines, a folder that cannot be reached: code unreadable" unreadable "$je/locked/in"
+		chmod 755 "$je/locked"
+	else
+		skip "$cmd --json-lines, a folder that cannot be reached" "root reaches every folder"
+	fi
+done
+audit --json-lines --exact "$je/ok.git/objects"
+json_error "audit --json-lines --exact, a folder inside a repository: code not-a-repository" not-a-repository "$je/ok.git/objects"
+audit --json-lines --objects-dir "$je/missing"
+json_error "audit --json-lines --objects-dir, a missing folder: code not-found" not-found "$je/missing"
 exit 0

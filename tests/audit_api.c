@@ -176,6 +176,44 @@ TEST(audit_api_stop)
 	}
 }
 
+TEST(audit_api_open_errors)
+{
+	const char *repo = repo_dir();
+	enum hexoid_audit_open_error why;
+	struct hexoid_audit *a;
+	char path[256], err[512];
+	int i;
+
+	if (!repo)
+		return;
+	for (i = 1; i <= HEXOID_OPEN_NO_MEMORY; i++)
+		CHECK(hexoid_audit_open_error_name((enum hexoid_audit_open_error)i) != NULL, "open error %d has a name", i);
+	CHECK(hexoid_audit_open_error_name(0) == NULL, "0 has no name");
+	why = HEXOID_OPEN_NO_MEMORY;
+	a = hexoid_audit_open_with(repo, HEXOID_AUDIT_OPEN_EXACT, &why, err, sizeof(err));
+	CHECK(a && why == 0, "the work tree, exactly: opened (%s)", a ? "" : err);
+	hexoid_audit_close(a);
+	snprintf(path, sizeof(path), "%s/.git/refs", repo);
+	a = hexoid_audit_open_with(path, 0, &why, err, sizeof(err));
+	CHECK(a != NULL, "a folder in the git directory: its repository (%s)", a ? "" : err);
+	hexoid_audit_close(a);
+	a = hexoid_audit_open_with(path, HEXOID_AUDIT_OPEN_EXACT, &why, err, sizeof(err));
+	CHECK(!a && why == HEXOID_OPEN_NOT_A_REPOSITORY && strstr(err, path),
+	      "the same, exactly: not a repository, named: %s", err);
+	hexoid_audit_close(a);
+	a = hexoid_audit_open_exact(path, err, sizeof(err));
+	CHECK(!a, "hexoid_audit_open_exact: the same");
+	hexoid_audit_close(a);
+	snprintf(path, sizeof(path), "%s/no-such", repo);
+	a = hexoid_audit_open_with(path, 0, &why, err, sizeof(err));
+	CHECK(!a && why == HEXOID_OPEN_NOT_FOUND, "a missing path: not-found (%d)", (int)why);
+	hexoid_audit_close(a);
+	snprintf(path, sizeof(path), "%s/f", repo);
+	a = hexoid_audit_open_with(path, 0, &why, err, sizeof(err));
+	CHECK(!a && why == HEXOID_OPEN_NOT_A_FOLDER, "a file: not-a-folder (%d)", (int)why);
+	hexoid_audit_close(a);
+}
+
 TEST(audit_api_options_size)
 {
 	const char *repo = repo_dir();

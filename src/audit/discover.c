@@ -142,7 +142,7 @@ static long ceiling_of(const char *dir)
 /* The git directory in the folder `dir` itself (its .git, or itself when bare): 1 with
  * *found set (and *top for a work tree), 0 when it holds none, -1 with err set when its
  * .git file leads nowhere. dir is taken over when it is the answer's top. */
-static int gitdir_in(char *dir, char **found, char **top, char *err, size_t errlen)
+static int gitdir_in(char *dir, char **found, char **top, int *why, char *err, size_t errlen)
 {
 	char *dotgit = hexoid_join(dir, ".git");
 	struct stat gs;
@@ -165,6 +165,7 @@ static int gitdir_in(char *dir, char **found, char **top, char *err, size_t errl
 				 !line || strncmp(line, "gitdir:", 7)
 					 ? "not a git repository: a .git file without 'gitdir: <path>'"
 					 : "not a git repository: its gitdir is gone or is not a git directory");
+			*why = HEXOID_OPEN_BROKEN_GITDIR;
 			free(target);
 			free(line);
 			free(dotgit);
@@ -189,7 +190,8 @@ static int gitdir_in(char *dir, char **found, char **top, char *err, size_t errl
 	return 0;
 }
 
-char *hexoid_audit_discover(const char *path, int exact, char **top, char *err, size_t errlen)
+char *hexoid_audit_discover(const char *path, int exact, char **top, int *why, char *err,
+			    size_t errlen)
 {
 	char *dir = realpath(path, NULL), *found;
 	struct stat st, up;
@@ -197,18 +199,22 @@ char *hexoid_audit_discover(const char *path, int exact, char **top, char *err, 
 
 	if (!dir) {
 		struct errtext et;
+		*why = errno == ENOENT || errno == ENOTDIR ? HEXOID_OPEN_NOT_FOUND
+		       : errno == ENOMEM			 ? HEXOID_OPEN_NO_MEMORY
+							 : HEXOID_OPEN_UNREADABLE;
 		snprintf(err, errlen, "%s: %s", path, hexoid_audit_errtext(errno, &et));
 		return NULL;
 	}
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a folder", path);
+		*why = HEXOID_OPEN_NOT_A_FOLDER;
 		free(dir);
 		return NULL;
 	}
 	ceiling = exact ? -1 : ceiling_of(dir);
 	for (;;) {
 		char *slash;
-		int rc = gitdir_in(dir, &found, top, err, errlen);
+		int rc = gitdir_in(dir, &found, top, why, err, errlen);
 		if (rc < 0) {
 			free(dir);
 			return NULL;
@@ -218,6 +224,7 @@ char *hexoid_audit_discover(const char *path, int exact, char **top, char *err, 
 		if (exact) {
 			snprintf(err, errlen, "%s: not a git repository (--exact: neither a git "
 				 "directory nor a folder with .git)", path);
+			*why = HEXOID_OPEN_NOT_A_REPOSITORY;
 			free(dir);
 			return NULL;
 		}
@@ -231,6 +238,7 @@ char *hexoid_audit_discover(const char *path, int exact, char **top, char *err, 
 			break;
 	}
 	free(dir);
+	*why = HEXOID_OPEN_NOT_A_REPOSITORY;
 	snprintf(err, errlen, "%s: not a git repository (nor any of its parent folders)", path);
 	return NULL;
 }
