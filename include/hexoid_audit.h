@@ -137,10 +137,17 @@ struct hexoid_audit_options {
 	hexoid_audit_finding_fn *on_finding;  /* may be NULL (count only) */
 	hexoid_audit_progress_fn *on_progress; /* may be NULL */
 	void *ctx;
+	/* Cancellation, from any thread (a signal handler too): when *cancel becomes
+	 * nonzero the run stops and returns 1, promptly. It is read (atomically, relaxed)
+	 * from the start: before each area, each file, each git directory, each pack and
+	 * fan-out folder of loose objects, and during a pack's scan at least ten times a
+	 * second, in the object thread too. NULL: never cancelled (a callback returning
+	 * nonzero still stops the run). */
+	const int *cancel;
 };
 /* Later versions only add members at the end; callers built against this header keep
  * working with a newer library, which reads only the `size` bytes they passed. */
-#define HEXOID_AUDIT_OPTIONS_INIT { sizeof(struct hexoid_audit_options), 1, 0, NULL, NULL, NULL }
+#define HEXOID_AUDIT_OPTIONS_INIT { sizeof(struct hexoid_audit_options), 1, 0, NULL, NULL, NULL, NULL }
 
 /* How the repository stores its refs. */
 enum hexoid_ref_storage {
