@@ -45,8 +45,8 @@ static const char usage_hook[] =
 	"  --update        the update hook too ('hexoid update \"$@\"')\n"
 	"  --force         install: replace a different hook\n"
 	"  --hexoid=PATH   the hexoid the hook runs, absolute (default: this one, its real\n"
-	"                  path from /proc/self/exe); check: a hook that is a link to it,\n"
-	"                  or a copy of it, is hexoid too\n"
+	"                  path from /proc/self/exe); check: a hook that is that file (a\n"
+	"                  link to it), or a link to a file named hexoid, is hexoid too\n"
 	"  --exact         each REPO is a repository itself, as 'hexoid audit --exact'\n"
 	"  --from=FILE     also the repositories FILE lists, one a line ('-': stdin)\n"
 	"  --jobs=N        N repositories at once (default 1)\n"
@@ -382,11 +382,17 @@ static void check_hook(const struct hook_run *hr, const struct place *pl, int wh
 	}
 	buf[got] = 0;
 	if (got < 2 || buf[0] != '#' || buf[1] != '!') {
-		/* A program: hexoid itself (a link or a copy), which takes its name. */
-		if (is_our_hexoid(hr, &st) || says_hexoid(path))
+		/* A program: hexoid itself, which takes the hook's name; the one of this run
+		 * (--hexoid), or a link to a file named hexoid that says it is one. Nothing
+		 * else is run to ask. */
+		char *real = S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;
+		const char *base = real ? strrchr(real, '/') : NULL;
+		if (is_our_hexoid(hr, &st) || (base && !strcmp(base + 1, "hexoid") && says_hexoid(real)))
 			say(v, "ok", "%s: hexoid itself, run as '%s'", path, name);
 		else
-			say(v, "foreign", "%s: not a hexoid hook (a program hexoid did not write)", path);
+			say(v, "foreign", "%s: not a hexoid hook (a program, not this hexoid nor a link "
+			    "to one)", path);
+		free(real);
 		return;
 	}
 	{
@@ -492,9 +498,10 @@ static int same_text(const char *path, const struct sbuf *text)
 }
 
 /* Install hook `which`: EXIT_VALID (installed, or already), EXIT_INVALID (a different
- * hook not replaced), EXIT_TROUBLE; one line of report into out. */
+ * hook not replaced), EXIT_TROUBLE; one line of report into out, or of trouble into
+ * errs (for stderr). */
 static int install_hook(const struct hook_run *hr, const struct place *pl, int which,
-			const char *repo, struct sbuf *out)
+			const char *repo, struct sbuf *out, struct sbuf *errs)
 {
 	struct sbuf text = { 0 };
 	char *path = path_join(pl->hooks, hook_names[which]);
@@ -505,7 +512,7 @@ static int install_hook(const struct hook_run *hr, const struct place *pl, int w
 
 	hook_text(&text, hr->hexoid, which);
 	if (!path || text.oom) {
-		sb_printf(out, "%s: out of memory\n", repo);
+		sb_printf(errs, "hexoid hook: %s: out of memory\n", repo);
 		rc = EXIT_TROUBLE;
 	} else if (same_text(path, &text) && stat(path, &st) == 0 && (st.st_mode & 0777) == 0755) {
 		sb_printf(out, "%s: already installed: %s%s\n", repo, path, via);
@@ -514,7 +521,7 @@ static int install_hook(const struct hook_run *hr, const struct place *pl, int w
 			  "it)\n", repo, path, hook_names[which]);
 		rc = EXIT_INVALID;
 	} else if (write_hook(pl->hooks, path, &text, err, sizeof(err)) < 0) {
-		sb_printf(out, "%s: %s\n", repo, err);
+		sb_printf(errs, "hexoid hook: %s: %s\n", repo, err);
 		rc = EXIT_TROUBLE;
 	} else {
 		sb_printf(out, "%s: installed %s%s: runs %s %s\n", repo, path, via, hr->hexoid,
@@ -547,8 +554,9 @@ static void json_line(struct sbuf *b, const char *repo, const char *hook, const 
 	sb_puts(b, "}\n");
 }
 
-/* One repository: its line(s) into out; its exit status. */
-static int one_repo(struct hook_run *hr, const char *repo, struct sbuf *out)
+/* One repository: its line(s) into out, trouble into errs (for stderr; with
+ * --json-lines, as a line into out too); its exit status. */
+static int one_repo(struct hook_run *hr, const char *repo, struct sbuf *out, struct sbuf *errs)
 {
 	enum hexoid_audit_open_error why = 0;
 	struct hexoid_audit *a;
@@ -561,8 +569,7 @@ static int one_repo(struct hook_run *hr, const char *repo, struct sbuf *out)
 		const char *code = a ? "git-config" : hexoid_audit_open_error_name(why);
 		if (hr->json)
 			json_line(out, repo, NULL, code ? code : "unreadable", err);
-		else
-			sb_printf(out, "%s: %s\n", repo, err);
+		sb_printf(errs, "hexoid hook: %s\n", err);
 		rc = EXIT_TROUBLE;
 		goto done;
 	}
@@ -571,13 +578,13 @@ static int one_repo(struct hook_run *hr, const char *repo, struct sbuf *out)
 		if (stat(pl.hooks, &st) < 0 && errno == ENOENT && !pl.hooks_path)
 			mkdir(pl.hooks, 0755);
 		if (stat(pl.hooks, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			sb_printf(out, "%s: %s: no hooks folder there%s\n", repo, pl.hooks,
+			sb_printf(errs, "hexoid hook: %s: %s: no hooks folder there%s\n", repo, pl.hooks,
 				  pl.hooks_path ? " (core.hooksPath names it): create it, or unset core.hooksPath" : "");
 			rc = EXIT_TROUBLE;
 			goto done;
 		}
 		for (i = 0; i < n; i++)
-			rc = worse(rc, install_hook(hr, &pl, i, repo, out));
+			rc = worse(rc, install_hook(hr, &pl, i, repo, out, errs));
 		goto done;
 	}
 	for (i = 0; i < n; i++) {
@@ -593,8 +600,10 @@ static int one_repo(struct hook_run *hr, const char *repo, struct sbuf *out)
 		rc = worse(rc, v.trouble ? EXIT_TROUBLE : strcmp(v.code, "ok") ? EXIT_INVALID : EXIT_VALID);
 		if (hr->json)
 			json_line(out, repo, path, v.code, v.message);
-		else
+		else if (!v.trouble)
 			sb_printf(out, "%s: %s: %s\n", repo, v.code, v.message);
+		if (v.trouble)
+			sb_printf(errs, "hexoid hook: %s: %s: %s\n", repo, v.code, v.message);
 		free(path);
 	}
 done:
@@ -610,11 +619,13 @@ static void *hook_worker(void *p)
 	char *repo;
 
 	while ((repo = repo_list_next(&hr->list))) {
-		struct sbuf out = { 0 };
-		int rc = one_repo(hr, repo, &out);
+		struct sbuf out = { 0 }, errs = { 0 };
+		int rc = one_repo(hr, repo, &out, &errs);
 		pthread_mutex_lock(&hr->lock);
 		if (out.oom || fwrite(out.p, 1, out.len, stdout) != out.len || fflush(stdout))
 			hr->write_failed = 1;
+		if (errs.len)
+			fputs(errs.p, stderr);
 		if (rc == EXIT_TROUBLE)
 			hr->trouble++;
 		else if (rc == EXIT_INVALID)
@@ -623,6 +634,7 @@ static void *hook_worker(void *p)
 			hr->ok++;
 		pthread_mutex_unlock(&hr->lock);
 		sb_free(&out);
+		sb_free(&errs);
 		free(repo);
 	}
 	return NULL;

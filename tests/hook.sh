@@ -161,6 +161,18 @@ for fmt in sha1 sha256; do
 	ln -s "$hx" "$srv/hooks/pre-receive"
 	check_code "$fmt: a link to hexoid itself" "$srv" 0 ok
 	lands "$fmt: a link to hexoid itself rejects the bad push" no
+	rm "$srv/hooks/pre-receive"
+	cp /bin/true "$srv/hooks/pre-receive"
+	check_code "$fmt: a program that is not hexoid" "$srv" 1 foreign
+	rm "$srv/hooks/pre-receive"
+	git --git-dir="$srv" config core.hooksPath "$d/not-made"
+	hook install "$srv"
+	judge "$fmt: core.hooksPath names no folder: not installed, exit 2" 2 "" $?
+	grep -qF "$d/not-made: no hooks folder there (core.hooksPath names it)" "$tmp/err" &&
+		pass "$fmt: core.hooksPath names no folder: said on stderr" || fail "$fmt: core.hooksPath names no folder: not said"
+	[ -e "$d/not-made" ] && fail "$fmt: core.hooksPath's folder was made" || pass "$fmt: core.hooksPath's folder not made"
+	git --git-dir="$srv" config --unset core.hooksPath
+	hook install "$srv"
 
 	# Many, with --from and --jobs; a repository not found is trouble.
 	git_ init -q --bare --object-format=$fmt "$d/two.git"
