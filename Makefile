@@ -166,6 +166,7 @@ SHELL_TESTS := \
 	tests/verify_pack.sh \
 	tests/limits.sh \
 	tests/push.sh \
+	tests/hook.sh \
 	tests/repair.sh \
 	tests/forge.sh \
 	tests/live.sh \

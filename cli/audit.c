@@ -12,19 +12,21 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "hexoid_audit.h"
 
 static const char usage_audit[] =
-	"usage: hexoid audit [--json|--json-lines] [--jobs=N] [--verify-ids]\n"
+	"usage: hexoid audit [--json|--json-lines] [--jobs=N] [--verify-ids] [--exact]\n"
 	"                    [--progress|--no-progress] [--from=FILE] [REPO...]\n"
 	"   or: hexoid audit --objects-dir [--object-format=sha1|sha256] [options] DIR...\n"
 	"\n"
 	"Find every object ID in the repository at or above REPO (default: $GIT_DIR when\n"
 	"it is set, as git takes it, else the current directory; a work tree, a bare\n"
-	"repository, a linked worktree) that Git 3.0 will reject, and everything\n"
+	"repository, a linked worktree; not above a folder GIT_CEILING_DIRECTORIES names, as\n"
+	"git) that Git 3.0 will reject, and everything\n"
 	"malformed, in every file git reads one from:\n"
 	"  refs                HEAD, loose refs (refs/**)\n"
 	"  pseudo-refs         ORIG_HEAD, MERGE_HEAD, AUTO_MERGE, REBASE_HEAD, CHERRY_PICK_HEAD,\n"
@@ -65,6 +67,9 @@ static const char usage_audit[] =
 	"  --jobs=N         threads (default 1): with one repository, for its objects; with\n"
 	"                   several, N repositories at once, each in one thread\n"
 	"  --verify-ids     also rehash every commit and tag and compare it with its ID\n"
+	"  --exact          each REPO is a repository itself (a git directory, or a folder\n"
+	"                   with .git): no folder above it is searched; one that is not is\n"
+	"                   not audited (exit 2)\n"
 	"  --objects-dir    each DIR (and each line of --from) is an objects folder outside\n"
 	"                   any repository (a shared object pool, a quarantine): its loose\n"
 	"                   objects, packs and alternates are audited, named from DIR\n"
@@ -191,18 +196,10 @@ struct run_out {
 	unsigned long jobs;
 	int verify_ids;
 	int objects;              /* --objects-dir: each one is an objects folder */
+	int exact;                /* --exact: each one is a repository, not searched above */
 	enum hexoid_algo algo;    /* --object-format, for those; 0: from their contents */
-	pthread_mutex_t list_lock; /* what follows, to `line`: the list being read */
-	char **args;              /* the repositories named as arguments */
-	size_t nargs, next;
-	const char *from_name;    /* --from */
-	FILE *from;               /* until its end */
-	FILE *from_file;          /* to close */
-	char *line;
-	size_t linecap;
-	const char *list_failed;  /* why the list could not be read to its end */
+	struct repo_list list;    /* the repositories: arguments, then --from */
 	int list_error;           /* the list could not be read (to its end) */
-	size_t nrepos;            /* taken from the list so far */
 	size_t done, clean, found, failed;
 	int write_failed;
 };
@@ -245,8 +242,9 @@ static void emit(struct report *rp)
 	rp->b.oom = 0;
 }
 
-/* A repository that could not be audited: the reason on stderr, and as JSON. */
-static void not_audited(struct run_out *ro, const char *repo, const char *why)
+/* A repository that could not be audited: the reason on stderr, and as JSON with its
+ * stable code. */
+static void not_audited(struct run_out *ro, const char *repo, const char *code, const char *why)
 {
 	pthread_mutex_lock(&ro->lock);
 	clear_progress(ro);
@@ -256,6 +254,8 @@ static void not_audited(struct run_out *ro, const char *repo, const char *why)
 		struct sbuf b = { 0 };
 		sb_puts(&b, "{\"schema\": 1, \"type\": \"error\", \"repository\": ");
 		sb_json_string(&b, repo);
+		sb_puts(&b, ", \"code\": ");
+		sb_json_string(&b, code);
 		sb_puts(&b, ", \"message\": ");
 		sb_json_string(&b, why);
 		sb_puts(&b, "}\n");
@@ -462,6 +462,7 @@ static void summary(const struct hexoid_audit *audit, struct report *rp)
 static int audit_one(struct run_out *ro, const char *repo)
 {
 	struct hexoid_audit_options o = HEXOID_AUDIT_OPTIONS_INIT;
+	enum hexoid_audit_open_error why = 0;
 	struct hexoid_audit *audit;
 	struct report rp;
 	const char *algo;
@@ -471,10 +472,21 @@ static int audit_one(struct run_out *ro, const char *repo)
 	memset(&rp, 0, sizeof(rp));
 	rp.ro = ro;
 	rp.repo = repo;
-	audit = ro->objects ? hexoid_audit_open_objects(repo, ro->algo, err, sizeof(err))
-			    : hexoid_audit_open(repo, err, sizeof(err));
+	if (ro->objects) {
+		struct stat st;
+		if (!(audit = hexoid_audit_open_objects(repo, ro->algo, err, sizeof(err))))
+			why = stat(repo, &st) < 0 ? (errno == ENOENT || errno == ENOTDIR
+							     ? HEXOID_OPEN_NOT_FOUND
+							     : HEXOID_OPEN_UNREADABLE)
+			      : !S_ISDIR(st.st_mode) ? HEXOID_OPEN_NOT_A_FOLDER
+						     : HEXOID_OPEN_UNREADABLE;
+	} else {
+		audit = hexoid_audit_open_with(repo, ro->exact ? HEXOID_AUDIT_OPEN_EXACT : 0, &why, err,
+					       sizeof(err));
+	}
 	if (!audit) {
-		not_audited(ro, repo, err);
+		const char *code = hexoid_audit_open_error_name(why);
+		not_audited(ro, repo, code ? code : "unreadable", err);
 		return EXIT_TROUBLE;
 	}
 	/* Several repositories share the threads out: each has one. */
@@ -508,7 +520,7 @@ static int audit_one(struct run_out *ro, const char *repo)
 			emit(&rp);
 		sb_free(&rp.b);
 		hexoid_audit_close(audit);
-		not_audited(ro, repo, err);
+		not_audited(ro, repo, "audit-failed", err);
 		return EXIT_TROUBLE;
 	}
 	summary(audit, &rp);
@@ -520,37 +532,60 @@ static int audit_one(struct run_out *ro, const char *repo)
 }
 
 /*
- * The next repository to audit (to free), or NULL: the arguments, then the lines of
- * --from, read as they are needed, so that a list piped in is audited as it comes.
+ * The next repository of the list (to free), or NULL: the arguments, then the lines of
+ * --from, read as they are needed, so that a list piped in is taken as it comes.
  */
-static char *next_repo(struct run_out *ro)
+char *repo_list_next(struct repo_list *l)
 {
 	char *repo = NULL;
 
-	pthread_mutex_lock(&ro->list_lock);
-	if (ro->next < ro->nargs) {
-		if (!(repo = strdup(ro->args[ro->next++])))
-			ro->list_failed = "out of memory";
+	pthread_mutex_lock(&l->lock);
+	if (l->next < l->nargs) {
+		if (!(repo = strdup(l->args[l->next++])))
+			l->failed = "out of memory";
 	}
-	while (!repo && ro->from && !ro->list_failed) {
-		ssize_t len = getline(&ro->line, &ro->linecap, ro->from);
+	while (!repo && l->from && !l->failed) {
+		ssize_t len = getline(&l->line, &l->linecap, l->from);
 		if (len < 0) {
-			if (ferror(ro->from))
-				ro->list_failed = strerror(errno);
-			ro->from = NULL;
+			if (ferror(l->from))
+				l->failed = strerror(errno);
+			l->from = NULL;
 			break;
 		}
-		if (len && ro->line[len - 1] == '\n')
-			ro->line[--len] = 0;
-		if (len && ro->line[len - 1] == '\r')
-			ro->line[--len] = 0;
-		if (len && !(repo = strdup(ro->line)))
-			ro->list_failed = "out of memory";
+		if (len && l->line[len - 1] == '\n')
+			l->line[--len] = 0;
+		if (len && l->line[len - 1] == '\r')
+			l->line[--len] = 0;
+		if (len && !(repo = strdup(l->line)))
+			l->failed = "out of memory";
 	}
 	if (repo)
-		ro->nrepos++;
-	pthread_mutex_unlock(&ro->list_lock);
+		l->taken++;
+	pthread_mutex_unlock(&l->lock);
 	return repo;
+}
+
+int repo_list_init(struct repo_list *l, char **args, size_t nargs, const char *from_name)
+{
+	memset(l, 0, sizeof(*l));
+	pthread_mutex_init(&l->lock, NULL);
+	l->args = args;
+	l->nargs = nargs;
+	l->from_name = from_name;
+	if (!from_name)
+		return 0;
+	l->from = strcmp(from_name, "-") ? fopen(from_name, "r") : stdin;
+	l->from_file = l->from;
+	return l->from ? 0 : -1;
+}
+
+void repo_list_end(struct repo_list *l)
+{
+	if (l->from_file && l->from_file != stdin)
+		fclose(l->from_file);
+	free(l->line);
+	pthread_mutex_destroy(&l->lock);
+	memset(l, 0, sizeof(*l));
 }
 
 /* A worker: repositories from the list until none is left. */
@@ -559,7 +594,7 @@ static void *audit_worker(void *p)
 	struct run_out *ro = p;
 	char *repo;
 
-	while ((repo = next_repo(ro))) {
+	while ((repo = repo_list_next(&ro->list))) {
 		int rc = audit_one(ro, repo);
 		free(repo);
 		pthread_mutex_lock(&ro->lock);
@@ -570,11 +605,11 @@ static void *audit_worker(void *p)
 			ro->found++;
 		else
 			ro->clean++;
-		if (ro->progress && ro->from_name) {
+		if (ro->progress && ro->list.from_name) {
 			fprintf(stderr, "\raudit: %zu repositories\033[K", ro->done);
 			ro->progress_shown = 1;
 		} else if (ro->progress) {
-			progress_bar("audit", ro->done, ro->nargs, "repositories");
+			progress_bar("audit", ro->done, ro->list.nargs, "repositories");
 			ro->progress_shown = 1;
 		}
 		pthread_mutex_unlock(&ro->lock);
@@ -589,6 +624,7 @@ int cmd_audit(int argc, char **argv)
 		{ "json-lines", no_argument, NULL, 'L' },
 		{ "from", required_argument, NULL, 'F' },
 		{ "objects-dir", no_argument, NULL, 'o' },
+		{ "exact", no_argument, NULL, 'x' },
 		CLI_OPT_OBJECT_FORMAT,
 		CLI_OPT_JOBS,
 		{ "verify-ids", no_argument, NULL, 'V' },
@@ -601,20 +637,23 @@ int cmd_audit(int argc, char **argv)
 	pthread_t *threads = NULL;
 	size_t nthreads = 0, i;
 	char *dot[] = { (char *)"." };
-	int c, progress = -1, rc;
+	const char *from_name = NULL;
+	char **args;
+	size_t nargs;
+	int c, progress = -1, rc, listed = 0;
 
 	memset(&ro, 0, sizeof(ro));
 	ro.jobs = 1;
 	pthread_mutex_init(&ro.lock, NULL);
-	pthread_mutex_init(&ro.list_lock, NULL);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'J': ro.mode = OUT_JSON; break;
 		case 'L': ro.mode = OUT_JSON_LINES; break;
-		case 'F': ro.from_name = optarg; break;
+		case 'F': from_name = optarg; break;
 		case 'o': ro.objects = 1; break;
+		case 'x': ro.exact = 1; break;
 		case 'O':
 			if (parse_algo(optarg, &ro.algo, 0)) {
 				fprintf(stderr, "hexoid: unknown --object-format '%s'\n\n%s", optarg,
@@ -643,7 +682,7 @@ int cmd_audit(int argc, char **argv)
 			goto out;
 		}
 	}
-	ro.many = argc - optind > 1 || ro.from_name;
+	ro.many = argc - optind > 1 || from_name;
 	if (ro.many && ro.mode == OUT_JSON) {
 		fprintf(stderr, "hexoid: --json takes one repository; --json-lines takes many\n\n%s",
 			usage_audit);
@@ -656,37 +695,33 @@ int cmd_audit(int argc, char **argv)
 		rc = EXIT_TROUBLE;
 		goto out;
 	}
-	ro.args = argv + optind;
-	ro.nargs = (size_t)(argc - optind);
-	if (ro.objects && !ro.nargs && !ro.from_name) {
+	args = argv + optind;
+	nargs = (size_t)(argc - optind);
+	if (ro.objects && !nargs && !from_name) {
 		fprintf(stderr, "hexoid: --objects-dir needs a folder\n\n%s", usage_audit);
 		rc = EXIT_TROUBLE;
 		goto out;
 	}
-	if (!ro.many && !ro.nargs) {
+	if (!ro.many && !nargs) {
 		/* No repository named: the one git would use, $GIT_DIR when set. */
 		const char *gd = getenv("GIT_DIR");
 		if (gd && *gd && !ro.objects)
 			dot[0] = (char *)gd;
-		ro.args = dot;
-		ro.nargs = 1;
+		args = dot;
+		nargs = 1;
 	}
-	if (ro.from_name) {
-		ro.from = strcmp(ro.from_name, "-") ? fopen(ro.from_name, "r") : stdin;
-		ro.from_file = ro.from;
-		if (!ro.from) {
-			char err[512];
-			snprintf(err, sizeof(err), "%s: cannot read the list: %s", ro.from_name,
-				 strerror(errno));
-			not_audited(&ro, NULL, err);
-			ro.list_error = 1;
-		}
+	if (repo_list_init(&ro.list, args, nargs, from_name) < 0) {
+		char err[512];
+		snprintf(err, sizeof(err), "%s: cannot read the list: %s", from_name, strerror(errno));
+		not_audited(&ro, NULL, "list-unreadable", err);
+		ro.list_error = 1;
 	}
+	listed = 1;
 	ro.progress = progress >= 0 ? progress : isatty(STDERR_FILENO);
 
 	nthreads = ro.many && ro.jobs > 1 ? ro.jobs - 1 : 0;
-	if (!ro.from && nthreads >= ro.nargs)
-		nthreads = ro.nargs ? ro.nargs - 1 : 0;
+	if (!ro.list.from && nthreads >= ro.list.nargs)
+		nthreads = ro.list.nargs ? ro.list.nargs - 1 : 0;
 	if (nthreads && !(threads = calloc(nthreads, sizeof(*threads))))
 		nthreads = 0;
 	for (i = 0; i < nthreads; i++)
@@ -699,34 +734,32 @@ int cmd_audit(int argc, char **argv)
 		pthread_join(threads[i], NULL);
 	free(threads);
 	clear_progress(&ro);
-	if (ro.list_failed) {
+	if (ro.list.failed) {
 		char err[512];
-		snprintf(err, sizeof(err), "%s: reading the list: %s", display_name(ro.from_name),
-			 ro.list_failed);
-		not_audited(&ro, NULL, err);
+		snprintf(err, sizeof(err), "%s: reading the list: %s", display_name(ro.list.from_name),
+			 ro.list.failed);
+		not_audited(&ro, NULL, "list-unreadable", err);
 		ro.list_error = 1;
 	}
-	if (ro.from_file && ro.from_file != stdin)
-		fclose(ro.from_file);
 
 	if (ro.many && ro.mode == OUT_TEXT)
 		printf("hexoid audit: %zu repositor%s: %zu clean, %zu with findings, %zu not audited\n",
-		       ro.nrepos, ro.nrepos == 1 ? "y" : "ies", ro.clean, ro.found, ro.failed);
+		       ro.list.taken, ro.list.taken == 1 ? "y" : "ies", ro.clean, ro.found, ro.failed);
 	/* A repository that could not be audited, or a list not read to its end, wins over
 	 * findings: the run is not whole. */
 	rc = ro.failed || ro.list_error ? EXIT_TROUBLE : ro.found ? EXIT_INVALID : EXIT_VALID;
 	if (ro.mode == OUT_JSON_LINES)
 		printf("{\"schema\": 1, \"type\": \"run\", \"command\": \"audit\", \"repositories\": %zu, "
 		       "\"clean\": %zu, \"with_findings\": %zu, \"not_audited\": %zu, \"exit\": %d}\n",
-		       ro.nrepos, ro.clean, ro.found, ro.failed, rc);
+		       ro.list.taken, ro.clean, ro.found, ro.failed, rc);
 	if (fflush(stdout) || ro.write_failed) {
 		fprintf(stderr, "hexoid: writing the report: %s\n", strerror(errno));
 		rc = EXIT_TROUBLE;
 	}
 out:
-	free(ro.line);
+	if (listed)
+		repo_list_end(&ro.list);
 	pthread_mutex_destroy(&ro.lock);
-	pthread_mutex_destroy(&ro.list_lock);
 	return rc;
 }
 

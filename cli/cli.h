@@ -5,6 +5,7 @@
 #ifndef HEXOID_CLI_H
 #define HEXOID_CLI_H
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include "hexoid.h"
@@ -64,6 +65,28 @@ int cmd_verify_pack(int argc, char **argv);
 int cmd_pre_receive(int argc, char **argv);
 int cmd_update(int argc, char **argv);
 int cmd_repair(int argc, char **argv);
+int cmd_hooks(int argc, char **argv); /* hexoid hook (hook.c) */
+
+/* The repositories a command is given (audit.c): its arguments, then the lines of
+ * --from (a file, '-': stdin; blank lines skipped), read as they are needed so that a
+ * list piped in is taken as it comes; threads may take from it at once. */
+struct repo_list {
+	pthread_mutex_t lock;
+	char **args;
+	size_t nargs, next;
+	const char *from_name;
+	FILE *from;               /* until its end */
+	FILE *from_file;          /* to close */
+	char *line;
+	size_t linecap;
+	const char *failed;       /* why the list could not be read to its end */
+	size_t taken;             /* repositories taken so far */
+};
+/* 0, or -1 (errno set) when --from cannot be opened; repo_list_end() either way. */
+int repo_list_init(struct repo_list *l, char **args, size_t nargs, const char *from_name);
+/* The next repository (to free), or NULL at the end (or when failed is set). */
+char *repo_list_next(struct repo_list *l);
+void repo_list_end(struct repo_list *l);
 
 /* getopt_long entries several commands take, each returning its short form's letter,
  * and the end of a table. */

@@ -28,6 +28,7 @@ static const char usage_main[] =
 	"  pre-receive    git's pre-receive hook: rejects a push that brings, or points a\n"
 	"                 ref at, a commit or tag Git 3.0 will not read\n"
 	"  update    the same as git's update hook, for one ref\n"
+	"  hook      install those hooks in repositories, or check that git will run them\n"
 	"  repair    lowercase the IDs of a repository's files that Git 3.0 will reject,\n"
 	"            under git's own locks\n"
 	"  kernels   the kernels this build has, the active one, and the CPU's features\n"
@@ -324,6 +325,8 @@ int main(int argc, char **argv)
 		return cmd_update(argc - 1, argv + 1);
 	if (!strcmp(cmd, "repair"))
 		return cmd_repair(argc - 1, argv + 1);
+	if (!strcmp(cmd, "hook"))
+		return cmd_hooks(argc - 1, argv + 1);
 	fprintf(stderr, "hexoid: unknown command '%s'\n\n%s", cmd, usage_main);
 	return EXIT_TROUBLE;
 }

@@ -104,6 +104,7 @@ struct shared {
 	char *line;
 	size_t cap;
 	int list_failed;
+	char list_err[512];   /* why the list could not be read (to its end) */
 	unsigned long nrepos;
 	int code;
 };
@@ -231,11 +232,14 @@ static int on_step(void *ctx, const char *what, const char *path)
 	return 0;
 }
 
-static void error_line(struct out *o, const char *message)
+/* Why a repository was not repaired: on stderr, and as JSON with a stable code. */
+static void error_line(struct out *o, const char *code, const char *message)
 {
 	if (o->json) {
 		sb_puts(&o->b, "{\"schema\": 1, \"type\": \"error\", \"repository\": ");
 		sb_json_string(&o->b, o->repo);
+		sb_puts(&o->b, ", \"code\": ");
+		sb_json_string(&o->b, code);
 		sb_puts(&o->b, ", \"message\": ");
 		sb_json_string(&o->b, message);
 		sb_puts(&o->b, "}\n");
@@ -256,7 +260,13 @@ static int repair_one(struct out *o, const char *repo)
 
 	o->repo = repo;
 	if (!(rp = hexoid_repair_open(repo, err, sizeof(err)))) {
-		error_line(o, err);
+		/* The repair opens the repository as the audit does: the audit's code says why. */
+		enum hexoid_audit_open_error why = 0;
+		char again[512];
+		const char *name;
+		hexoid_audit_close(hexoid_audit_open_with(repo, 0, &why, again, sizeof(again)));
+		name = hexoid_audit_open_error_name(why);
+		error_line(o, name ? name : "unreadable", err);
 		return EXIT_TROUBLE;
 	}
 	audit = hexoid_repair_audit(rp);
@@ -280,7 +290,7 @@ static int repair_one(struct out *o, const char *repo)
 	ret = hexoid_repair_apply(rp, &opt, err, sizeof(err));
 	hexoid_repair_summary(rp, &c);
 	if (ret < 0) {
-		error_line(o, err);
+		error_line(o, "repair-failed", err);
 		emit(o, 1);
 		hexoid_repair_close(rp);
 		return EXIT_TROUBLE;
@@ -361,7 +371,8 @@ static char *next_repo(struct shared *sh)
 		ssize_t len = getline(&sh->line, &sh->cap, sh->from);
 		if (len < 0) {
 			if (ferror(sh->from)) {
-				fprintf(stderr, "hexoid repair: %s: %s\n", sh->from_name, strerror(errno));
+				snprintf(sh->list_err, sizeof(sh->list_err), "%s: reading the list: %s",
+					 sh->from_name, strerror(errno));
 				sh->list_failed = 1;
 			}
 			sh->from = NULL;
@@ -476,8 +487,10 @@ int cmd_repair(int argc, char **argv)
 	if (sh.from_name) {
 		sh.from = strcmp(sh.from_name, "-") ? fopen(sh.from_name, "r") : stdin;
 		if (!sh.from) {
-			fprintf(stderr, "hexoid repair: %s: %s\n", sh.from_name, strerror(errno));
-			return EXIT_TROUBLE;
+			/* Nothing to repair; the JSON says why as well as stderr. */
+			snprintf(sh.list_err, sizeof(sh.list_err), "%s: cannot read the list: %s",
+				 sh.from_name, strerror(errno));
+			sh.list_failed = 1;
 		}
 	}
 	sh.args = argv + optind;
@@ -503,8 +516,20 @@ int cmd_repair(int argc, char **argv)
 	if (sh.from && sh.from != stdin)
 		fclose(sh.from);
 	free(sh.line);
-	if (sh.list_failed)
+	if (sh.list_failed) {
 		sh.code = EXIT_TROUBLE;
+		fprintf(stderr, "hexoid repair: %s\n", sh.list_err);
+		if (sh.json) {
+			struct sbuf b = { 0 };
+			sb_puts(&b, "{\"schema\": 1, \"type\": \"error\", \"repository\": null, "
+				"\"code\": \"list-unreadable\", \"message\": ");
+			sb_json_string(&b, sh.list_err);
+			sb_puts(&b, "}\n");
+			if (!b.oom)
+				fwrite(b.p, 1, b.len, stdout);
+			sb_free(&b);
+		}
+	}
 	if (sh.json) {
 		printf("{\"schema\": 1, \"type\": \"run\", \"command\": \"repair\", \"repositories\": %lu, \"dry_run\": %s, "
 		       "\"exit\": %d}\n",

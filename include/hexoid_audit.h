@@ -137,10 +137,17 @@ struct hexoid_audit_options {
 	hexoid_audit_finding_fn *on_finding;  /* may be NULL (count only) */
 	hexoid_audit_progress_fn *on_progress; /* may be NULL */
 	void *ctx;
+	/* Cancellation, from any thread (a signal handler too): when *cancel becomes
+	 * nonzero the run stops and returns 1, promptly. It is read (atomically, relaxed)
+	 * from the start: before each area, each file, each git directory, each pack and
+	 * fan-out folder of loose objects, and during a pack's scan at least ten times a
+	 * second, in the object thread too. NULL: never cancelled (a callback returning
+	 * nonzero still stops the run). */
+	const int *cancel;
 };
 /* Later versions only add members at the end; callers built against this header keep
  * working with a newer library, which reads only the `size` bytes they passed. */
-#define HEXOID_AUDIT_OPTIONS_INIT { sizeof(struct hexoid_audit_options), 1, 0, NULL, NULL, NULL }
+#define HEXOID_AUDIT_OPTIONS_INIT { sizeof(struct hexoid_audit_options), 1, 0, NULL, NULL, NULL, NULL }
 
 /* How the repository stores its refs. */
 enum hexoid_ref_storage {
@@ -157,6 +164,37 @@ struct hexoid_audit;
  * there is none, it cannot be read, or it uses a hash or ref storage this does not know.
  */
 HEXOID_API struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errlen);
+
+/*
+ * The repository at `path` and no other: `path` is a git directory itself, or a folder
+ * with `.git` (a folder, or a "gitdir:" file) in it; nothing above it is searched.
+ * NULL with the reason in err (naming the path) when it is neither.
+ * (hexoid_audit_open() stops below each folder GIT_CEILING_DIRECTORIES names, as git
+ * does; this one never goes up.)
+ */
+HEXOID_API struct hexoid_audit *hexoid_audit_open_exact(const char *path, char *err,
+							size_t errlen);
+
+/* Why a repository could not be opened: a stable list, each with a fixed name
+ * (hexoid_audit_open_error_name()); new ones are only added at the end. */
+enum hexoid_audit_open_error {
+	HEXOID_OPEN_NOT_FOUND = 1,      /* "not-found": the path does not exist */
+	HEXOID_OPEN_UNREADABLE,         /* "unreadable": it cannot be reached (permissions, ...) */
+	HEXOID_OPEN_NOT_A_FOLDER,       /* "not-a-folder" */
+	HEXOID_OPEN_NOT_A_REPOSITORY,   /* "not-a-repository": no git directory there (or above) */
+	HEXOID_OPEN_BROKEN_GITDIR,      /* "broken-gitdir": a .git file that leads nowhere */
+	HEXOID_OPEN_UNKNOWN_FORMAT,     /* "unknown-format": a hash or ref storage not known */
+	HEXOID_OPEN_NO_MEMORY           /* "out-of-memory" */
+};
+/* "not-found", ...; NULL for an unknown value. */
+HEXOID_API const char *hexoid_audit_open_error_name(enum hexoid_audit_open_error why);
+
+/* hexoid_audit_open(), or with HEXOID_AUDIT_OPEN_EXACT in flags hexoid_audit_open_exact();
+ * when it fails, *why (unless NULL) says why as well as err. */
+#define HEXOID_AUDIT_OPEN_EXACT 1u
+HEXOID_API struct hexoid_audit *hexoid_audit_open_with(const char *path, unsigned flags,
+							enum hexoid_audit_open_error *why,
+							char *err, size_t errlen);
 
 /*
  * An objects folder alone, outside any repository (a shared object pool, a quarantine,

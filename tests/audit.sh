@@ -1054,4 +1054,131 @@ printf '[include]\n\tpath = more.cfg\n' >>"$fr/config"
 printf '[extensions]\n\trefStorage = rocks\n' >"$fr/more.cfg"
 audit --no-progress "$fr"
 judge "extensions in an included file: not the repository's format" 0 "" $?
+# --- Discovery as git's: a folder inside a bare repository is audited as that one (git
+# -C does the same), not above a folder of GIT_CEILING_DIRECTORIES (a ceiling is never
+# the folder started from; an empty entry stops the ones after it being resolved; a
+# relative one is ignored), and with --exact the path given or nothing.
+# found_as NAME WANT PATH [ENV]: hexoid's exit status WANT, and it agrees with git
+# -C PATH rev-parse --git-dir (found, or not) under the same environment.
+found_as() {
+	fa_name=$1 fa_want=$2 fa_path=$3
+	audit --no-progress --json-lines "$fa_path"
+	fa_rc=$?
+	if git -C "$fa_path" rev-parse --absolute-git-dir >"$tmp/gitsaw" 2>/dev/null; then
+		fa_git=$(cat "$tmp/gitsaw")
+		fa_ours=$(python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    d = json.loads(l)
+    if d["type"] == "repository": print(d["gitdir"])' "$tmp/out" 2>/dev/null)
+	else
+		fa_git=none fa_ours=none
+		[ "$fa_rc" = 2 ] || fa_ours="exit $fa_rc"
+	fi
+	if [ "$fa_rc" != "$fa_want" ]; then
+		fail "$fa_name: exit $fa_rc, expected $fa_want"
+		sed 's/^/#   /' "$tmp/err" | head -3
+	elif [ "$fa_ours" != "$fa_git" ]; then
+		fail "$fa_name: hexoid found '$fa_ours', git '$fa_git'"
+	else
+		pass "$fa_name (as git: $fa_git)"
+	fi
+}
+for fmt in sha1 sha256; do
+	dr=$tmp/disc-$fmt
+	git_ init -q --bare --object-format=$fmt "$dr/srv/r001.git"
+	mkdir -p "$dr/srv/r001.git/sub.git/deeper"
+	unset GIT_CEILING_DIRECTORIES
+	found_as "$fmt: an empty folder in a bare repository is that repository" 0 "$dr/srv/r001.git/sub.git"
+	export GIT_CEILING_DIRECTORIES="$dr/srv/r001.git"
+	found_as "$fmt: GIT_CEILING_DIRECTORIES above it: not found" 2 "$dr/srv/r001.git/sub.git"
+	found_as "$fmt: GIT_CEILING_DIRECTORIES two folders up: not found" 2 "$dr/srv/r001.git/sub.git/deeper"
+	found_as "$fmt: a ceiling is not the folder started from" 0 "$dr/srv/r001.git"
+	export GIT_CEILING_DIRECTORIES="$dr/srv/r001.git/sub.git"
+	found_as "$fmt: the folder started from as a ceiling: its parents are searched" 0 "$dr/srv/r001.git/sub.git"
+	export GIT_CEILING_DIRECTORIES="srv/r001.git:$dr/elsewhere"
+	found_as "$fmt: a relative ceiling is ignored" 0 "$dr/srv/r001.git/sub.git"
+	ln -s "$dr/srv/r001.git" "$dr/link"
+	export GIT_CEILING_DIRECTORIES="$dr/link"
+	found_as "$fmt: a ceiling through a symbolic link, resolved" 2 "$dr/srv/r001.git/sub.git"
+	export GIT_CEILING_DIRECTORIES=":$dr/link"
+	found_as "$fmt: after an empty entry, not resolved" 0 "$dr/srv/r001.git/sub.git"
+	unset GIT_CEILING_DIRECTORIES
+	audit --no-progress --exact "$dr/srv/r001.git/sub.git"
+	judge "$fmt: --exact on a folder that is no repository: exit 2, named" 2 "$dr/srv/r001.git/sub.git: not a git repository" $?
+	audit --no-progress --exact "$dr/srv/r001.git/sub.git/../../r001.git"
+	judge "$fmt: --exact on a bare repository" 0 "" $?
+	git_ init -q --object-format=$fmt "$dr/wt"
+	mkdir "$dr/wt/src"
+	audit --no-progress --exact "$dr/wt"
+	judge "$fmt: --exact on a work tree" 0 "" $?
+	audit --no-progress --exact "$dr/wt/.git"
+	judge "$fmt: --exact on its .git" 0 "" $?
+	audit --no-progress --exact "$dr/wt/src"
+	judge "$fmt: --exact on a folder of a work tree: exit 2" 2 "$dr/wt/src: not a git repository" $?
+	printf 'gitdir: %s\n' "$dr/gone" >"$dr/wt/src/.git"
+	audit --no-progress --exact "$dr/wt/src"
+	judge "$fmt: --exact on a .git file leading nowhere: exit 2" 2 "src/.git: not a git repository" $?
+done
+# --- JSON error lines: a stable "code" and the repository (null for the list), on real
+# cases, from hexoid audit --json-lines and hexoid repair --json-lines alike.
+je=$tmp/jerr
+mkdir -p "$je/empty" "$je/wt"
+git_ init -q --bare "$je/odd.git"
+printf '[extensions]\n\trefStorage = rocks\n' >>"$je/odd.git/config"
+printf 'x\n' >"$je/file"
+printf 'gitdir: %s\n' "$je/gone" >"$je/wt/.git"
+git_ init -q --bare "$je/ok.git"
+# json_error NAME CODE REPO-KEY: the error line of $tmp/out says CODE for REPO-KEY, every
+# line but the run's names a repository, and the run line is last.
+json_error() {
+	if python3 - "$tmp/out" "$2" "$3" >"$tmp/jmsg" 2>&1 <<'PY'; then
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+want_repo = None if sys.argv[3] == "null" else sys.argv[3]
+errs = [d for d in lines if d["type"] == "error"]
+assert len(errs) == 1, "error lines: %d" % len(errs)
+e = errs[0]
+assert e["code"] == sys.argv[2], "code %r" % e["code"]
+assert e["repository"] == want_repo, "repository %r" % e["repository"]
+assert e["message"], "no message"
+for d in lines[:-1]:
+    assert d["schema"] == 1 and "repository" in d, "a line without a repository: %r" % d
+assert lines[-1]["type"] == "run" and lines[-1]["exit"] == 2, "last line %r" % lines[-1]
+PY
+		pass "$1"
+	else
+		fail "$1: $(tail -1 "$tmp/jmsg")"
+		sed 's/^/#   /' "$tmp/out" | head -5
+	fi
+}
+for cmd in audit repair; do
+	jl() { $H $cmd --json-lines "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
+	[ $cmd = repair ] && dry=--dry-run || dry=--no-progress
+	jl $dry "$je/ok.git" "$je/missing"
+	judge "$cmd --json-lines, a missing path: exit 2" 2 "$je/missing" $?
+	json_error "$cmd --json-lines, a missing path: code not-found" not-found "$je/missing"
+	jl $dry "$je/empty"
+	json_error "$cmd --json-lines, a folder outside any repository: code not-a-repository" not-a-repository "$je/empty"
+	jl $dry "$je/file"
+	json_error "$cmd --json-lines, a file: code not-a-folder" not-a-folder "$je/file"
+	jl $dry "$je/wt"
+	json_error "$cmd --json-lines, a .git file leading nowhere: code broken-gitdir" broken-gitdir "$je/wt"
+	jl $dry "$je/odd.git"
+	json_error "$cmd --json-lines, an unknown refStorage: code unknown-format" unknown-format "$je/odd.git"
+	jl $dry --from="$je/no-list"
+	json_error "$cmd --json-lines, an unreadable --from list: code list-unreadable, repository null" list-unreadable null
+	if [ "$(id -u)" != 0 ]; then
+		mkdir -p "$je/locked/in"
+		chmod 0 "$je/locked"
+		jl $dry "$je/locked/in"
+		json_error "$cmd --json-lines, a folder that cannot be reached: code unreadable" unreadable "$je/locked/in"
+		chmod 755 "$je/locked"
+	else
+		skip "$cmd --json-lines, a folder that cannot be reached" "root reaches every folder"
+	fi
+done
+audit --json-lines --exact "$je/ok.git/objects"
+json_error "audit --json-lines --exact, a folder inside a repository: code not-a-repository" not-a-repository "$je/ok.git/objects"
+audit --json-lines --objects-dir "$je/missing"
+json_error "audit --json-lines --objects-dir, a missing folder: code not-found" not-found "$je/missing"
 exit 0

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hexoid_audit.h"
@@ -176,6 +177,44 @@ TEST(audit_api_stop)
 	}
 }
 
+TEST(audit_api_open_errors)
+{
+	const char *repo = repo_dir();
+	enum hexoid_audit_open_error why;
+	struct hexoid_audit *a;
+	char path[256], err[512];
+	int i;
+
+	if (!repo)
+		return;
+	for (i = 1; i <= HEXOID_OPEN_NO_MEMORY; i++)
+		CHECK(hexoid_audit_open_error_name((enum hexoid_audit_open_error)i) != NULL, "open error %d has a name", i);
+	CHECK(hexoid_audit_open_error_name(0) == NULL, "0 has no name");
+	why = HEXOID_OPEN_NO_MEMORY;
+	a = hexoid_audit_open_with(repo, HEXOID_AUDIT_OPEN_EXACT, &why, err, sizeof(err));
+	CHECK(a && why == 0, "the work tree, exactly: opened (%s)", a ? "" : err);
+	hexoid_audit_close(a);
+	snprintf(path, sizeof(path), "%s/.git/refs", repo);
+	a = hexoid_audit_open_with(path, 0, &why, err, sizeof(err));
+	CHECK(a != NULL, "a folder in the git directory: its repository (%s)", a ? "" : err);
+	hexoid_audit_close(a);
+	a = hexoid_audit_open_with(path, HEXOID_AUDIT_OPEN_EXACT, &why, err, sizeof(err));
+	CHECK(!a && why == HEXOID_OPEN_NOT_A_REPOSITORY && strstr(err, path),
+	      "the same, exactly: not a repository, named: %s", err);
+	hexoid_audit_close(a);
+	a = hexoid_audit_open_exact(path, err, sizeof(err));
+	CHECK(!a, "hexoid_audit_open_exact: the same");
+	hexoid_audit_close(a);
+	snprintf(path, sizeof(path), "%s/no-such", repo);
+	a = hexoid_audit_open_with(path, 0, &why, err, sizeof(err));
+	CHECK(!a && why == HEXOID_OPEN_NOT_FOUND, "a missing path: not-found (%d)", (int)why);
+	hexoid_audit_close(a);
+	snprintf(path, sizeof(path), "%s/f", repo);
+	a = hexoid_audit_open_with(path, 0, &why, err, sizeof(err));
+	CHECK(!a && why == HEXOID_OPEN_NOT_A_FOLDER, "a file: not-a-folder (%d)", (int)why);
+	hexoid_audit_close(a);
+}
+
 TEST(audit_api_options_size)
 {
 	const char *repo = repo_dir();
@@ -222,4 +261,127 @@ TEST(audit_api_threads)
 	}
 	cleanup();
 	made = -1;
+}
+
+/* --- Cancellation: a repository of many objects made with git fast-import (commits
+ * each with its own blob and tree: packed, and a second pack loose-unpacked), cancelled
+ * at the start and 10 ms in, from another thread, with one thread and with two. */
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct canceller {
+	int flag;
+	unsigned delay_ms;
+	double set_at;
+};
+
+static void *cancel_later(void *p)
+{
+	struct canceller *c = p;
+	struct timespec ts = { 0, (long)c->delay_ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+	c->set_at = now();
+	__atomic_store_n(&c->flag, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static int progress_calls;
+static int count_progress(void *ctx, const char *what, uint64_t done, uint64_t total)
+{
+	(void)ctx;
+	(void)what;
+	(void)done;
+	(void)total;
+	progress_calls++;
+	return 0;
+}
+
+/* One run: its result, and how long it took after *cancel was set (or in all). */
+static int timed_run(const char *repo, unsigned jobs, struct canceller *c, double *after)
+{
+	struct hexoid_audit_options o = HEXOID_AUDIT_OPTIONS_INIT;
+	struct hexoid_audit *a;
+	char err[512];
+	pthread_t t;
+	double start;
+	int rc, started = 0;
+
+	if (!(a = hexoid_audit_open(repo, err, sizeof(err))))
+		return -2;
+	o.jobs = jobs;
+	o.on_progress = count_progress;
+	o.cancel = c ? &c->flag : NULL;
+	start = now();
+	if (c) {
+		c->set_at = start;
+		if (c->delay_ms)
+			started = pthread_create(&t, NULL, cancel_later, c) == 0;
+		else
+			c->flag = 1;
+	}
+	rc = hexoid_audit_run(a, &o, err, sizeof(err));
+	*after = now() - (c ? c->set_at : start);
+	if (started)
+		pthread_join(t, NULL);
+	hexoid_audit_close(a);
+	return rc;
+}
+
+TEST(audit_api_cancel)
+{
+	char dir[64], cmd[1024], repo[96];
+	struct canceller c;
+	double full, after;
+	unsigned jobs, delay;
+	int rc;
+
+	strcpy(dir, "/tmp/hexoid-audit-cancel-XXXXXX");
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	/* 60000 commits, each with a blob and a tree: 180000 objects in one pack, and
+	 * 200 more loose. */
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; cd '%s'; git init -q --bare r.git; "
+		 "awk 'BEGIN { for (i = 1; i <= 60000; i++) {"
+		 " printf \"blob\\nmark :%%d\\ndata %%d\\n%%d\\n\", 2 * i, length(i \"\") + 1, i;"
+		 " printf \"commit refs/heads/main\\nmark :%%d\\n\", 2 * i + 1;"
+		 " printf \"committer C <c@example.com> %%d +0000\\ndata 2\\nc\\n\", 1700000000 + i;"
+		 " if (i > 1) printf \"from :%%d\\n\", 2 * i - 1;"
+		 " printf \"M 100644 :%%d f\\n\\n\", 2 * i } }' | git --git-dir=r.git fast-import --quiet; "
+		 "for i in $(seq 1 200); do echo \"loose $i\" | git --git-dir=r.git hash-object -w --stdin >/dev/null; done",
+		 dir);
+	if (system(cmd) != 0) {
+		CHECK(0, "git fast-import could not make the repository");
+		return;
+	}
+	snprintf(repo, sizeof(repo), "%s/r.git", dir);
+	rc = timed_run(repo, 1, NULL, &full);
+	CHECK(rc == 0, "the whole run: %d", rc);
+	fprintf(stderr, "# audit_api_cancel: the whole run %.0f ms\n", full * 1000);
+	for (jobs = 1; jobs <= 2; jobs++) {
+		for (delay = 0; delay <= 10; delay += 10) {
+			memset(&c, 0, sizeof(c));
+			c.delay_ms = delay;
+			progress_calls = 0;
+			rc = timed_run(repo, jobs, &c, &after);
+			fprintf(stderr, "# audit_api_cancel: jobs %u, cancelled at %u ms: back %.1f ms later\n",
+				jobs, delay, after * 1000);
+			CHECK(rc == 1, "jobs %u, cancelled at %u ms: returns 1 (cancelled), not %d", jobs, delay, rc);
+			/* Within 200 ms, and before the whole run would end (a pack's scan
+			 * asks at least ten times a second: up to 100 ms late). */
+			CHECK(after < 0.2 && after + delay / 1000.0 < full * 0.9,
+			      "jobs %u, cancelled at %u ms: back %.0f ms later (whole run %.0f ms)",
+			      jobs, delay, after * 1000, full * 1000);
+			if (!delay)
+				CHECK(progress_calls == 0, "cancelled at the start: %d progress calls", progress_calls);
+		}
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
 }

@@ -84,6 +84,12 @@ int hexoid_audit_read_at(struct run *r, enum hexoid_audit_area area, const struc
 void hexoid_audit_reftable_error(struct run *r, enum hexoid_audit_area area,
 				 const struct where *w, char *err);
 
+/* Whether the run stops: a callback asked it to, or options' *cancel is set (then the
+ * run stops here). From the calling thread only. */
+int hexoid_audit_stop(struct run *r);
+/* Whether options' *cancel is set; from any thread. */
+int hexoid_audit_cancel_asked(const struct run *r);
+
 /* Whether the folder was walked already; records it if not. -1 if it cannot be stat'ed. */
 int hexoid_audit_seen_before(struct run *r, const char *dir);
 

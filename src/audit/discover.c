@@ -93,68 +93,152 @@ int hexoid_audit_is_gitdir(const char *dir)
 	return ok;
 }
 
-char *hexoid_audit_discover(const char *path, char **top, char *err, size_t errlen)
+/*
+ * How far up discovery may go from `dir` (absolute, resolved), as git's setup reads
+ * GIT_CEILING_DIRECTORIES: colon-separated absolute paths (others are ignored), each
+ * resolved unless an empty entry came before it; the longest one that is a proper
+ * ancestor of dir wins. Returns its length (0 for "/"), or -1 when none is.
+ */
+static long ceiling_of(const char *dir)
 {
-	char *dir = realpath(path, NULL);
+	const char *env = getenv("GIT_CEILING_DIRECTORIES");
+	long best = -1;
+	int empty_seen = 0;
+	char *list, *entry, *save = NULL;
+
+	if (!env || !*env || !strcmp(dir, "/") || !(list = strdup(env)))
+		return -1;
+	/* strtok_r would skip empty entries, which matter. */
+	for (entry = list; entry; entry = save) {
+		char *colon = strchr(entry, ':'), *real = NULL;
+		const char *ceil = entry;
+		size_t len;
+
+		save = colon ? colon + 1 : NULL;
+		if (colon)
+			*colon = 0;
+		if (!*entry) {
+			empty_seen = 1;
+			continue;
+		}
+		if (*entry != '/')
+			continue;
+		if (!empty_seen) {
+			if (!(real = realpath(entry, NULL)))
+				continue;
+			ceil = real;
+		}
+		len = strlen(ceil);
+		if (len && ceil[len - 1] == '/')
+			len--;
+		if (!strncmp(dir, ceil, len) && dir[len] == '/' && dir[len + 1] && (long)len > best)
+			best = (long)len;
+		free(real);
+	}
+	free(list);
+	return best;
+}
+
+/* The git directory in the folder `dir` itself (its .git, or itself when bare): 1 with
+ * *found set (and *top for a work tree), 0 when it holds none, -1 with err set when its
+ * .git file leads nowhere. dir is taken over when it is the answer's top. */
+static int gitdir_in(char *dir, char **found, char **top, int *why, char *err, size_t errlen)
+{
+	char *dotgit = hexoid_join(dir, ".git");
+	struct stat gs;
+	int there;
+
+	*found = NULL;
+	if (!dotgit)
+		return 0;
+	there = stat(dotgit, &gs) == 0;
+	if (there && S_ISREG(gs.st_mode)) {
+		char *line = hexoid_file_first_line(dotgit), *target = NULL;
+		if (line && !strncmp(line, "gitdir:", 7)) {
+			const char *p = line + 7;
+			while (*p == ' ')
+				p++;
+			target = hexoid_resolve(dir, p);
+		}
+		if (!target || !hexoid_audit_is_gitdir(target)) {
+			snprintf(err, errlen, "%s: %s", dotgit,
+				 !line || strncmp(line, "gitdir:", 7)
+					 ? "not a git repository: a .git file without 'gitdir: <path>'"
+					 : "not a git repository: its gitdir is gone or is not a git directory");
+			*why = HEXOID_OPEN_BROKEN_GITDIR;
+			free(target);
+			free(line);
+			free(dotgit);
+			return -1;
+		}
+		free(line);
+		free(dotgit);
+		*top = dir;
+		*found = target;
+		return 1;
+	}
+	if (there && S_ISDIR(gs.st_mode) && hexoid_audit_is_gitdir(dotgit)) {
+		*top = dir;
+		*found = dotgit;
+		return 1;
+	}
+	free(dotgit);
+	if (hexoid_audit_is_gitdir(dir)) {
+		*found = dir;
+		return 1;
+	}
+	return 0;
+}
+
+char *hexoid_audit_discover(const char *path, int exact, char **top, int *why, char *err,
+			    size_t errlen)
+{
+	char *dir = realpath(path, NULL), *found;
 	struct stat st, up;
+	long ceiling;
 
 	if (!dir) {
 		struct errtext et;
+		*why = errno == ENOENT || errno == ENOTDIR ? HEXOID_OPEN_NOT_FOUND
+		       : errno == ENOMEM			 ? HEXOID_OPEN_NO_MEMORY
+							 : HEXOID_OPEN_UNREADABLE;
 		snprintf(err, errlen, "%s: %s", path, hexoid_audit_errtext(errno, &et));
 		return NULL;
 	}
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a folder", path);
+		*why = HEXOID_OPEN_NOT_A_FOLDER;
 		free(dir);
 		return NULL;
 	}
+	ceiling = exact ? -1 : ceiling_of(dir);
 	for (;;) {
-		char *dotgit = hexoid_join(dir, ".git"), *slash;
-		struct stat gs;
-		int found;
-		if (!dotgit)
-			break;
-		found = stat(dotgit, &gs) == 0;
-		if (found && S_ISREG(gs.st_mode)) {
-			char *line = hexoid_file_first_line(dotgit), *target = NULL;
-			if (line && !strncmp(line, "gitdir:", 7)) {
-				const char *p = line + 7;
-				while (*p == ' ')
-					p++;
-				target = hexoid_resolve(dir, p);
-			}
-			if (!target || !hexoid_audit_is_gitdir(target)) {
-				snprintf(err, errlen, "%s: %s", dotgit,
-					 !line || strncmp(line, "gitdir:", 7)
-						 ? "not a git repository: a .git file without 'gitdir: <path>'"
-						 : "not a git repository: its gitdir is gone or is not a git directory");
-				free(target);
-				free(line);
-				free(dotgit);
-				free(dir);
-				return NULL;
-			}
-			free(line);
-			free(dotgit);
-			*top = dir;
-			return target;
+		char *slash;
+		int rc = gitdir_in(dir, &found, top, why, err, errlen);
+		if (rc < 0) {
+			free(dir);
+			return NULL;
 		}
-		if (found && S_ISDIR(gs.st_mode) && hexoid_audit_is_gitdir(dotgit)) {
-			*top = dir;
-			return dotgit;
+		if (rc > 0)
+			return found;
+		if (exact) {
+			snprintf(err, errlen, "%s: not a git repository (--exact: neither a git "
+				 "directory nor a folder with .git)", path);
+			*why = HEXOID_OPEN_NOT_A_REPOSITORY;
+			free(dir);
+			return NULL;
 		}
-		free(dotgit);
-		if (hexoid_audit_is_gitdir(dir))
-			return dir;
-		/* Up one folder, not across file systems (git does not by default). */
+		/* Up one folder: not to a ceiling (GIT_CEILING_DIRECTORIES) or above it, and
+		 * not across file systems (git does not by default). */
 		slash = strrchr(dir, '/');
-		if (!slash || slash == dir)
+		if (!slash || slash == dir || (ceiling >= 0 && slash - dir <= ceiling))
 			break;
 		*slash = 0;
 		if (stat(dir, &up) < 0 || up.st_dev != st.st_dev)
 			break;
 	}
 	free(dir);
+	*why = HEXOID_OPEN_NOT_A_REPOSITORY;
 	snprintf(err, errlen, "%s: not a git repository (nor any of its parent folders)", path);
 	return NULL;
 }

@@ -29,10 +29,13 @@ char *hexoid_audit_common_of(const char *gitdir);
 int hexoid_audit_is_gitdir(const char *dir);
 
 /* The git directory for `path`, as git's discovery finds it: in each folder from `path`
- * up to the root of its file system, `.git` (a folder, or a file "gitdir: <dir>"), or
- * the folder itself when it is a bare repository. *top is the work tree's top folder,
- * or stays as it is for a bare repository. NULL with err set if there is none. */
-char *hexoid_audit_discover(const char *path, char **top, char *err, size_t errlen);
+ * up to the root of its file system or a ceiling of GIT_CEILING_DIRECTORIES (not
+ * included), `.git` (a folder, or a file "gitdir: <dir>"), or the folder itself when it
+ * is a bare repository; with `exact`, in `path` alone. *top is the work tree's top
+ * folder, or stays as it is for a bare repository. NULL with err set, and *why (enum
+ * hexoid_audit_open_error), if there is none. */
+char *hexoid_audit_discover(const char *path, int exact, char **top, int *why, char *err,
+			    size_t errlen);
 
 /* rp's git directories: its own, `dir` shown as `prefix`, then each linked worktree's
  * (worktrees/<name>/), by name. */

@@ -256,7 +256,7 @@ void hexoid_audit_notes(struct run *r, const struct repo *rp)
 		notes_finding(&nt, HEXOID_AUDIT_UNREADABLE, "", "notes not read: %s", err);
 		goto out;
 	}
-	for (i = 0; i < n && !r->stopped; i++) {
+	for (i = 0; i < n && !hexoid_audit_stop(r); i++) {
 		struct hexoid_object c;
 		unsigned char tree[HEXOID_MAX_RAWSZ];
 		nt.ref = v[i].name;

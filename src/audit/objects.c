@@ -113,7 +113,9 @@ static int on_scan_progress(void *ctx, uint64_t done, uint64_t total)
 	int stop;
 
 	if (!os->threaded) {
-		if (!os->r->stopped && os->r->o.on_progress && total &&
+		if (hexoid_audit_stop(os->r))
+			return 1;
+		if (os->r->o.on_progress && total &&
 		    os->r->o.on_progress(os->r->o.ctx, os->current ? os->current : "objects", done,
 					 total))
 			os->r->stopped = 1;
@@ -127,18 +129,24 @@ static int on_scan_progress(void *ctx, uint64_t done, uint64_t total)
 		os->progress_new = 1;
 		pthread_cond_signal(&os->wake);
 	}
+	if (hexoid_audit_cancel_asked(os->r))
+		os->stop = 1;
 	stop = os->stop;
 	pthread_mutex_unlock(&os->lock);
 	return stop;
 }
 
+/* Whether the scan stops: asked by the run, or cancelled (read in the object thread as
+ * well: the flag is atomic). */
 static int scan_stopped(struct objscan *os)
 {
 	int stop;
 
 	if (!os->threaded)
-		return os->r->stopped;
+		return hexoid_audit_stop(os->r);
 	pthread_mutex_lock(&os->lock);
+	if (hexoid_audit_cancel_asked(os->r))
+		os->stop = 1;
 	stop = os->stop;
 	pthread_mutex_unlock(&os->lock);
 	return stop;
@@ -263,6 +271,8 @@ static void scan_dir(struct objscan *os, const char *objects, int alt)
 	o.on_progress = on_scan_progress;
 	o.ctx = os;
 	os->area = alt ? HEXOID_AREA_ALTERNATES : HEXOID_AREA_LOOSE_OBJECTS;
+	if (scan_stopped(os))
+		return;
 	unread = hexoid_loose_scan(objects, &o, &st, err, sizeof(err)) < 0;
 	if (unread)
 		io_finding(os, objects, "cannot read the folder");

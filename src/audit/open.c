@@ -15,33 +15,67 @@
 #include "util/dir.h"
 #include "util/str.h"
 
-struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errlen)
+struct hexoid_audit *hexoid_audit_open_with(const char *path, unsigned flags,
+					    enum hexoid_audit_open_error *why, char *err,
+					    size_t errlen)
 {
 	struct hexoid_audit *a = calloc(1, sizeof(*a));
 	struct repo_config c;
+	int w = HEXOID_OPEN_NO_MEMORY;
 
 	if (!a) {
 		snprintf(err, errlen, "out of memory");
-		return NULL;
+		goto fail;
 	}
 	if (!path)
 		path = ".";
-	if (!(a->gitdir = hexoid_audit_discover(path, &a->top, err, errlen)))
+	if (!(a->gitdir = hexoid_audit_discover(path, (flags & HEXOID_AUDIT_OPEN_EXACT) != 0, &a->top,
+						&w, err, errlen)))
 		goto fail;
 	if (!(a->common = hexoid_audit_common_of(a->gitdir))) {
+		w = HEXOID_OPEN_NO_MEMORY;
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	hexoid_audit_repo_format(a->common, &c);
 	if (c.algo < 0 || c.reftable < 0) {
+		w = HEXOID_OPEN_UNKNOWN_FORMAT;
 		snprintf(err, errlen, "%s: unknown %s in its config", path, c.unknown);
 		goto fail;
 	}
 	a->algo = (enum hexoid_algo)c.algo;
 	a->refs = c.reftable ? HEXOID_REFS_REFTABLE : HEXOID_REFS_FILES;
+	if (why)
+		*why = 0;
 	return a;
 fail:
+	if (why)
+		*why = (enum hexoid_audit_open_error)w;
 	hexoid_audit_close(a);
+	return NULL;
+}
+
+struct hexoid_audit *hexoid_audit_open(const char *path, char *err, size_t errlen)
+{
+	return hexoid_audit_open_with(path, 0, NULL, err, errlen);
+}
+
+struct hexoid_audit *hexoid_audit_open_exact(const char *path, char *err, size_t errlen)
+{
+	return hexoid_audit_open_with(path, HEXOID_AUDIT_OPEN_EXACT, NULL, err, errlen);
+}
+
+const char *hexoid_audit_open_error_name(enum hexoid_audit_open_error why)
+{
+	switch (why) {
+	case HEXOID_OPEN_NOT_FOUND: return "not-found";
+	case HEXOID_OPEN_UNREADABLE: return "unreadable";
+	case HEXOID_OPEN_NOT_A_FOLDER: return "not-a-folder";
+	case HEXOID_OPEN_NOT_A_REPOSITORY: return "not-a-repository";
+	case HEXOID_OPEN_BROKEN_GITDIR: return "broken-gitdir";
+	case HEXOID_OPEN_UNKNOWN_FORMAT: return "unknown-format";
+	case HEXOID_OPEN_NO_MEMORY: return "out-of-memory";
+	}
 	return NULL;
 }
 

@@ -19,7 +19,7 @@ int hexoid_audit_report(struct run *r, struct hexoid_audit_finding *f)
 {
 	struct hexoid_audit_count *c = &r->audit->count[f->area];
 
-	if (r->stopped)
+	if (hexoid_audit_stop(r))
 		return 1;
 	f->cls = hexoid_audit_code_class(f->code);
 	if (f->cls == HEXOID_CLASS_GIT3)
@@ -29,6 +29,18 @@ int hexoid_audit_report(struct run *r, struct hexoid_audit_finding *f)
 	else
 		c->errors++;
 	if (r->o.on_finding && r->o.on_finding(r->o.ctx, f))
+		r->stopped = 1;
+	return r->stopped;
+}
+
+int hexoid_audit_cancel_asked(const struct run *r)
+{
+	return r->o.cancel && __atomic_load_n(r->o.cancel, __ATOMIC_RELAXED);
+}
+
+int hexoid_audit_stop(struct run *r)
+{
+	if (!r->stopped && hexoid_audit_cancel_asked(r))
 		r->stopped = 1;
 	return r->stopped;
 }

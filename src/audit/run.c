@@ -45,12 +45,12 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix, const
 
 	/* Objects meanwhile, with threads to spare. */
 	hexoid_audit_objects_start(&os, r, &rp, r->o.jobs > 1);
-	for (a = 0; a < HEXOID_AREA_LOOSE_OBJECTS && !r->stopped; a++)
-		for (i = 0; i < rp.nwheres && !r->stopped; i++)
+	for (a = 0; a < HEXOID_AREA_LOOSE_OBJECTS && !hexoid_audit_stop(r); a++)
+		for (i = 0; i < rp.nwheres && !hexoid_audit_stop(r); i++)
 			hexoid_audit_area_in(r, (enum hexoid_audit_area)a, &rp, &rp.wheres[i]);
 	hexoid_audit_objects_end(&os);
 
-	if (!r->stopped)
+	if (!hexoid_audit_stop(r))
 		hexoid_audit_submodules(r, &rp, "modules", audit_repo);
 
 	for (i = 0; i < rp.nwheres; i++) {

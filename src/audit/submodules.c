@@ -23,7 +23,7 @@ void hexoid_audit_submodules(struct run *r, const struct repo *rp, const char *r
 		return;
 	hexoid_dir_names(folder, HEXOID_DIR_FOLDERS, NULL, NULL, &list);
 	names = list.v;
-	for (i = 0; i < list.n && !r->stopped; i++) {
+	for (i = 0; i < list.n && !hexoid_audit_stop(r); i++) {
 		char *sub = hexoid_join(folder, names[i]), *subrel = hexoid_join(rel, names[i]);
 		if (sub && subrel) {
 			if (hexoid_audit_is_gitdir(sub)) {

@@ -114,7 +114,7 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 	for (i = 0; i < n; i++) {
 		size_t len = strlen(names[i]);
 		char type = names[i][len + 1];
-		if (!r->stopped) {
+		if (!hexoid_audit_stop(r)) {
 			if (names[i][len - 1] == '/') {
 				names[i][len - 1] = 0;
 				walk(r, pl, w, rp, fd, names[i]);
@@ -170,7 +170,7 @@ static void config_files(struct run *r, const struct place *pl, const struct rep
 			full = hexoid_join(home, v[i] + 2);
 		else
 			full = hexoid_resolve(rp->top, v[i]);
-		if (full && !r->stopped)
+		if (full && !hexoid_audit_stop(r))
 			place_file(r, pl, &shown, fd, AT_FDCWD, full, v[i], 0);
 		free(full);
 		free(v[i]);
@@ -268,7 +268,7 @@ static void mails(struct run *r, const struct place *pl, const struct where *w, 
 	if (flag && stat(flag, &st) == 0 &&
 	    !hexoid_dir_names(full, HEXOID_DIR_ANY, is_mail, NULL, &list) && list.n) {
 		int dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		for (i = 0; i < list.n && dirfd >= 0 && !r->stopped; i++) {
+		for (i = 0; i < list.n && dirfd >= 0 && !hexoid_audit_stop(r); i++) {
 			char *rel = hexoid_join(pl->path, list.v[i]);
 			if (rel)
 				place_file(r, pl, w, fd, dirfd, rel, rel, 0);
@@ -311,7 +311,7 @@ void hexoid_audit_area_in(struct run *r, enum hexoid_audit_area area, const stru
 {
 	size_t i;
 
-	for (i = 0; i < hexoid_audit_nplaces && !r->stopped; i++) {
+	for (i = 0; i < hexoid_audit_nplaces && !hexoid_audit_stop(r); i++) {
 		const struct place *pl = &hexoid_audit_places[i];
 		struct feed fd;
 		unsigned long long lines;
