@@ -94,12 +94,31 @@ static void hook_text(struct sbuf *b, const char *hexoid, int which)
 
 /* Run `git --git-dir=DIR config --path --get core.hooksPath`: 0 with *value (to free),
  * 1 when it is not set, -1 with err when git could not say. */
+/* Read a child's output into buf (at most cap - 1 bytes), close fd, and reap the child:
+ * how many bytes were read, its wait status in *status. */
+static size_t drain_child(int fd, char *buf, size_t cap, pid_t pid, int *status)
+{
+	size_t len = 0;
+	ssize_t got;
+
+	while (len < cap - 1 && (got = read(fd, buf + len, cap - 1 - len)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			break;
+		len += (size_t)got;
+	}
+	close(fd);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	return len;
+}
+
 static int hooks_path(const char *gitdir, char **value, char *err, size_t errlen)
 {
 	int fd[2], status;
 	char buf[PATH_MAX + 2], *arg;
 	size_t len = 0;
-	ssize_t got;
 	pid_t pid;
 
 	*value = NULL;
@@ -126,16 +145,7 @@ static int hooks_path(const char *gitdir, char **value, char *err, size_t errlen
 		close(fd[0]);
 		return snprintf(err, errlen, "fork: %s", strerror(errno)), -1;
 	}
-	while (len < sizeof(buf) - 1 && (got = read(fd[0], buf + len, sizeof(buf) - 1 - len)) != 0) {
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			break;
-		len += (size_t)got;
-	}
-	close(fd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	len = drain_child(fd[0], buf, sizeof(buf), pid, &status);
 	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 1)) {
 		snprintf(err, errlen, "%s: 'git config core.hooksPath' failed (exit %d): "
 			 "cannot tell where git looks for hooks", gitdir,
@@ -201,7 +211,6 @@ static int says_hexoid(const char *path)
 	int fd[2], status;
 	char buf[64];
 	size_t len = 0;
-	ssize_t got;
 	pid_t pid;
 
 	if (pipe(fd) < 0)
@@ -222,16 +231,7 @@ static int says_hexoid(const char *path)
 		close(fd[0]);
 		return 0;
 	}
-	while (len < sizeof(buf) - 1 && (got = read(fd[0], buf + len, sizeof(buf) - 1 - len)) != 0) {
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			break;
-		len += (size_t)got;
-	}
-	close(fd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	len = drain_child(fd[0], buf, sizeof(buf), pid, &status);
 	buf[len] = 0;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && !strncmp(buf, "hexoid ", 7);
 }
