@@ -233,7 +233,7 @@ static void emit(struct report *rp)
 	if (rp->b.oom) {
 		fputs("hexoid: out of memory for the report\n", stderr);
 		ro->write_failed = 1;
-	} else if (fwrite(rp->b.p, 1, rp->b.len, stdout) != rp->b.len ||
+	} else if ((rp->b.len && fwrite(rp->b.p, 1, rp->b.len, stdout) != rp->b.len) ||
 		   (ro->mode == OUT_JSON_LINES && fflush(stdout))) {
 		ro->write_failed = 1;
 	}

@@ -622,7 +622,7 @@ static void *hook_worker(void *p)
 		struct sbuf out = { 0 }, errs = { 0 };
 		int rc = one_repo(hr, repo, &out, &errs);
 		pthread_mutex_lock(&hr->lock);
-		if (out.oom || fwrite(out.p, 1, out.len, stdout) != out.len || fflush(stdout))
+		if (out.oom || (out.len && fwrite(out.p, 1, out.len, stdout) != out.len) || fflush(stdout))
 			hr->write_failed = 1;
 		if (errs.len)
 			fputs(errs.p, stderr);
