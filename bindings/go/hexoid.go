@@ -57,15 +57,24 @@ func (a Algo) String() string {
 	return fmt.Sprintf("Algo(%d)", int(a))
 }
 
-// Kind is which hex digits an ID may use.
+// Kind is which hex digits an ID may use. The zero value is Lower, Git 3.0's rule;
+// Git 2.x's is asked for by name.
 type Kind int
 
 const (
-	// Mixed accepts 'A'..'F' as well, as Git 2.x does.
-	Mixed Kind = 0
 	// Lower accepts only '0'..'9' and 'a'..'f', as Git 3.0 does.
-	Lower Kind = 1
+	Lower Kind = 0
+	// Mixed accepts 'A'..'F' as well, as Git 2.x does.
+	Mixed Kind = 1
 )
+
+// cKind is the library's value of a Kind: anything but Mixed is lowercase only.
+func cKind(k Kind) C.int {
+	if k == Mixed {
+		return C.HEXOID_MIXED
+	}
+	return C.HEXOID_LOWER
+}
 
 // Class says why a byte is wrong.
 type Class int
@@ -88,7 +97,8 @@ func (c Class) String() string {
 }
 
 // Error describes the first bad record of a call: its index (from 0, in the call's
-// records), the offset of its first bad byte within the record (from 0), and why.
+// records), the column of its first bad byte within the record (from 1, as Problem's
+// and Finding's columns), and why.
 type Error struct {
 	Record int
 	Column int
@@ -150,7 +160,7 @@ func Decode(dst, src []byte, stride int, algo Algo, kind Kind) (int, error) {
 		return 0, nil
 	}
 	r := C.hx_decode((*C.uchar)(unsafe.Pointer(&dst[0])), (*C.char)(unsafe.Pointer(&src[0])),
-		C.size_t(n), C.size_t(stride), C.int(algo), C.int(kind))
+		C.size_t(n), C.size_t(stride), C.int(algo), cKind(kind))
 	return result(r, n)
 }
 
@@ -165,7 +175,7 @@ func Validate(src []byte, stride int, algo Algo, kind Kind) (int, error) {
 		return 0, nil
 	}
 	r := C.hx_decode(nil, (*C.char)(unsafe.Pointer(&src[0])), C.size_t(n), C.size_t(stride),
-		C.int(algo), C.int(kind))
+		C.int(algo), cKind(kind))
 	return result(r, n)
 }
 
@@ -174,7 +184,7 @@ func result(r C.struct_hx_result, n int) (int, error) {
 	case C.HEXOID_OK:
 		return n, nil
 	case C.HEXOID_EHEX, C.HEXOID_EUPPER:
-		return int(r.record), &Error{Record: int(r.record), Column: int(r.column), Class: Class(r.status)}
+		return int(r.record), &Error{Record: int(r.record), Column: int(r.column) + 1, Class: Class(r.status)}
 	}
 	return 0, ErrStride // HEXOID_EARG: excluded by check(); kept as an error, never a panic
 }

@@ -92,7 +92,7 @@ func TestDecodeErrors(t *testing.T) {
 				dst := bytes.Repeat([]byte{0xAA}, (n+2)*rawsz)
 				k, err := Decode(dst, text, stride, algo, c.kind)
 				var e *Error
-				if !errors.As(err, &e) || k != bad || *e != (Error{Record: bad, Column: col, Class: c.class}) {
+				if !errors.As(err, &e) || k != bad || *e != (Error{Record: bad, Column: col + 1, Class: c.class}) {
 					t.Fatalf("%v col %d %q: got %d, %v", algo, col, c.b, k, err)
 				}
 				if !bytes.Equal(dst[:bad*rawsz], raw[:bad*rawsz]) {
@@ -104,7 +104,7 @@ func TestDecodeErrors(t *testing.T) {
 				if !bytes.Equal(dst[n*rawsz:], bytes.Repeat([]byte{0xAA}, 2*rawsz)) {
 					t.Fatalf("dst past the records was written")
 				}
-				if k, err := Validate(text, stride, algo, c.kind); k != bad || !errors.As(err, &e) || e.Column != col {
+				if k, err := Validate(text, stride, algo, c.kind); k != bad || !errors.As(err, &e) || e.Column != col+1 {
 					t.Fatalf("Validate: %d, %v", k, err)
 				}
 			}
@@ -188,7 +188,7 @@ func TestDecodeID(t *testing.T) {
 					if isUpper {
 						class = ClassUpper
 					}
-					if !errors.As(err, &e) || *e != (Error{0, pos, class}) {
+					if !errors.As(err, &e) || *e != (Error{0, pos + 1, class}) {
 						t.Fatalf("%v pos %d byte %#x kind %d: %v", algo, pos, b, kind, err)
 					}
 					if !bytes.Equal(dst[:algo.RawSize()], make([]byte, algo.RawSize())) {

@@ -31,7 +31,7 @@ func tables() (lower, mixed [256]byte) {
 
 // DecodeID decodes one ID of 40 or 64 hex digits into dst (which needs 20 or 32 bytes)
 // and returns how many bytes it wrote. Any other length is ErrLength. A bad digit is an
-// *Error with Record 0 and the digit's offset as Column; dst[:len(src)/2] is then zeroed.
+// *Error with Record 0 and the digit's column (from 1) as Column; dst[:len(src)/2] is then zeroed.
 func DecodeID(dst, src []byte, kind Kind) (int, error) {
 	n := len(src)
 	if (n != 40 && n != 64) || len(dst) < n/2 {
@@ -79,7 +79,7 @@ func idError[T string | []byte](out []byte, src T, kind Kind) error {
 			if v&upperBit != 0 {
 				class = ClassUpper
 			}
-			return &Error{Record: 0, Column: i, Class: class}
+			return &Error{Record: 0, Column: i + 1, Class: class}
 		}
 	}
 	return nil // not reached: decode8 and the tables agree

@@ -52,7 +52,7 @@ func ParseFormat(name string) (Format, error) {
 
 // Problem is one bad line of a listing, at most one a line.
 type Problem struct {
-	Line    uint64 // from 1
+	Line    int    // from 1
 	Column  int    // from 1: the first byte that is wrong
 	Class   Class  // ClassUpper when only an uppercase digit is wrong, else ClassHex
 	Message string // for people: what is wrong
@@ -87,7 +87,7 @@ func hxGoProblem(h C.uintptr_t, p *C.struct_hexoid_problem) (stop C.int) {
 		}
 	}()
 	prob := Problem{
-		Line:    uint64(p.line),
+		Line:    int(p.line),
 		Column:  int(p.column),
 		Class:   Class(p.status),
 		Message: C.GoString(&p.message[0]),
@@ -116,7 +116,7 @@ func VerifyListing(r io.Reader, format Format, algo Algo, kind Kind, fn func(Pro
 	if fn != nil {
 		want = 1
 	}
-	l := C.hx_listing_new(C.int(format), C.int(algo), C.int(kind), C.uintptr_t(h), want)
+	l := C.hx_listing_new(C.int(format), C.int(algo), cKind(kind), C.uintptr_t(h), want)
 	if l == nil {
 		return stats, ErrBadListingOptions
 	}
