@@ -179,7 +179,8 @@ check: all $(TESTRUN)
 
 # The Go package against this build: a hexoid.pc naming the source's headers and the
 # build's libraries, then go test linked with the shared library (found at run time
-# through LD_LIBRARY_PATH) and again statically (-tags hexoid_static). No module is
+# through LD_LIBRARY_PATH), again statically (-tags hexoid_static), and the calls that
+# run C threads beside Go's (the push check, the audit) under -race. No module is
 # fetched: the package needs nothing outside Go's standard library.
 GO ?= go
 GO_TEST_FLAGS ?=
@@ -194,6 +195,8 @@ check-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
 	@echo '# go test (static)'
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -tags hexoid_static $(GO_TEST_FLAGS) ./...
+	@echo '# go test (race)'
+	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -race -run 'CheckPush|Audit' $(GO_TEST_FLAGS) .
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
