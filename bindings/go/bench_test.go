@@ -16,7 +16,7 @@ func BenchmarkDecode64K(b *testing.B) {
 	b.Run("hexoid", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		for i := 0; i < b.N; i++ {
-			if _, err := Decode(dst, text, 41, SHA1, Lower); err != nil {
+			if _, err := Decode(dst, text, SHA1, Lower); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -70,7 +70,7 @@ func BenchmarkDecodeID(b *testing.B) {
 	})
 	b.Run("hexoid-bulk-call", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := Decode(dst, text, 40, SHA1, Lower); err != nil {
+			if _, err := DecodeStride(dst, text, 40, SHA1, Lower); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -79,7 +79,11 @@ func idError[T string | []byte](out []byte, src T, kind Kind) error {
 			if v&upperBit != 0 {
 				class = ClassUpper
 			}
-			return &Error{Record: 0, Column: i + 1, Class: class}
+			code := "bad-hex"
+			if class == ClassUpper {
+				code = "uppercase-id"
+			}
+			return &Error{Record: 0, Column: i + 1, Class: class, Code: code}
 		}
 	}
 	return nil // not reached: decode8 and the tables agree
