@@ -440,3 +440,29 @@ func TestFormats(t *testing.T) {
 		t.Fatalf("the last format: %d %q", int(FormatLsFilesZ), FormatLsFilesZ)
 	}
 }
+
+// EncodeID against encoding/hex, for every byte value at every place.
+func TestEncodeID(t *testing.T) {
+	rng := rand.New(rand.NewSource(12))
+	out := make([]byte, 64)
+	for _, n := range []int{20, 32} {
+		raw := make([]byte, n)
+		for pos := 0; pos < n; pos++ {
+			rng.Read(raw)
+			for b := 0; b < 256; b++ {
+				raw[pos] = byte(b)
+				if k, err := EncodeID(out, raw); err != nil || k != 2*n || string(out[:k]) != hex.EncodeToString(raw) {
+					t.Fatalf("%x: %q, %v", raw, out[:k], err)
+				}
+			}
+		}
+	}
+	for _, n := range []int{0, 19, 21, 31, 33} {
+		if _, err := EncodeID(out, make([]byte, n)); err != ErrLength {
+			t.Fatalf("length %d: %v", n, err)
+		}
+	}
+	if _, err := EncodeID(make([]byte, 39), make([]byte, 20)); err != ErrLength {
+		t.Fatalf("short dst: %v", err)
+	}
+}
