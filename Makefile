@@ -4,6 +4,7 @@
 #   make check            all tests (installs missing Debian packages when run as root);
 #                         T=NAME runs the C tests and shell suites whose names hold NAME
 #   make check-go         the Go package (bindings/go): go test, shared and static
+#   make bench-go         the Go package's benchmarks beside encoding/hex
 #   make demo             verify this repository's and a fresh SHA-256 repository's listings
 #   make check-sanitize   the tests again under -fsanitize=address,undefined
 #   make check-tsan       the threading tests under -fsanitize=thread
@@ -108,7 +109,7 @@ $(BUILD)/.config: FORCE
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(CONFIG)' ]; then echo '$(CONFIG)' > $@; fi
 FORCE:
 
-.PHONY: FORCE all check check-go check-sanitize check-tsan fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
+.PHONY: FORCE all check check-go bench-go check-sanitize check-tsan fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
 all: $(STATIC) $(SHARED) $(HEXOID)
 
 # Debian packages: installed when run as root, otherwise the exact command is printed.
@@ -197,6 +198,10 @@ check-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -tags hexoid_static $(GO_TEST_FLAGS) ./...
 	@echo '# go test (race)'
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -race -run 'CheckPush|Audit' $(GO_TEST_FLAGS) .
+
+# The Go package's benchmarks beside encoding/hex, against this build.
+bench-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
+	cd bindings/go && $(GO_ENV) $(GO) test -run '^$$' -bench . $(GO_BENCH_FLAGS) .
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
