@@ -4,6 +4,7 @@
 #   make check            all tests (installs missing Debian packages when run as root);
 #                         T=NAME runs the C tests and shell suites whose names hold NAME
 #   make check-go         the Go package (bindings/go): go test, shared and static
+#   make bench-go         the Go package's benchmarks beside encoding/hex
 #   make demo             verify this repository's and a fresh SHA-256 repository's listings
 #   make check-sanitize   the tests again under -fsanitize=address,undefined
 #   make check-tsan       the threading tests under -fsanitize=thread
@@ -108,7 +109,7 @@ $(BUILD)/.config: FORCE
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(CONFIG)' ]; then echo '$(CONFIG)' > $@; fi
 FORCE:
 
-.PHONY: FORCE all check check-go check-sanitize check-tsan fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
+.PHONY: FORCE all check check-go bench-go check-sanitize check-tsan fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
 all: $(STATIC) $(SHARED) $(HEXOID)
 
 # Debian packages: installed when run as root, otherwise the exact command is printed.
@@ -180,7 +181,8 @@ check: all $(TESTRUN)
 
 # The Go package against this build: a hexoid.pc naming the source's headers and the
 # build's libraries, then go test linked with the shared library (found at run time
-# through LD_LIBRARY_PATH) and again statically (-tags hexoid_static). No module is
+# through LD_LIBRARY_PATH), again statically (-tags hexoid_static), and the calls that
+# run C threads beside Go's (the push check, the audit) under -race. No module is
 # fetched: the package needs nothing outside Go's standard library.
 GO ?= go
 GO_TEST_FLAGS ?=
@@ -195,6 +197,12 @@ check-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
 	@echo '# go test (static)'
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -tags hexoid_static $(GO_TEST_FLAGS) ./...
+	@echo '# go test (race)'
+	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -race -run 'CheckPush|Audit' $(GO_TEST_FLAGS) .
+
+# The Go package's benchmarks beside encoding/hex, against this build.
+bench-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
+	cd bindings/go && $(GO_ENV) $(GO) test -run '^$$' -bench . $(GO_BENCH_FLAGS) .
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:

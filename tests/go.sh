@@ -34,4 +34,38 @@ if [ $rc != 0 ] || ! grep -q '^ok' "$log.tap"; then
 	sed 's/^/#   /' "$log" | tail -30
 fi
 rm -f "$log.tap"
+
+# The README's lines for a module outside the checkout, as they stand: make install into
+# a prefix under a HOME of our own, the module in our TMPDIR, the listing program
+# built statically against the installed hexoid.pc and run on this checkout's history.
+# Its go cache is the build's: its key holds the prefix's paths, which are new each run.
+src=$(pwd)
+home=$(mktemp -d)
+trap 'rm -f "$log"; rm -rf "$home"' EXIT
+mkdir -p "$home/tmp"
+# The sh block that holds `make install PREFIX=`, and only it.
+awk '/^```sh$/ { inb = 1; blk = ""; next } inb && /^```$/ { inb = 0; if (blk ~ /make install PREFIX=/) printf "%s", blk; next }
+	inb { blk = blk $0 "\n" }' README.md >"$home/steps.sh"
+sed -n '/^```go$/,/^```$/p' README.md | sed -n '1,/^```$/p' | sed '1d;$d' >"$home/main.go"
+sed -n '1,/^# save the program above as main.go/p' "$home/steps.sh" >"$home/steps1.sh"
+sed -n '/^# save the program above as main.go/,$p' "$home/steps.sh" >"$home/steps2.sh"
+if ! grep -q 'make install' "$home/steps1.sh" || ! grep -q 'go build' "$home/steps2.sh" || [ ! -s "$home/main.go" ]; then
+	echo "not ok - go: the README's lines for a module of one's own are not found"
+else
+	(
+		export HOME="$home" TMPDIR="$home/tmp" GOPROXY=off GOCACHE="$src/${BUILD:-build}/go-cache"
+		unset PKG_CONFIG_PATH GOFLAGS LD_LIBRARY_PATH
+		set -e
+		. "$home/steps1.sh" >"$home/log1" 2>&1
+		cp "$home/main.go" main.go
+		. "$home/steps2.sh" >"$home/out" 2>"$home/err"
+	) >"$home/log" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && grep -q ' problems (' "$home/out" && [ -x "$home/tmp/checkids/checkids" ]; then
+		echo "ok - go: the README's lines build the listing program in a module outside the checkout, against make install PREFIX=..."
+	else
+		echo "not ok - go: the README's lines for a module of one's own (status $rc)"
+		cat "$home/log" "$home/log1" "$home/out" "$home/err" 2>/dev/null | sed 's/^/#   /' | tail -20
+	fi
+fi
 exit 0

@@ -41,8 +41,8 @@ type Finding struct {
 	Class      FindingClass // what it means for Git 3.0
 	Area       string       // "refs", "packed-refs", ..., "pack-objects", "alternates"
 	Path       string       // relative to the git directory (or the objects folder)
-	Line       uint64       // in a file of lines or in the object's text, from 1; 0 if none
-	Column     uint64       // from 1; 0 if none
+	Line       int          // in a file of lines or in the object's text, from 1; 0 if none
+	Column     int          // from 1; 0 if none
 	Object     string       // the object's ID in lowercase hex, "" when not about an object
 	ObjectType string       // "commit" or "tag" for an object's headers, else ""
 	Header     string       // "tree", "parent", "object", "mergetag object", or ""
@@ -130,8 +130,8 @@ func goFinding(f *C.struct_hexoid_audit_finding) Finding {
 		Class:   FindingClass(f.cls),
 		Area:    C.GoString(C.hexoid_audit_area_name(f.area)),
 		Path:    C.GoString(f.path),
-		Line:    uint64(f.line),
-		Column:  uint64(f.column),
+		Line:    int(f.line),
+		Column:  int(f.column),
 		Offset:  -1,
 		Message: C.GoString(f.message),
 	}
@@ -171,13 +171,16 @@ var ErrNotAudited = errors.New("hexoid: not audited")
 // from fn stops the audit and is returned; so does ctx's error once ctx is done: fn is
 // not called again, and the audit stops at its next finding or progress report (several
 // times a second while packs are scanned). A panic in fn is raised again from
-// Audit. The error wraps ErrNotAudited when there is no repository or it cannot be
+// Audit. A nil ctx is context.Background(). The error wraps ErrNotAudited when there is no repository or it cannot be
 // read. Findings alone are not an error: the summary counts them.
 //
 // The C side holds no Go pointer: fn is reached through a runtime/cgo.Handle, deleted
 // when Audit returns. Several audits may run at once in different goroutines.
 func Audit(ctx context.Context, path string, opts *AuditOptions, fn func(Finding) error) (AuditSummary, error) {
 	var sum AuditSummary
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	var o AuditOptions
 	if opts != nil {
 		o = *opts

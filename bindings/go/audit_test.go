@@ -21,7 +21,7 @@ func plantedRepo(t *testing.T, algo Algo, n int, pack bool) (string, map[string]
 }
 
 // planted is plantedRepo, with the column of the tree header's first uppercase digit.
-func planted(t *testing.T, algo Algo, n int, pack bool) (string, map[string]bool, uint64) {
+func planted(t *testing.T, algo Algo, n int, pack bool) (string, map[string]bool, int) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
@@ -54,7 +54,7 @@ func planted(t *testing.T, algo Algo, n int, pack bool) (string, map[string]bool
 	if pack {
 		git("", "repack", "-adq")
 	}
-	return repo, bad, uint64(len("tree ") + 1 + strings.IndexAny(tree, "abcdef"))
+	return repo, bad, len("tree ") + 1 + strings.IndexAny(tree, "abcdef")
 }
 
 func TestAudit(t *testing.T) {

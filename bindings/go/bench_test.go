@@ -2,6 +2,7 @@ package hexoid
 
 import (
 	"encoding/hex"
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -16,7 +17,7 @@ func BenchmarkDecode64K(b *testing.B) {
 	b.Run("hexoid", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		for i := 0; i < b.N; i++ {
-			if _, err := Decode(dst, text, 41, SHA1, Lower); err != nil {
+			if _, err := Decode(dst, text, SHA1, Lower); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -70,7 +71,7 @@ func BenchmarkDecodeID(b *testing.B) {
 	})
 	b.Run("hexoid-bulk-call", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := Decode(dst, text, 40, SHA1, Lower); err != nil {
+			if _, err := DecodeStride(dst, text, 40, SHA1, Lower); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -78,17 +79,19 @@ func BenchmarkDecodeID(b *testing.B) {
 }
 
 func BenchmarkEncodeID(b *testing.B) {
-	raw := make([]byte, 20)
-	rand.New(rand.NewSource(9)).Read(raw)
-	dst := make([]byte, 40)
-	b.Run("hexoid", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			EncodeID(dst, raw)
-		}
-	})
-	b.Run("encoding-hex", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			hex.Encode(dst, raw)
-		}
-	})
+	for _, n := range []int{20, 32} {
+		raw := make([]byte, n)
+		rand.New(rand.NewSource(9)).Read(raw)
+		dst := make([]byte, 2*n)
+		b.Run(fmt.Sprintf("hexoid-%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				EncodeID(dst, raw)
+			}
+		})
+		b.Run(fmt.Sprintf("encoding-hex-%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				hex.Encode(dst, raw)
+			}
+		})
+	}
 }

@@ -57,15 +57,24 @@ func (a Algo) String() string {
 	return fmt.Sprintf("Algo(%d)", int(a))
 }
 
-// Kind is which hex digits an ID may use.
+// Kind is which hex digits an ID may use. The zero value is Lower, Git 3.0's rule;
+// Git 2.x's is asked for by name.
 type Kind int
 
 const (
-	// Mixed accepts 'A'..'F' as well, as Git 2.x does.
-	Mixed Kind = 0
 	// Lower accepts only '0'..'9' and 'a'..'f', as Git 3.0 does.
-	Lower Kind = 1
+	Lower Kind = 0
+	// Mixed accepts 'A'..'F' as well, as Git 2.x does.
+	Mixed Kind = 1
 )
+
+// cKind is the library's value of a Kind: anything but Mixed is lowercase only.
+func cKind(k Kind) C.int {
+	if k == Mixed {
+		return C.HEXOID_MIXED
+	}
+	return C.HEXOID_LOWER
+}
 
 // Class says why a byte is wrong.
 type Class int
@@ -88,16 +97,30 @@ func (c Class) String() string {
 }
 
 // Error describes the first bad record of a call: its index (from 0, in the call's
-// records), the offset of its first bad byte within the record (from 0), and why.
+// records), the column of its first bad byte within the record (from 1, as Problem's
+// and Finding's columns), and why.
 type Error struct {
 	Record int
 	Column int
-	Class  Class
+	Class  Class  // ClassUpper for an uppercase digit alone, else ClassHex
+	Code   string // the listing checker's name for it: "uppercase-id", "bad-hex", "short-id", ...
 }
 
 func (e *Error) Error() string {
 	if e.Class == ClassUpper {
 		return fmt.Sprintf("hexoid: record %d, column %d: uppercase hex digit: Git 3.0 accepts only lowercase", e.Record, e.Column)
+	}
+	switch e.Code {
+	case "short-id":
+		return fmt.Sprintf("hexoid: record %d, column %d: the ID ends before its last digit", e.Record, e.Column)
+	case "long-id":
+		return fmt.Sprintf("hexoid: record %d, column %d: more hex digits after the ID", e.Record, e.Column)
+	case "crlf":
+		return fmt.Sprintf("hexoid: record %d, column %d: a carriage return before the newline", e.Record, e.Column)
+	case "long-line":
+		return fmt.Sprintf("hexoid: record %d, column %d: more after the ID than its newline", e.Record, e.Column)
+	case "no-newline":
+		return fmt.Sprintf("hexoid: record %d, column %d: the last line has no newline", e.Record, e.Column)
 	}
 	return fmt.Sprintf("hexoid: record %d, column %d: not a hex digit", e.Record, e.Column)
 }
@@ -109,10 +132,13 @@ var (
 	ErrStride = errors.New("hexoid: stride below the hex size of an ID")
 	// ErrLength: a single ID that is not 40 or 64 hex digits, or a dst too short for it.
 	ErrLength = errors.New("hexoid: an object ID is 40 or 64 hex digits")
+	// ErrShortDst: a dst without room for every record of src.
+	ErrShortDst = errors.New("hexoid: dst has no room for every record")
 )
 
-// Records is how many records of stride bytes src holds, the last one possibly cut
-// after its hexsz digits (a last line without its newline): (len-hexsz)/stride + 1.
+// Records is how many records of stride bytes src holds for DecodeStride, the last one
+// possibly cut after its hexsz digits (a last line without its newline):
+// (len-hexsz)/stride + 1.
 func Records(src []byte, stride int, algo Algo) int {
 	hexsz := algo.HexSize()
 	if hexsz == 0 || stride < hexsz || len(src) < hexsz {
@@ -131,32 +157,186 @@ func check(stride int, algo Algo) error {
 	return nil
 }
 
-// Decode decodes the IDs of src's records (record i starts at i*stride; its first
-// hexsz bytes are the ID) into dst, rawsz bytes each, as many as src holds (Records)
-// and dst has room for; it returns how many it decoded.
+// Decode decodes src, which must be exactly lines of one ID each, as git prints them
+// (`git rev-list`, pack-objects' output): hexsz hex digits then '\n', every line ended,
+// into dst, rawsz bytes each; it returns how many it decoded. dst must have room for
+// every line (ErrShortDst, nothing written, otherwise).
 //
-// On a bad record it returns its index and an *Error: the records before it are decoded
-// and valid; dst's bytes for the bad record and every later one of the call are zeroed;
-// dst past them is untouched. A call that succeeds allocates nothing.
-func Decode(dst, src []byte, stride int, algo Algo, kind Kind) (int, error) {
+// The first bad line is an *Error: its Code says what is wrong (uppercase-id, bad-hex,
+// short-id, long-id, crlf, long-line: a byte after the ID that is neither a digit nor
+// the newline, no-newline: the last line cut before its newline). The lines before it
+// are decoded and valid and their count is returned; dst's bytes for the bad line and
+// every later one are zeroed. A call that succeeds allocates nothing.
+func Decode(dst, src []byte, algo Algo, kind Kind) (int, error) {
+	if algo.RawSize() == 0 {
+		return 0, ErrAlgo
+	}
+	stride := algo.HexSize() + 1
+	n := (len(src) + stride - 1) / stride
+	if len(dst) < n*algo.RawSize() {
+		return 0, ErrShortDst
+	}
+	return strict(dst, src, algo, kind)
+}
+
+// Validate checks src as Decode does, writing nothing; it returns how many lines were
+// valid before the first bad one (all of them, and nil, when none is bad).
+func Validate(src []byte, algo Algo, kind Kind) (int, error) {
+	if algo.RawSize() == 0 {
+		return 0, ErrAlgo
+	}
+	return strict(nil, src, algo, kind)
+}
+
+// strict decodes (dst nil: checks) the whole lines in one call into C, then finds the
+// first line whose end is not '\n' right after the ID; the first of the two wins.
+func strict(dst, src []byte, algo Algo, kind Kind) (int, error) {
+	hexsz, rawsz := algo.HexSize(), algo.RawSize()
+	stride := hexsz + 1
+	whole := len(src) / stride
+	shape := whole // the first line whose shape is wrong; whole+1: none
+	for i := 0; i < whole; i++ {
+		if src[i*stride+hexsz] != '\n' {
+			shape = i
+			break
+		}
+	}
+	if shape == whole && len(src)%stride == 0 {
+		shape = whole + 1
+	}
+	n := whole
+	if shape < n {
+		n = shape
+	}
+	if n > 0 {
+		var out *C.uchar
+		if dst != nil {
+			out = (*C.uchar)(unsafe.Pointer(&dst[0]))
+		}
+		r := C.hx_decode(out, (*C.char)(unsafe.Pointer(&src[0])), C.size_t(n), C.size_t(stride),
+			C.int(algo), cKind(kind))
+		if r.status != C.HEXOID_OK {
+			rec, col := int(r.record), int(r.column)
+			line := src[rec*stride : rec*stride+stride]
+			e := &Error{Record: rec, Column: col + 1, Class: Class(r.status), Code: codeOf(r.status)}
+			// A line cut short: the newline (or a CR before it) where a digit should be.
+			if nl := indexEOL(line[:hexsz]); nl >= 0 && nl <= col {
+				e.Column, e.Class, e.Code = nl+1, ClassHex, "short-id"
+			}
+			zero(dst, rec*rawsz, (whole+1)*rawsz)
+			return rec, e
+		}
+	}
+	if shape > whole {
+		return whole, nil
+	}
+	// The shape of line `shape` is wrong: clear its output and report it.
+	zero(dst, shape*rawsz, (whole+1)*rawsz)
+	line := src[shape*stride:]
+	if len(line) > stride {
+		line = line[:stride]
+	}
+	e := &Error{Record: shape, Class: ClassHex}
+	if digitsError(e, line[:min(len(line), hexsz)], kind) {
+		return shape, e
+	}
+	switch {
+	case len(line) < hexsz:
+		e.Column, e.Code = len(line)+1, "short-id"
+	case len(line) == hexsz:
+		e.Column, e.Code = hexsz+1, "no-newline"
+	case line[hexsz] == '\r':
+		e.Column, e.Code = hexsz+1, "crlf"
+	case mixedTable[line[hexsz]]&bad == 0:
+		e.Column, e.Code = hexsz+1, "long-id"
+	default:
+		e.Column, e.Code = hexsz+1, "long-line"
+	}
+	return shape, e
+}
+
+// digitsError fills e for the first bad byte of an ID's digits, as the library ranks
+// them (a byte that is no digit at all before an uppercase one; a line end there is a
+// short ID), and says whether there was one.
+func digitsError(e *Error, digits []byte, kind Kind) bool {
+	for i, c := range digits {
+		if mixedTable[c]&bad != 0 {
+			e.Column, e.Class, e.Code = i+1, ClassHex, "bad-hex"
+			if c == '\n' || c == '\r' {
+				e.Code = "short-id"
+			}
+			return true
+		}
+	}
+	if kind == Mixed {
+		return false
+	}
+	for i, c := range digits {
+		if lowerTable[c]&bad != 0 {
+			e.Column, e.Class, e.Code = i+1, ClassUpper, "uppercase-id"
+			return true
+		}
+	}
+	return false
+}
+
+// zero clears dst[from:to], as far as dst goes.
+func zero(dst []byte, from, to int) {
+	for i := from; i < len(dst) && i < to; i++ {
+		dst[i] = 0
+	}
+}
+
+func min(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// indexEOL is the offset of the first '\n' or '\r' in b, or -1.
+func indexEOL(b []byte) int {
+	for i, c := range b {
+		if c == '\n' || c == '\r' {
+			return i
+		}
+	}
+	return -1
+}
+
+func codeOf(status C.int) string {
+	if status == C.HEXOID_EUPPER {
+		return "uppercase-id"
+	}
+	return "bad-hex"
+}
+
+// DecodeStride is the lenient decoder: the IDs at fixed offsets of src (record i starts
+// at i*stride; its first hexsz bytes are the ID), whatever the bytes between them, the
+// last record possibly cut right after its ID (Records counts them). dst must have room
+// for every record (ErrShortDst, nothing written, otherwise). A bad ID is an *Error as
+// for Decode (uppercase-id or bad-hex); the records before it are decoded and valid,
+// dst's bytes for it and every later record are zeroed. Use it for records that are
+// not lines of IDs alone, such as the IDs at a fixed column of a listing; Decode checks
+// that lines are lines.
+func DecodeStride(dst, src []byte, stride int, algo Algo, kind Kind) (int, error) {
 	if err := check(stride, algo); err != nil {
 		return 0, err
 	}
 	n := Records(src, stride, algo)
-	if room := len(dst) / algo.RawSize(); room < n {
-		n = room
+	if len(dst) < n*algo.RawSize() {
+		return 0, ErrShortDst
 	}
 	if n == 0 {
 		return 0, nil
 	}
 	r := C.hx_decode((*C.uchar)(unsafe.Pointer(&dst[0])), (*C.char)(unsafe.Pointer(&src[0])),
-		C.size_t(n), C.size_t(stride), C.int(algo), C.int(kind))
+		C.size_t(n), C.size_t(stride), C.int(algo), cKind(kind))
 	return result(r, n)
 }
 
-// Validate checks src's records as Decode does, writing nothing; it returns how many
-// records were valid before the first bad one (all of them, and nil, when none is bad).
-func Validate(src []byte, stride int, algo Algo, kind Kind) (int, error) {
+// ValidateStride checks src's records as DecodeStride does, writing nothing.
+func ValidateStride(src []byte, stride int, algo Algo, kind Kind) (int, error) {
 	if err := check(stride, algo); err != nil {
 		return 0, err
 	}
@@ -165,7 +345,7 @@ func Validate(src []byte, stride int, algo Algo, kind Kind) (int, error) {
 		return 0, nil
 	}
 	r := C.hx_decode(nil, (*C.char)(unsafe.Pointer(&src[0])), C.size_t(n), C.size_t(stride),
-		C.int(algo), C.int(kind))
+		C.int(algo), cKind(kind))
 	return result(r, n)
 }
 
@@ -174,7 +354,8 @@ func result(r C.struct_hx_result, n int) (int, error) {
 	case C.HEXOID_OK:
 		return n, nil
 	case C.HEXOID_EHEX, C.HEXOID_EUPPER:
-		return int(r.record), &Error{Record: int(r.record), Column: int(r.column), Class: Class(r.status)}
+		return int(r.record), &Error{Record: int(r.record), Column: int(r.column) + 1, Class: Class(r.status),
+			Code: codeOf(C.int(r.status))}
 	}
 	return 0, ErrStride // HEXOID_EARG: excluded by check(); kept as an error, never a panic
 }

@@ -18,6 +18,8 @@ import (
 
 var algos = []Algo{SHA1, SHA256}
 
+var codeName = map[Class]string{ClassHex: "bad-hex", ClassUpper: "uppercase-id"}
+
 // lines makes n random IDs as records of stride bytes (hex, then '\n' and padding),
 // and their raw bytes.
 func lines(rng *rand.Rand, n, stride int, algo Algo) (text, raw []byte) {
@@ -41,11 +43,11 @@ func TestDecodeRoundTrip(t *testing.T) {
 			for _, n := range []int{0, 1, 2, 3, 31, 64, 1000} {
 				text, raw := lines(rng, n, stride, algo)
 				got := make([]byte, len(raw))
-				k, err := Decode(got, text, stride, algo, Lower)
+				k, err := DecodeStride(got, text, stride, algo, Lower)
 				if err != nil || k != n || !bytes.Equal(got, raw) {
 					t.Fatalf("%v stride %d n %d: decoded %d, %v", algo, stride, n, k, err)
 				}
-				if k, err := Validate(text, stride, algo, Lower); err != nil || k != n {
+				if k, err := ValidateStride(text, stride, algo, Lower); err != nil || k != n {
 					t.Fatalf("%v stride %d n %d: Validate %d, %v", algo, stride, n, k, err)
 				}
 				// The last line without its newline is still a record.
@@ -90,9 +92,9 @@ func TestDecodeErrors(t *testing.T) {
 				text, raw := lines(rng, n, stride, algo)
 				text[bad*stride+col] = c.b
 				dst := bytes.Repeat([]byte{0xAA}, (n+2)*rawsz)
-				k, err := Decode(dst, text, stride, algo, c.kind)
+				k, err := DecodeStride(dst, text, stride, algo, c.kind)
 				var e *Error
-				if !errors.As(err, &e) || k != bad || *e != (Error{Record: bad, Column: col, Class: c.class}) {
+				if !errors.As(err, &e) || k != bad || *e != (Error{Record: bad, Column: col + 1, Class: c.class, Code: codeName[c.class]}) {
 					t.Fatalf("%v col %d %q: got %d, %v", algo, col, c.b, k, err)
 				}
 				if !bytes.Equal(dst[:bad*rawsz], raw[:bad*rawsz]) {
@@ -104,7 +106,7 @@ func TestDecodeErrors(t *testing.T) {
 				if !bytes.Equal(dst[n*rawsz:], bytes.Repeat([]byte{0xAA}, 2*rawsz)) {
 					t.Fatalf("dst past the records was written")
 				}
-				if k, err := Validate(text, stride, algo, c.kind); k != bad || !errors.As(err, &e) || e.Column != col {
+				if k, err := ValidateStride(text, stride, algo, c.kind); k != bad || !errors.As(err, &e) || e.Column != col+1 {
 					t.Fatalf("Validate: %d, %v", k, err)
 				}
 			}
@@ -112,26 +114,29 @@ func TestDecodeErrors(t *testing.T) {
 		// Mixed accepts what Lower calls uppercase.
 		text, _ := lines(rng, n, stride, algo)
 		copy(text[bad*stride:], strings.ToUpper(string(text[bad*stride:bad*stride+algo.HexSize()])))
-		if _, err := Validate(text, stride, algo, Mixed); err != nil {
+		if _, err := ValidateStride(text, stride, algo, Mixed); err != nil {
 			t.Fatalf("Mixed rejects uppercase: %v", err)
 		}
 	}
 }
 
 func TestArguments(t *testing.T) {
-	if _, err := Decode(make([]byte, 20), make([]byte, 40), 39, SHA1, Lower); err != ErrStride {
+	if _, err := DecodeStride(make([]byte, 20), make([]byte, 40), 39, SHA1, Lower); err != ErrStride {
 		t.Fatalf("stride 39: %v", err)
 	}
-	if _, err := Decode(make([]byte, 20), make([]byte, 40), 40, Algo(7), Lower); err != ErrAlgo {
+	if _, err := DecodeStride(make([]byte, 20), make([]byte, 40), 40, Algo(7), Lower); err != ErrAlgo {
 		t.Fatalf("algo 7: %v", err)
 	}
-	// dst with room for 2 of 3 records: 2 decoded, nothing written past dst.
-	text, raw := lines(rand.New(rand.NewSource(3)), 3, 41, SHA1)
+	// dst with room for 2 of 3 records: an error, nothing written.
+	text, _ := lines(rand.New(rand.NewSource(3)), 3, 41, SHA1)
 	dst := make([]byte, 40)
-	if k, err := Decode(dst, text, 41, SHA1, Lower); k != 2 || err != nil || !bytes.Equal(dst, raw[:40]) {
+	if k, err := DecodeStride(dst, text, 41, SHA1, Lower); k != 0 || err != ErrShortDst || !bytes.Equal(dst, make([]byte, 40)) {
 		t.Fatalf("short dst: %d, %v", k, err)
 	}
-	if k, err := Decode(nil, nil, 41, SHA1, Lower); k != 0 || err != nil {
+	if k, err := Decode(dst, text, SHA1, Lower); k != 0 || err != ErrShortDst || !bytes.Equal(dst, make([]byte, 40)) {
+		t.Fatalf("short dst: %d, %v", k, err)
+	}
+	if k, err := DecodeStride(nil, nil, 41, SHA1, Lower); k != 0 || err != nil {
 		t.Fatalf("empty: %d, %v", k, err)
 	}
 }
@@ -140,10 +145,10 @@ func TestArguments(t *testing.T) {
 func TestNoAllocations(t *testing.T) {
 	text, raw := lines(rand.New(rand.NewSource(4)), 64, 41, SHA1)
 	dst := make([]byte, len(raw))
-	if a := testing.AllocsPerRun(100, func() { Decode(dst, text, 41, SHA1, Lower) }); a != 0 {
+	if a := testing.AllocsPerRun(100, func() { DecodeStride(dst, text, 41, SHA1, Lower) }); a != 0 {
 		t.Fatalf("Decode allocates %v times a call", a)
 	}
-	if a := testing.AllocsPerRun(100, func() { Validate(text, 41, SHA1, Lower) }); a != 0 {
+	if a := testing.AllocsPerRun(100, func() { ValidateStride(text, 41, SHA1, Lower) }); a != 0 {
 		t.Fatalf("Validate allocates %v times a call", a)
 	}
 	id := string(text[:40])
@@ -184,11 +189,11 @@ func TestDecodeID(t *testing.T) {
 						continue
 					}
 					var e *Error
-					class := ClassHex
+					class, code := ClassHex, "bad-hex"
 					if isUpper {
-						class = ClassUpper
+						class, code = ClassUpper, "uppercase-id"
 					}
-					if !errors.As(err, &e) || *e != (Error{0, pos, class}) {
+					if !errors.As(err, &e) || *e != (Error{0, pos + 1, class, code}) {
 						t.Fatalf("%v pos %d byte %#x kind %d: %v", algo, pos, b, kind, err)
 					}
 					if !bytes.Equal(dst[:algo.RawSize()], make([]byte, algo.RawSize())) {
@@ -260,7 +265,7 @@ func TestListing(t *testing.T) {
 		if err != nil || st.Lines != 5000 || st.OIDs != 4998 || st.Problems != 2 || st.Algo != SHA1 {
 			t.Fatalf("%s: %+v, %v", name, st, err)
 		}
-		if len(got) != 2 || got[0].Line != 1235 || got[0].Column != 8 || got[0].Class != ClassUpper ||
+		if len(got) != 2 || got[0].Line != 1235 || got[0].Column != 8 || got[0].Class != ClassUpper || got[0].Code != "uppercase-id" || got[1].Code != "crlf" ||
 			got[1].Line != 4001 || got[1].Column != 40 || got[1].Class != ClassHex || got[1].Message == "" {
 			t.Fatalf("%s: problems %v", name, got)
 		}
@@ -350,11 +355,114 @@ func TestListingFromGit(t *testing.T) {
 		// And decoded in bulk from the batch-check lines' IDs, against git's own.
 		ids := run(nil, "rev-list", "--all")
 		raw := make([]byte, 20*algo.RawSize())
-		if k, err := Decode(raw, ids, algo.HexSize()+1, algo, Lower); err != nil || k != 20 {
+		if k, err := Decode(raw, ids, algo, Lower); err != nil || k != 20 {
 			t.Fatalf("%v: decode git's IDs: %d %v", algo, k, err)
 		}
 		if want, _ := hex.DecodeString(string(ids[:algo.HexSize()])); !bytes.Equal(raw[:algo.RawSize()], want) {
 			t.Fatalf("%v: decoded ID differs", algo)
 		}
+	}
+}
+
+// Decode and Validate take lines of one ID each and nothing else: each way a line can
+// be wrong is its own error, at its line and column, with the lines before decoded.
+func TestDecodeStrict(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for _, algo := range algos {
+		hexsz, rawsz := algo.HexSize(), algo.RawSize()
+		text, raw := lines(rng, 4, hexsz+1, algo)
+		dst := make([]byte, 5*rawsz)
+		if k, err := Decode(dst, text, algo, Lower); err != nil || k != 4 || !bytes.Equal(dst[:4*rawsz], raw) {
+			t.Fatalf("%v: good lines: %d, %v", algo, k, err)
+		}
+		if k, err := Validate(nil, algo, Lower); err != nil || k != 0 {
+			t.Fatalf("%v: empty: %d, %v", algo, k, err)
+		}
+		id := string(text[:hexsz])
+		good := string(text[hexsz+1 : 2*(hexsz+1)])
+		upper := strings.ToUpper(id[:hexsz-1]) + "G"
+		for _, c := range []struct {
+			name, src   string
+			col         int
+			code        string
+			mixedPasses bool
+		}{
+			{"no newline at the end", good + id, hexsz + 1, "no-newline", false},
+			{"a truncated last line", good + id[:10], 11, "short-id", false},
+			{"a short ID", good + id[:10] + "\n" + good, 11, "short-id", false},
+			{"CRLF", good + id + "\r\n" + good, hexsz + 1, "crlf", false},
+			{"junk after the ID", good + id + " x\n", hexsz + 1, "long-line", false},
+			{"a long ID", good + id + "a\n", hexsz + 1, "long-id", false},
+			{"trailing garbage", good + id + "\n" + "\x00", 1, "bad-hex", false},
+			{"a blank line", good + "\n" + id + "\n", 1, "short-id", false},
+			{"uppercase", good + strings.ToUpper(id) + "\n", strings.IndexAny(id, "abcdef") + 1, "uppercase-id", true},
+			{"not hex before uppercase", good + upper + "\n", hexsz, "bad-hex", false},
+		} {
+			if c.code == "uppercase-id" && strings.IndexAny(id, "abcdef") < 0 {
+				continue
+			}
+			want := 1
+			if c.name == "trailing garbage" {
+				want = 2
+			}
+			for i := range dst {
+				dst[i] = 0xAA
+			}
+			k, err := Decode(dst, []byte(c.src), algo, Lower)
+			var e *Error
+			if !errors.As(err, &e) || k != want || e.Record != want || e.Column != c.col || e.Code != c.code {
+				t.Fatalf("%v: %s: %d, %+v", algo, c.name, k, err)
+			}
+			if !bytes.Equal(dst[:rawsz], raw[rawsz:2*rawsz]) {
+				t.Fatalf("%v: %s: the good line before is not decoded", algo, c.name)
+			}
+			if !bytes.Equal(dst[want*rawsz:(want+1)*rawsz], make([]byte, rawsz)) {
+				t.Fatalf("%v: %s: the bad line's output is not zeroed", algo, c.name)
+			}
+			if k2, err2 := Validate([]byte(c.src), algo, Lower); k2 != k || fmt.Sprint(err2) != fmt.Sprint(err) {
+				t.Fatalf("%v: %s: Validate %d %v, Decode %d %v", algo, c.name, k2, err2, k, err)
+			}
+			if _, err := Validate([]byte(c.src), algo, Mixed); (err == nil) != c.mixedPasses {
+				t.Fatalf("%v: %s: Mixed: %v", algo, c.name, err)
+			}
+		}
+	}
+}
+
+// Every format the library has a name for has its constant, and back.
+func TestFormats(t *testing.T) {
+	for f := FormatAuto; f < formatCount; f++ {
+		if g, err := ParseFormat(f.String()); err != nil || g != f {
+			t.Fatalf("%d: %q: %v, %v", int(f), f.String(), g, err)
+		}
+	}
+	if FormatLsFilesZ != formatCount-1 || FormatLsFilesZ.String() != "ls-files-z" {
+		t.Fatalf("the last format: %d %q", int(FormatLsFilesZ), FormatLsFilesZ)
+	}
+}
+
+// EncodeID against encoding/hex, for every byte value at every place.
+func TestEncodeID(t *testing.T) {
+	rng := rand.New(rand.NewSource(12))
+	out := make([]byte, 64)
+	for _, n := range []int{20, 32} {
+		raw := make([]byte, n)
+		for pos := 0; pos < n; pos++ {
+			rng.Read(raw)
+			for b := 0; b < 256; b++ {
+				raw[pos] = byte(b)
+				if k, err := EncodeID(out, raw); err != nil || k != 2*n || string(out[:k]) != hex.EncodeToString(raw) {
+					t.Fatalf("%x: %q, %v", raw, out[:k], err)
+				}
+			}
+		}
+	}
+	for _, n := range []int{0, 19, 21, 31, 33} {
+		if _, err := EncodeID(out, make([]byte, n)); err != ErrLength {
+			t.Fatalf("length %d: %v", n, err)
+		}
+	}
+	if _, err := EncodeID(make([]byte, 39), make([]byte, 20)); err != ErrLength {
+		t.Fatalf("short dst: %v", err)
 	}
 }

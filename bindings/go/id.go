@@ -1,6 +1,10 @@
 package hexoid
 
-import "hexoid.dev/go/hexoid/internal/oid"
+import (
+	"encoding/binary"
+
+	"hexoid.dev/go/hexoid/internal/oid"
+)
 
 // Single IDs, in Go: a cgo call would cost more than the work.
 
@@ -31,7 +35,7 @@ func tables() (lower, mixed [256]byte) {
 
 // DecodeID decodes one ID of 40 or 64 hex digits into dst (which needs 20 or 32 bytes)
 // and returns how many bytes it wrote. Any other length is ErrLength. A bad digit is an
-// *Error with Record 0 and the digit's offset as Column; dst[:len(src)/2] is then zeroed.
+// *Error with Record 0 and the digit's column (from 1) as Column; dst[:len(src)/2] is then zeroed.
 func DecodeID(dst, src []byte, kind Kind) (int, error) {
 	n := len(src)
 	if (n != 40 && n != 64) || len(dst) < n/2 {
@@ -79,24 +83,46 @@ func idError[T string | []byte](out []byte, src T, kind Kind) error {
 			if v&upperBit != 0 {
 				class = ClassUpper
 			}
-			return &Error{Record: 0, Column: i, Class: class}
+			code := "bad-hex"
+			if class == ClassUpper {
+				code = "uppercase-id"
+			}
+			return &Error{Record: 0, Column: i + 1, Class: class, Code: code}
 		}
 	}
 	return nil // not reached: decode8 and the tables agree
 }
 
-const digits = "0123456789abcdef"
-
 // EncodeID writes the 20 or 32 bytes of src as 40 or 64 lowercase hex digits into dst
 // and returns how many it wrote; any other length, or a dst too short, is ErrLength.
+// Four bytes at a time: their eight nibbles spread to the eight bytes of a word, each
+// then raised to its digit ('0' + n, and 39 more from 10 on) without a branch.
 func EncodeID(dst, src []byte) (int, error) {
-	if (len(src) != 20 && len(src) != 32) || len(dst) < 2*len(src) {
+	n := len(src)
+	if (n != 20 && n != 32) || len(dst) < 2*n {
 		return 0, ErrLength
 	}
-	out := dst[:2*len(src)]
-	for i, b := range src {
-		out[2*i] = digits[b>>4]
-		out[2*i+1] = digits[b&15]
+	out := dst[:2*n]
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := binary.BigEndian.Uint64(src[i:])
+		o := out[2*i : 2*i+16]
+		binary.BigEndian.PutUint64(o, hex8(uint32(x>>32)))
+		binary.BigEndian.PutUint64(o[8:], hex8(uint32(x)))
 	}
-	return len(out), nil
+	if i < n { // 20 bytes: the last four
+		binary.BigEndian.PutUint64(out[2*i:], hex8(binary.BigEndian.Uint32(src[i:])))
+	}
+	return 2 * n, nil
+}
+
+// hex8 is the eight lowercase hex digits of x, the first in the top byte.
+func hex8(x uint32) uint64 {
+	const ones = 0x0101010101010101
+	v := uint64(x)
+	v = (v | v<<16) & 0x0000FFFF0000FFFF
+	v = (v | v<<8) & 0x00FF00FF00FF00FF
+	v = (v | v<<4) & 0x0F0F0F0F0F0F0F0F
+	letters := ((v + 6*ones) >> 4) & ones // 1 in each byte from 10 on
+	return v + '0'*ones + letters*('a'-'0'-10)
 }

@@ -7,3 +7,5 @@ package hexoid
 
 // #cgo pkg-config: hexoid
 import "C"
+
+const linkedStatically = false

@@ -8,3 +8,5 @@ package hexoid
 // #cgo pkg-config: --static hexoid
 // #cgo LDFLAGS: -static
 import "C"
+
+const linkedStatically = true

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/cgo"
+	"sync"
 	"unsafe"
 )
 
@@ -30,7 +31,20 @@ const (
 	FormatPackedRefs  Format = C.HEXOID_FORMAT_PACKED_REFS  // packed-refs
 	FormatFetchHead   Format = C.HEXOID_FORMAT_FETCH_HEAD   // FETCH_HEAD
 	FormatReflog      Format = C.HEXOID_FORMAT_REFLOG       // reflogs
+	FormatLsFiles     Format = C.HEXOID_FORMAT_LS_FILES     // ls-files --stage
+	FormatLsRemote    Format = C.HEXOID_FORMAT_LS_REMOTE    // ls-remote
+	FormatShowRef     Format = C.HEXOID_FORMAT_SHOW_REF     // show-ref (-d, --head)
+	FormatDiffRaw     Format = C.HEXOID_FORMAT_DIFF_RAW     // diff-tree/-index/-files --raw --no-abbrev
+	FormatFsck        Format = C.HEXOID_FORMAT_FSCK         // git fsck
+	FormatPromisor    Format = C.HEXOID_FORMAT_PROMISOR     // a .promisor file
+	FormatMarks       Format = C.HEXOID_FORMAT_MARKS        // fast-import/fast-export marks
+	FormatBundle      Format = C.HEXOID_FORMAT_BUNDLE       // a bundle's header
+	FormatLsTreeZ     Format = C.HEXOID_FORMAT_LS_TREE_Z    // ls-tree -z
+	FormatLsFilesZ    Format = C.HEXOID_FORMAT_LS_FILES_Z   // ls-files --stage -z
 )
+
+// formatCount is one past the last Format.
+const formatCount = C.HEXOID_FORMAT_COUNT
 
 // String is the name `hexoid verify --format` takes.
 func (f Format) String() string {
@@ -52,9 +66,10 @@ func ParseFormat(name string) (Format, error) {
 
 // Problem is one bad line of a listing, at most one a line.
 type Problem struct {
-	Line    uint64 // from 1
+	Line    int    // from 1
 	Column  int    // from 1: the first byte that is wrong
 	Class   Class  // ClassUpper when only an uppercase digit is wrong, else ClassHex
+	Code    string // for programs: the library's stable name ("uppercase-id", "bad-hex", "crlf", ...)
 	Message string // for people: what is wrong
 }
 
@@ -77,6 +92,16 @@ type listingState struct {
 	didPanic bool
 }
 
+func listingCodeName(c C.enum_hexoid_listing_code) string {
+	if s := C.hexoid_listing_code_name(c); s != nil {
+		return C.GoString(s)
+	}
+	return ""
+}
+
+// bufs holds the read buffers of VerifyListing, so that a call allocates none of its own.
+var bufs = sync.Pool{New: func() interface{} { b := make([]byte, 64<<10); return &b }}
+
 //export hxGoProblem
 func hxGoProblem(h C.uintptr_t, p *C.struct_hexoid_problem) (stop C.int) {
 	st := cgo.Handle(h).Value().(*listingState)
@@ -87,9 +112,10 @@ func hxGoProblem(h C.uintptr_t, p *C.struct_hexoid_problem) (stop C.int) {
 		}
 	}()
 	prob := Problem{
-		Line:    uint64(p.line),
+		Line:    int(p.line),
 		Column:  int(p.column),
 		Class:   Class(p.status),
+		Code:    listingCodeName(p.code),
 		Message: C.GoString(&p.message[0]),
 	}
 	if err := st.fn(prob); err != nil {
@@ -116,13 +142,15 @@ func VerifyListing(r io.Reader, format Format, algo Algo, kind Kind, fn func(Pro
 	if fn != nil {
 		want = 1
 	}
-	l := C.hx_listing_new(C.int(format), C.int(algo), C.int(kind), C.uintptr_t(h), want)
+	l := C.hx_listing_new(C.int(format), C.int(algo), cKind(kind), C.uintptr_t(h), want)
 	if l == nil {
 		return stats, ErrBadListingOptions
 	}
 	defer C.hexoid_listing_free(l)
 
-	buf := make([]byte, 256<<10)
+	bp := bufs.Get().(*[]byte)
+	defer bufs.Put(bp)
+	buf := *bp
 	stopped := false
 	var rerr error
 	for !stopped {

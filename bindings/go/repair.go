@@ -76,8 +76,8 @@ type RepairAction struct {
 	Path    string // relative to the git directory, as the audit names it
 	Lock    string // the lock taken first ("refs/heads/main.lock"), or ""
 	IDs     uint64 // IDs lowercased (planned: to lowercase)
-	Line    uint64 // the first of them: its line and column, from 1
-	Column  uint64
+	Line    int    // the first of them: its line and column, from 1
+	Column  int
 	Message string // RepairLocked, RepairChanged, RepairFailed: why, one line; else ""
 	To      string // RepairRename: the new name; RepairRewrite: the new ID; else ""
 }
@@ -201,8 +201,8 @@ func hxGoRepairAction(h C.uintptr_t, a *C.struct_hexoid_repair_action) (stop C.i
 			Area:    C.GoString(C.hexoid_audit_area_name(a.area)),
 			Path:    C.GoString(a.path),
 			IDs:     uint64(a.ids),
-			Line:    uint64(a.line),
-			Column:  uint64(a.column),
+			Line:    int(a.line),
+			Column:  int(a.column),
 		}
 		if a.lock != nil {
 			g.Lock = C.GoString(a.lock)

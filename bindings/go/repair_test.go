@@ -112,9 +112,9 @@ func newRepairRepo(t *testing.T, algo Algo, badParent bool) *repairRepo {
 
 // upperAt says whether the planted file rel has an uppercase hex digit at line and
 // column (from 1), where the audit reports an ID's first one.
-func (r *repairRepo) upperAt(rel string, line, column uint64) bool {
+func (r *repairRepo) upperAt(rel string, line, column int) bool {
 	lines := bytes.Split(r.upper[rel], []byte("\n"))
-	if line < 1 || line > uint64(len(lines)) || column < 1 || column > uint64(len(lines[line-1])) {
+	if line < 1 || line > len(lines) || column < 1 || column > len(lines[line-1]) {
 		return false
 	}
 	c := lines[line-1][column-1]

@@ -136,3 +136,22 @@ int hx_repair_run(struct hexoid_repair *rp, struct hx_repair *h, unsigned jobs, 
 	o.ctx = h;
 	return hexoid_repair_apply(rp, &o, h->err, sizeof(h->err));
 }
+
+static int on_gate_finding(void *ctx, const struct hexoid_gate_finding *f)
+{
+	return hxGoGateFinding((uintptr_t)ctx, (struct hexoid_gate_finding *)f);
+}
+
+static int on_gate_error(void *ctx, const char *message)
+{
+	return hxGoGateError((uintptr_t)ctx, (char *)message);
+}
+
+struct hexoid_gate *hx_gate_new(struct hexoid_gate_options *o, uintptr_t handle, char *err,
+				size_t errlen)
+{
+	o->on_finding = on_gate_finding;
+	o->on_error = on_gate_error;
+	o->ctx = (void *)handle;
+	return hexoid_gate_new(o, err, errlen);
+}

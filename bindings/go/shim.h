@@ -12,6 +12,7 @@
 
 #include <hexoid.h>
 #include <hexoid_audit.h>
+#include <hexoid_gate.h>
 #include <hexoid_listing.h>
 #include <hexoid_repair.h>
 
@@ -65,5 +66,10 @@ void hx_repair_cancel(struct hx_repair *h);
 enum { HX_REPAIR_REWRITE = 1, HX_REPAIR_DROP_SIGNATURES = 2, HX_REPAIR_REPLACE_REFS = 4 };
 int hx_repair_run(struct hexoid_repair *rp, struct hx_repair *h, unsigned jobs, int dry_run,
 		  int flags);
+
+/* A push check driven from Go: hexoid_gate_new() with callbacks that reach the Go side
+ * through a cgo.Handle. hexoid_gate_cancel() is called from Go directly. */
+struct hexoid_gate *hx_gate_new(struct hexoid_gate_options *o, uintptr_t handle, char *err,
+				size_t errlen);
 
 #endif
