@@ -2,7 +2,8 @@
  * hexoid listings: check the object IDs in what git prints — pack-objects output and
  * input, rev-list in all its shapes, cat-file --batch-check, show-index, verify-pack -v,
  * ls-tree, ls-files --stage, diff --raw, for-each-ref, show-ref, ls-remote, packed-refs,
- * FETCH_HEAD, reflogs, git fsck, .promisor, marks and bundle files — in bulk, with exact
+ * FETCH_HEAD, reflogs, git fsck, .promisor, marks and bundle files, replace -l and
+ * for-each-ref with peeled IDs — in bulk, with exact
  * line and column for every problem.
  *
  * SPDX-License-Identifier: MIT
@@ -41,6 +42,10 @@ enum hexoid_format {
 	HEXOID_FORMAT_BUNDLE,       /* a bundle file, v2 or v3: its header (not the pack) */
 	HEXOID_FORMAT_LS_TREE_Z,    /* ls-tree -z: as ls-tree, each record ended by NUL */
 	HEXOID_FORMAT_LS_FILES_Z,   /* ls-files --stage -z */
+	HEXOID_FORMAT_REPLACE,      /* replace -l --format=medium|long:
+				       <oid>[ (<type>)] -> <oid>[ (<type>)], or <oid> (short) */
+	HEXOID_FORMAT_REF_PEELED,   /* for-each-ref --format='%(objectname) %(*objectname)
+				       %(refname)': <oid> [<peeled oid>] <ref> */
 	HEXOID_FORMAT_COUNT
 };
 

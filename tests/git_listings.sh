@@ -70,6 +70,9 @@ listings() { # listings HASH DIR L
 	g rev-list-boundary-parents rev-list rev-list --boundary --parents main ^main~3
 	g log-parents rev-list log --format='%H %P' --all
 	g log-trees rev-list log --format='%H %T' --all
+	# A root commit's empty %P: the line ends in a space (first here), or two spaces.
+	g log-tree-parents rev-list log --reverse --format='%H %T %P' main
+	g log-parents-tree rev-list log --reverse --format='%H %P %T' main
 	g pack-objects pack-objects rev-list --objects --boundary main ^x --
 	git_ -C "$r.missing" rev-list --objects --missing=print --all >"$L/rev-list-missing" &&
 		echo "rev-list rev-list-missing"
@@ -118,6 +121,13 @@ listings() { # listings HASH DIR L
 	g verify-pack verify-pack verify-pack -v "$idx"
 	g batch-deltas batch-check cat-file --batch-all-objects \
 		--batch-check='%(objectname) %(objecttype) %(objectsize) %(objectsize:disk) %(deltabase)'
+	# Replace refs (after the listings above, which they would change) and peeled tags.
+	git_ replace main~3 main~4 && git_ replace main~5 main~6 && git_ replace x y
+	g replace-short oids replace -l
+	g replace-medium replace replace -l --format=medium
+	g replace-long replace replace -l --format=long
+	g ref-peeled ref-peeled for-each-ref --format='%(objectname) %(*objectname) %(refname)' \
+		refs/heads refs/tags # (not refs/replace: its names hold IDs)
 }
 
 # The header of a bundle (through its blank line), and its size in bytes.
@@ -177,7 +187,7 @@ for fmt in sha1 sha256; do
 		continue
 	fi
 	(listings $fmt "$r" "$L") >"$tmp/list" 2>"$tmp/git.log" || true
-	[ "$(wc -l <"$tmp/list")" -ge 47 ] && pass "$fmt: git printed $(wc -l <"$tmp/list") listings" ||
+	[ "$(wc -l <"$tmp/list")" -ge 53 ] && pass "$fmt: git printed $(wc -l <"$tmp/list") listings" ||
 		{ fail "$fmt: git printed only $(wc -l <"$tmp/list") listings"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }
 	while read -r f name; do
 		file=$L/$name

@@ -216,6 +216,19 @@ TEST(listing_every_format_whatever_the_pieces)
 		/* Parents: a '-' in one is reported; a root commit's line among them. */
 		C(HEXOID_FORMAT_REV_LIST, A " " B "\n" B " \n" A " " B " 4b825dc642-b6eb9a060e54bf8d69288fbee4904\n", "P3:93:1:invalid hex digit '-'"),
 		C(HEXOID_FORMAT_REV_LIST, B " \n" A " " B "\n" A " " B " 4b825dc642cb6eb9a060e54bf8d69288fbee490\n", "P3:122:1:object ID too short"),
+		/* log --format='%H %T %P' and '%H %P %T': a root commit's empty %P ends its
+		 * line in a space or makes two in a row; the IDs after it are still IDs. */
+		C(HEXOID_FORMAT_REV_LIST, A " " B " \n" A " " B " " U "\n", "P2:103:2:"),
+		C(HEXOID_FORMAT_REV_LIST, A "  " B "\n" A " " B " " U "\n", "P2:103:2:"),
+		C(HEXOID_FORMAT_REV_LIST, A "  " U "\n" A " " B " " A "\n", "P1:63:2:"),
+		/* replace -l --format=medium and long: the replacement's ID too. */
+		C(HEXOID_FORMAT_REPLACE, A " -> " B "\n" A " -> " U "\n", "P2:65:2:"),
+		C(HEXOID_FORMAT_REPLACE, A " (commit) -> " B " (commit)\n" A " (tree) -> " U " (tree)\n", "P2:72:2:"),
+		C_GIVEN(HEXOID_FORMAT_REPLACE, A "\n" A " -> " B " (tree)\n" A " (tre) -> " B "\n" A " (tree) -> " B "\n" A "-> " B "\n", "P2:85:1:expected the end of the line"),
+		/* for-each-ref with %(*objectname): empty for a ref that is no tag. */
+		C(HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n" A " " U " refs/tags/v\n", "P2:62:2:"),
+		C(HEXOID_FORMAT_REF_PEELED, A " " U " refs/tags/v\n" A "  refs/heads/m\n", "P1:62:2:"),
+		C_GIVEN(HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n" A "   refs/x\n" A " " B "\n", "P2:43:1:"),
 		/* %(rest): any text after the type, or none. */
 		C(HEXOID_FORMAT_BATCH_CHECK, A " commit some rest\n" B " tree \n" A " blob 12 " I "\n" U " blob x y\n", "P4:21:2:"),
 		/* Lines that almost fit the fast lines of each format, between ones that do. */

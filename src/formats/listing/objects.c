@@ -29,7 +29,8 @@ void hexoid_parse_pack_objects(struct cursor *c)
 /*
  * Is the rest of the line one or more object IDs, one space apart? Such are the parents
  * of rev-list --parents, the children of --children, and the fields of --format='%H %P'
- * or '%H %T'. A token is taken for an ID when it has hexsz bytes give or take two, no
+ * or '%H %T %P'. A field may be empty (a root commit's %P: a line that ends in a space,
+ * or two spaces in a row), as long as one is an ID. A token is taken for an ID when it has hexsz bytes give or take two, no
  * '/', and at most two bytes that are not hex digits: so an ID with a digit wrong, lost
  * or doubled is one (and is checked), while a path, or a tag's name, almost never is.
  * Returns 0 (not IDs), 1 (IDs), or 2 when each is hexsz hex digits of either case.
@@ -38,11 +39,16 @@ static int ids_follow(const struct cursor *c)
 {
 	size_t hexsz = c->l->hexsz, p = c->pos;
 	const char *s = c->s;
-	int all_hex = 2;
-	if (p == c->len)
-		return 0;
+	int all_hex = 2, found = 0;
 	for (;;) {
 		size_t n = 0, odd = 0;
+		if (p == c->len)
+			return found ? all_hex : 0;
+		if (s[p] == ' ') {
+			p++; /* an empty field */
+			continue;
+		}
+		found = 1;
 		if (c->len - p >= hexsz && (c->len - p == hexsz || s[p + hexsz] == ' ')) {
 			if (scan_all_hex(s + p, hexsz)) /* the common case: hexsz hex digits */
 				n = hexsz;
@@ -113,8 +119,14 @@ void hexoid_parse_rev_list(struct cursor *c)
 	}
 	if (l->state != REV_BARE)
 		l->state = REV_COMMITS;
-	while (oid(c) && c->pos < c->len)
-		sep(c, ' ', "a space after the object ID");
+	while (!c->failed && c->pos < c->len) {
+		if (c->s[c->pos] == ' ') {
+			c->pos++; /* an empty field */
+			continue;
+		}
+		if (oid(c) && c->pos < c->len)
+			sep(c, ' ', "a space after the object ID");
+	}
 }
 
 static int all_digits(const struct cursor *c, size_t n)
@@ -261,6 +273,33 @@ void hexoid_parse_fsck(struct cursor *c)
 	}
 	c->pos = 0;
 	problem(c, 0, P_EXPECT, 0, "a line of git fsck (dangling, unreachable, missing, root, tagged or broken link)");
+}
+
+/*
+ * replace -l: <oid> (--format=short, the default), <oid> -> <oid> (medium: the replaced
+ * object, then its replacement), <oid> (<type>) -> <oid> (<type>) (long).
+ */
+void hexoid_parse_replace(struct cursor *c)
+{
+	if (!oid(c) || c->pos == c->len)
+		return;
+	int typed = peek(c, " (");
+	if (typed) {
+		c->pos += 2;
+		type_word(c);
+		lit(c, ") ", "\") \" after the type");
+	} else {
+		sep(c, ' ', "a space after the object ID");
+	}
+	lit(c, "-> ", "\"-> \" before the replacement's object ID");
+	oid(c);
+	if (typed) {
+		sep(c, ' ', "a space after the object ID");
+		lit(c, "(", "'(' before the replacement's type");
+		type_word(c);
+		lit(c, ")", "')' after the type");
+	}
+	end(c);
 }
 
 /* A marks file of fast-import (--export-marks) and fast-export: :<mark> <oid>. */
