@@ -23,7 +23,8 @@ enum hexoid_format {
 				       line fits a wider shape of the same command */
 	HEXOID_FORMAT_OIDS,         /* <oid>: pack-objects output, shallow, *-chain files */
 	HEXOID_FORMAT_PACK_OBJECTS, /* pack-objects stdin: <oid>[ <name>] or -<oid> */
-	HEXOID_FORMAT_REV_LIST,     /* rev-list: <oid>[ <path>], -<oid>, ?<oid>, <oid> <parent>... */
+	HEXOID_FORMAT_REV_LIST,     /* rev-list: <oid>[ <path>], -<oid>, ?<oid>, <oid> <parent>...,
+				       marks <, >, =, +, ~ before the ID */
 	HEXOID_FORMAT_BATCH_CHECK,  /* cat-file --batch-check: <oid> <type> <size>, <name> missing */
 	HEXOID_FORMAT_SHOW_INDEX,   /* show-index: <offset> <oid>[ (<crc32>)] */
 	HEXOID_FORMAT_VERIFY_PACK,  /* verify-pack -v, with its summary lines */
@@ -46,6 +47,7 @@ enum hexoid_format {
 				       <oid>[ (<type>)] -> <oid>[ (<type>)], or <oid> (short) */
 	HEXOID_FORMAT_REF_PEELED,   /* for-each-ref --format='%(objectname) %(*objectname)
 				       %(refname)': <oid> [<peeled oid>] <ref> */
+	HEXOID_FORMAT_CHERRY,       /* git cherry [-v]: + <oid>[ <subject>], - <oid>... */
 	HEXOID_FORMAT_COUNT
 };
 

@@ -37,6 +37,9 @@ make_repo() { # make_repo HASH DIR
 	git_ checkout -q main
 	git_ merge -q --no-edit x
 	git_ merge -q --no-edit y z # an octopus
+	# A side branch with x cherry-picked: rev-list's marks, git cherry.
+	git_ checkout -q -b w x~1 && echo w >w && git_ add w && git_ commit -q -m w
+	git_ cherry-pick x >/dev/null && git_ checkout -q main
 	git_ tag -a -m a v1 && git_ tag light main~1
 	git_ submodule -q add "$2.sub" sm && git_ commit -q -m sm
 	git_ notes add -m note HEAD && git_ notes add -m note2 HEAD~1
@@ -73,6 +76,14 @@ listings() { # listings HASH DIR L
 	# A root commit's empty %P: the line ends in a space (first here), or two spaces.
 	g log-tree-parents rev-list log --reverse --format='%H %T %P' main
 	g log-parents-tree rev-list log --reverse --format='%H %P %T' main
+	g left-right rev-list rev-list --left-right w...x
+	g cherry-mark rev-list rev-list --cherry-mark --boundary --parents w...main
+	g cherry-pick rev-list rev-list --cherry-pick --left-right w...main
+	g cherry-only rev-list rev-list --cherry w...main
+	g left-right-objects rev-list rev-list --left-right --objects w...x
+	g filter-objects rev-list rev-list --objects --filter=blob:none --filter-print-omitted --all
+	g cherry cherry cherry x w
+	g cherry-v cherry cherry -v main w
 	g pack-objects pack-objects rev-list --objects --boundary main ^x --
 	git_ -C "$r.missing" rev-list --objects --missing=print --all >"$L/rev-list-missing" &&
 		echo "rev-list rev-list-missing"
@@ -187,7 +198,7 @@ for fmt in sha1 sha256; do
 		continue
 	fi
 	(listings $fmt "$r" "$L") >"$tmp/list" 2>"$tmp/git.log" || true
-	[ "$(wc -l <"$tmp/list")" -ge 53 ] && pass "$fmt: git printed $(wc -l <"$tmp/list") listings" ||
+	[ "$(wc -l <"$tmp/list")" -ge 61 ] && pass "$fmt: git printed $(wc -l <"$tmp/list") listings" ||
 		{ fail "$fmt: git printed only $(wc -l <"$tmp/list") listings"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }
 	while read -r f name; do
 		file=$L/$name

@@ -221,6 +221,12 @@ TEST(listing_every_format_whatever_the_pieces)
 		C(HEXOID_FORMAT_REV_LIST, A " " B " \n" A " " B " " U "\n", "P2:103:2:"),
 		C(HEXOID_FORMAT_REV_LIST, A "  " B "\n" A " " B " " U "\n", "P2:103:2:"),
 		C(HEXOID_FORMAT_REV_LIST, A "  " U "\n" A " " B " " A "\n", "P1:63:2:"),
+		/* rev-list's marks: --left-right, --cherry-mark, --filter-print-omitted. */
+		C(HEXOID_FORMAT_REV_LIST, "<" A " " B "\n>" B " " A "\n=" A "\n+" B "\n-" A "\n~" U "\n", "P6:22:2:"),
+		C(HEXOID_FORMAT_REV_LIST, ">" A "\n<" B "\n" A " d/f\n" "~" B "\n", "O4:2:"),
+		/* git cherry [-v]. */
+		C(HEXOID_FORMAT_CHERRY, "+ " A "\n- " B " a subject\n+ " U "\n", "P3:23:2:"),
+		C_GIVEN(HEXOID_FORMAT_CHERRY, "+ " A "\n+" B "\n= " A "\n", "P2:2:1:expected a space after the mark"),
 		/* replace -l --format=medium and long: the replacement's ID too. */
 		C(HEXOID_FORMAT_REPLACE, A " -> " B "\n" A " -> " U "\n", "P2:65:2:"),
 		C(HEXOID_FORMAT_REPLACE, A " (commit) -> " B " (commit)\n" A " (tree) -> " U " (tree)\n", "P2:72:2:"),
@@ -330,6 +336,8 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_REV_LIST, A "\n", B " dir/file" },
 		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A " " B },
 		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A },
+		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", "<" B " " A },
+		{ HEXOID_FORMAT_REV_LIST, "=" A "\n", "~" B },
 		{ HEXOID_FORMAT_PACK_OBJECTS, A "\n", B " name" },
 		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " commit 245" },
 		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " tag 12 30 " A },

@@ -76,6 +76,10 @@ static int ids_follow(const struct cursor *c)
  *   <oid> <path>, <oid> SP     --objects (a commit's tree has an empty path)
  *   -<oid>                     --boundary, --objects-edge
  *   ?<oid>                     --missing=print
+ *   <<oid>, ><oid>             --left-right
+ *   =<oid>, +<oid>, -<oid>     --cherry-mark (--cherry, --cherry-pick --left-right)
+ *   ~<oid>                     --filter=... --filter-print-omitted
+ * (a mark, then the line as it would be without it: --parents after it too)
  *   <oid> <oid>...             --parents, --children, --format='%H %P' (a root
  *                              commit's ends in a space), '%H %T'
  * The commits come first, and their lines hold only IDs: each is checked. The first line
@@ -93,8 +97,11 @@ static int ids_follow(const struct cursor *c)
 void hexoid_parse_rev_list(struct cursor *c)
 {
 	struct hexoid_listing *l = c->l;
-	if (c->s[0] == '-' || c->s[0] == '?')
+	switch (c->s[0]) {
+	case '-': case '?': case '<': case '>': case '=': case '+': case '~':
 		c->pos = 1;
+		break;
+	}
 	if (!oid(c))
 		return;
 	if (c->pos == c->len) {
@@ -300,6 +307,20 @@ void hexoid_parse_replace(struct cursor *c)
 		lit(c, ")", "')' after the type");
 	}
 	end(c);
+}
+
+/* git cherry: + <oid> (not upstream) or - <oid> (an equivalent is), and with -v the
+ * subject after a space. */
+void hexoid_parse_cherry(struct cursor *c)
+{
+	if (c->s[0] != '+' && c->s[0] != '-') {
+		problem(c, 0, P_EXPECT, 0, "'+' or '-'");
+		return;
+	}
+	c->pos = 1;
+	sep(c, ' ', "a space after the mark");
+	if (oid(c) && c->pos < c->len)
+		sep(c, ' ', "a space after the object ID");
 }
 
 /* A marks file of fast-import (--export-marks) and fast-export: :<mark> <oid>. */

@@ -46,4 +46,5 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	 * their later IDs unchecked. */
 	[HEXOID_FORMAT_REPLACE] = { "replace", hexoid_parse_replace, NL, 0, 16, NONE, 0 },
 	[HEXOID_FORMAT_REF_PEELED] = { "ref-peeled", hexoid_parse_ref_peeled, NL, 0, 18, NONE, 0 },
+	[HEXOID_FORMAT_CHERRY] = { "cherry", hexoid_parse_cherry, NL, 0, 17, NONE, 0 },
 };
