@@ -1,6 +1,7 @@
 #!/bin/sh
 # hexoid verify on what the installed git prints, every format and shape, in SHA-1 and
-# SHA-256 repositories made here (merges, an octopus, tags, a submodule, notes, a partial
+# SHA-256 repositories made here, and by the Git 3.0 build (when there is one) the shapes
+# that come from commands rather than from files, (merges, an octopus, tags, a submodule, notes, a partial
 # clone, a bundle): each listing is valid with its format's name and with auto; then an
 # uppercase digit, and in another copy a 'G', planted in its first, middle and last
 # records (tests/plant.awk) are reported at their exact LINE:COL, and nothing else, with
@@ -9,7 +10,8 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 plant_awk=$(dirname "$0")/plant.awk
-git_() { git -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main \
+gitprog=git
+git_() { "$gitprog" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main \
 	-c protocol.file.allow=always -c uploadpack.allowFilter=true -c advice.detachedHead=false "$@"; }
 
 # The repository, its submodule, a clone with FETCH_HEAD, a partial clone.
@@ -188,9 +190,21 @@ found() {
 	fi
 }
 
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+g3=$srcdir/../shared/tools/git3/git
+# What the Git 3.0 build prints is checked for these listings (its other outputs are the
+# installed git's, or files).
+git3_names=' log-parents log-tree-parents log-parents-tree rev-list-parents left-right cherry-mark
+ cherry-pick cherry-only left-right-objects filter-objects cherry cherry-v replace-medium
+ replace-long ref-peeled '
+for prog in git git3; do
+if [ $prog = git3 ]; then
+	if ! [ -x "$g3" ]; then skip "the Git 3.0 build's listings" "skipped: no $g3"; continue; fi
+	gitprog=$g3
+fi
 for fmt in sha1 sha256; do
 	if [ $fmt = sha1 ]; then hexsz=40; else hexsz=64; fi
-	r=$tmp/repo-$fmt L=$tmp/$fmt
+	r=$tmp/$prog-repo-$fmt L=$tmp/$prog-$fmt
 	mkdir -p "$L"
 	if ! (make_repo $fmt "$r") >"$tmp/git.log" 2>&1; then
 		fail "$fmt: git cannot make the repositories"
@@ -198,8 +212,18 @@ for fmt in sha1 sha256; do
 		continue
 	fi
 	(listings $fmt "$r" "$L") >"$tmp/list" 2>"$tmp/git.log" || true
-	[ "$(wc -l <"$tmp/list")" -ge 61 ] && pass "$fmt: git printed $(wc -l <"$tmp/list") listings" ||
-		{ fail "$fmt: git printed only $(wc -l <"$tmp/list") listings"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }
+	if [ $prog = git3 ]; then
+		while read -r f name; do
+			case " $(echo $git3_names) " in *" $name "*) echo "$f $name" ;; esac
+		done <"$tmp/list" >"$tmp/list3"
+		mv "$tmp/list3" "$tmp/list"
+		want=15
+	else
+		want=61
+	fi
+	[ "$(wc -l <"$tmp/list")" -ge $want ] && pass "$prog $fmt: git printed $(wc -l <"$tmp/list") listings" ||
+		{ fail "$prog $fmt: git printed only $(wc -l <"$tmp/list") listings: $(awk '{ print $2 }' "$tmp/list" | tr '\n' ' ')"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }
+	[ $prog = git3 ] && fmt="git3 $fmt"
 	while read -r f name; do
 		file=$L/$name
 		if ! [ -s "$file" ]; then
@@ -222,6 +246,7 @@ for fmt in sha1 sha256; do
 		$H verify --format=$f --mixed "$file.upper" >/dev/null 2>"$tmp/err"
 		judge "$fmt $name: --mixed accepts the uppercase" 0 "" $?
 	done <"$tmp/list"
+	[ $prog = git3 ] && continue
 
 	# The abbreviated IDs of git diff --raw (without --no-abbrev) say what to do.
 	git -C "$r" diff-tree -r main~4 main --abbrev >"$L/abbrev"
@@ -236,5 +261,6 @@ for fmt in sha1 sha256; do
 	sed '$d' "$L/bundle.head" >"$L/bundle.noblank"
 	$H verify --format=bundle "$L/bundle.noblank" >/dev/null 2>"$tmp/err"
 	judge "$fmt: a bundle header with no end" 1 "error: the bundle ends in its header" $?
+done
 done
 exit 0
