@@ -73,6 +73,7 @@ static const char usage_verify[] =
 	"    fsck          dangling|unreachable|missing <type> <oid>, root <oid>, ... (git fsck)\n"
 	"    promisor      <oid> <ref> (a pack's .promisor file)\n"
 	"    marks         :<mark> <oid> (fast-import/fast-export --export-marks)\n"
+	"    submodule-status  [ +-U]<oid> <path>[ (<describe>)] (git submodule status)\n"
 	"    replace       <oid> -> <oid>, <oid> (<type>) -> <oid> (<type>) (replace -l\n"
 	"                  --format=medium or long)\n"
 	"    ref-peeled    <oid> [<peeled oid>] <ref> (for-each-ref --format='%(objectname)\n"

@@ -48,6 +48,7 @@ enum hexoid_format {
 	HEXOID_FORMAT_REF_PEELED,   /* for-each-ref --format='%(objectname) %(*objectname)
 				       %(refname)': <oid> [<peeled oid>] <ref> */
 	HEXOID_FORMAT_CHERRY,       /* git cherry [-v]: + <oid>[ <subject>], - <oid>... */
+	HEXOID_FORMAT_SUBMODULE_STATUS, /* submodule status: [ +-U]<oid> <path>[ (<describe>)] */
 	HEXOID_FORMAT_COUNT
 };
 

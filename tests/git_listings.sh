@@ -136,6 +136,8 @@ listings() { # listings HASH DIR L
 		--batch-check='%(objectname) %(objecttype) %(objectsize) %(objectsize:disk) %(deltabase)'
 	# Replace refs (after the listings above, which they would change) and peeled tags.
 	git_ replace main~3 main~4 && git_ replace main~5 main~6 && git_ replace x y
+	g submodule-status submodule-status submodule status
+	(cd sm && git_ commit -q --allow-empty -m more) && g submodule-plus submodule-status submodule status
 	g replace-short oids replace -l
 	g replace-medium replace replace -l --format=medium
 	g replace-long replace replace -l --format=long
@@ -196,7 +198,7 @@ g3=$srcdir/../shared/tools/git3/git
 # installed git's, or files).
 git3_names=' log-parents log-tree-parents log-parents-tree rev-list-parents left-right cherry-mark
  cherry-pick cherry-only left-right-objects filter-objects cherry cherry-v replace-medium
- replace-long ref-peeled '
+ replace-long ref-peeled submodule-status submodule-plus'
 for prog in git git3; do
 if [ $prog = git3 ]; then
 	if ! [ -x "$g3" ]; then skip "the Git 3.0 build's listings" "skipped: no $g3"; continue; fi

@@ -227,6 +227,9 @@ TEST(listing_every_format_whatever_the_pieces)
 		/* git cherry [-v]. */
 		C(HEXOID_FORMAT_CHERRY, "+ " A "\n- " B " a subject\n+ " U "\n", "P3:23:2:"),
 		C_GIVEN(HEXOID_FORMAT_CHERRY, "+ " A "\n+" B "\n= " A "\n", "P2:2:1:expected a space after the mark"),
+		/* git submodule status. */
+		C(HEXOID_FORMAT_SUBMODULE_STATUS, " " A " sm (heads/main)\n+" B " sm (v1-1-g" "e69de29)\n-" A " s m\nU" U " x\n", "P4:22:2:"),
+		C_GIVEN(HEXOID_FORMAT_SUBMODULE_STATUS, " " A " sm\n*" A " sm\n " A "\n", "P2:1:1:expected ' ', '+', '-' or 'U'"),
 		/* replace -l --format=medium and long: the replacement's ID too. */
 		C(HEXOID_FORMAT_REPLACE, A " -> " B "\n" A " -> " U "\n", "P2:65:2:"),
 		C(HEXOID_FORMAT_REPLACE, A " (commit) -> " B " (commit)\n" A " (tree) -> " U " (tree)\n", "P2:72:2:"),

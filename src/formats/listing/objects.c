@@ -323,6 +323,21 @@ void hexoid_parse_cherry(struct cursor *c)
 		sep(c, ' ', "a space after the object ID");
 }
 
+/* git submodule status: a mark (' ' checked out at the recorded commit, '+' at another,
+ * '-' not initialised, 'U' conflicted), the ID, a space, the path and, for one checked
+ * out, " (<describe>)". */
+void hexoid_parse_submodule_status(struct cursor *c)
+{
+	if (c->s[0] != ' ' && c->s[0] != '+' && c->s[0] != '-' && c->s[0] != 'U') {
+		problem(c, 0, P_EXPECT, 0, "' ', '+', '-' or 'U' before the object ID");
+		return;
+	}
+	c->pos = 1;
+	oid(c);
+	sep(c, ' ', "a space after the object ID");
+	rest_nonempty(c, "the submodule's path");
+}
+
 /* A marks file of fast-import (--export-marks) and fast-export: :<mark> <oid>. */
 void hexoid_parse_marks(struct cursor *c)
 {
