@@ -2,7 +2,8 @@
  * hexoid listings: check the object IDs in what git prints — pack-objects output and
  * input, rev-list in all its shapes, cat-file --batch-check, show-index, verify-pack -v,
  * ls-tree, ls-files --stage, diff --raw, for-each-ref, show-ref, ls-remote, packed-refs,
- * FETCH_HEAD, reflogs, git fsck, .promisor, marks and bundle files — in bulk, with exact
+ * FETCH_HEAD, reflogs, git fsck, .promisor, marks and bundle files, replace -l and
+ * for-each-ref with peeled IDs — in bulk, with exact
  * line and column for every problem.
  *
  * SPDX-License-Identifier: MIT
@@ -22,7 +23,8 @@ enum hexoid_format {
 				       line fits a wider shape of the same command */
 	HEXOID_FORMAT_OIDS,         /* <oid>: pack-objects output, shallow, *-chain files */
 	HEXOID_FORMAT_PACK_OBJECTS, /* pack-objects stdin: <oid>[ <name>] or -<oid> */
-	HEXOID_FORMAT_REV_LIST,     /* rev-list: <oid>[ <path>], -<oid>, ?<oid>, <oid> <parent>... */
+	HEXOID_FORMAT_REV_LIST,     /* rev-list: <oid>[ <path>], -<oid>, ?<oid>, <oid> <parent>...,
+				       marks <, >, =, +, ~ before the ID */
 	HEXOID_FORMAT_BATCH_CHECK,  /* cat-file --batch-check: <oid> <type> <size>, <name> missing */
 	HEXOID_FORMAT_SHOW_INDEX,   /* show-index: <offset> <oid>[ (<crc32>)] */
 	HEXOID_FORMAT_VERIFY_PACK,  /* verify-pack -v, with its summary lines */
@@ -41,6 +43,12 @@ enum hexoid_format {
 	HEXOID_FORMAT_BUNDLE,       /* a bundle file, v2 or v3: its header (not the pack) */
 	HEXOID_FORMAT_LS_TREE_Z,    /* ls-tree -z: as ls-tree, each record ended by NUL */
 	HEXOID_FORMAT_LS_FILES_Z,   /* ls-files --stage -z */
+	HEXOID_FORMAT_REPLACE,      /* replace -l --format=medium|long:
+				       <oid>[ (<type>)] -> <oid>[ (<type>)], or <oid> (short) */
+	HEXOID_FORMAT_REF_PEELED,   /* for-each-ref --format='%(objectname) %(*objectname)
+				       %(refname)': <oid> [<peeled oid>] <ref> */
+	HEXOID_FORMAT_CHERRY,       /* git cherry [-v]: + <oid>[ <subject>], - <oid>... */
+	HEXOID_FORMAT_SUBMODULE_STATUS, /* submodule status: [ +-U]<oid> <path>[ (<describe>)] */
 	HEXOID_FORMAT_COUNT
 };
 

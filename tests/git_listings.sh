@@ -1,6 +1,7 @@
 #!/bin/sh
 # hexoid verify on what the installed git prints, every format and shape, in SHA-1 and
-# SHA-256 repositories made here (merges, an octopus, tags, a submodule, notes, a partial
+# SHA-256 repositories made here, and by the Git 3.0 build (when there is one) the shapes
+# that come from commands rather than from files, (merges, an octopus, tags, a submodule, notes, a partial
 # clone, a bundle): each listing is valid with its format's name and with auto; then an
 # uppercase digit, and in another copy a 'G', planted in its first, middle and last
 # records (tests/plant.awk) are reported at their exact LINE:COL, and nothing else, with
@@ -9,7 +10,8 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 plant_awk=$(dirname "$0")/plant.awk
-git_() { git -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main \
+gitprog=git
+git_() { "$gitprog" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main \
 	-c protocol.file.allow=always -c uploadpack.allowFilter=true -c advice.detachedHead=false "$@"; }
 
 # The repository, its submodule, a clone with FETCH_HEAD, a partial clone.
@@ -37,6 +39,9 @@ make_repo() { # make_repo HASH DIR
 	git_ checkout -q main
 	git_ merge -q --no-edit x
 	git_ merge -q --no-edit y z # an octopus
+	# A side branch with x cherry-picked: rev-list's marks, git cherry.
+	git_ checkout -q -b w x~1 && echo w >w && git_ add w && git_ commit -q -m w
+	git_ cherry-pick x >/dev/null && git_ checkout -q main
 	git_ tag -a -m a v1 && git_ tag light main~1
 	git_ submodule -q add "$2.sub" sm && git_ commit -q -m sm
 	git_ notes add -m note HEAD && git_ notes add -m note2 HEAD~1
@@ -70,6 +75,17 @@ listings() { # listings HASH DIR L
 	g rev-list-boundary-parents rev-list rev-list --boundary --parents main ^main~3
 	g log-parents rev-list log --format='%H %P' --all
 	g log-trees rev-list log --format='%H %T' --all
+	# A root commit's empty %P: the line ends in a space (first here), or two spaces.
+	g log-tree-parents rev-list log --reverse --format='%H %T %P' main
+	g log-parents-tree rev-list log --reverse --format='%H %P %T' main
+	g left-right rev-list rev-list --left-right w...x
+	g cherry-mark rev-list rev-list --cherry-mark --boundary --parents w...main
+	g cherry-pick rev-list rev-list --cherry-pick --left-right w...main
+	g cherry-only rev-list rev-list --cherry w...main
+	g left-right-objects rev-list rev-list --left-right --objects w...x
+	g filter-objects rev-list rev-list --objects --filter=blob:none --filter-print-omitted --all
+	g cherry cherry cherry x w
+	g cherry-v cherry cherry -v main w
 	g pack-objects pack-objects rev-list --objects --boundary main ^x --
 	git_ -C "$r.missing" rev-list --objects --missing=print --all >"$L/rev-list-missing" &&
 		echo "rev-list rev-list-missing"
@@ -118,6 +134,15 @@ listings() { # listings HASH DIR L
 	g verify-pack verify-pack verify-pack -v "$idx"
 	g batch-deltas batch-check cat-file --batch-all-objects \
 		--batch-check='%(objectname) %(objecttype) %(objectsize) %(objectsize:disk) %(deltabase)'
+	# Replace refs (after the listings above, which they would change) and peeled tags.
+	git_ replace main~3 main~4 && git_ replace main~5 main~6 && git_ replace x y
+	g submodule-status submodule-status submodule status
+	(cd sm && git_ commit -q --allow-empty -m more) && g submodule-plus submodule-status submodule status
+	g replace-short oids replace -l
+	g replace-medium replace replace -l --format=medium
+	g replace-long replace replace -l --format=long
+	g ref-peeled ref-peeled for-each-ref --format='%(objectname) %(*objectname) %(refname)' \
+		refs/heads refs/tags # (not refs/replace: its names hold IDs)
 }
 
 # The header of a bundle (through its blank line), and its size in bytes.
@@ -167,9 +192,21 @@ found() {
 	fi
 }
 
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+g3=$srcdir/../shared/tools/git3/git
+# What the Git 3.0 build prints is checked for these listings (its other outputs are the
+# installed git's, or files).
+git3_names=' log-parents log-tree-parents log-parents-tree rev-list-parents left-right cherry-mark
+ cherry-pick cherry-only left-right-objects filter-objects cherry cherry-v replace-medium
+ replace-long ref-peeled submodule-status submodule-plus'
+for prog in git git3; do
+if [ $prog = git3 ]; then
+	if ! [ -x "$g3" ]; then skip "the Git 3.0 build's listings" "skipped: no $g3"; continue; fi
+	gitprog=$g3
+fi
 for fmt in sha1 sha256; do
 	if [ $fmt = sha1 ]; then hexsz=40; else hexsz=64; fi
-	r=$tmp/repo-$fmt L=$tmp/$fmt
+	r=$tmp/$prog-repo-$fmt L=$tmp/$prog-$fmt
 	mkdir -p "$L"
 	if ! (make_repo $fmt "$r") >"$tmp/git.log" 2>&1; then
 		fail "$fmt: git cannot make the repositories"
@@ -177,8 +214,18 @@ for fmt in sha1 sha256; do
 		continue
 	fi
 	(listings $fmt "$r" "$L") >"$tmp/list" 2>"$tmp/git.log" || true
-	[ "$(wc -l <"$tmp/list")" -ge 47 ] && pass "$fmt: git printed $(wc -l <"$tmp/list") listings" ||
-		{ fail "$fmt: git printed only $(wc -l <"$tmp/list") listings"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }
+	if [ $prog = git3 ]; then
+		while read -r f name; do
+			case " $(echo $git3_names) " in *" $name "*) echo "$f $name" ;; esac
+		done <"$tmp/list" >"$tmp/list3"
+		mv "$tmp/list3" "$tmp/list"
+		want=15
+	else
+		want=61
+	fi
+	[ "$(wc -l <"$tmp/list")" -ge $want ] && pass "$prog $fmt: git printed $(wc -l <"$tmp/list") listings" ||
+		{ fail "$prog $fmt: git printed only $(wc -l <"$tmp/list") listings: $(awk '{ print $2 }' "$tmp/list" | tr '\n' ' ')"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }
+	[ $prog = git3 ] && fmt="git3 $fmt"
 	while read -r f name; do
 		file=$L/$name
 		if ! [ -s "$file" ]; then
@@ -201,6 +248,7 @@ for fmt in sha1 sha256; do
 		$H verify --format=$f --mixed "$file.upper" >/dev/null 2>"$tmp/err"
 		judge "$fmt $name: --mixed accepts the uppercase" 0 "" $?
 	done <"$tmp/list"
+	[ $prog = git3 ] && continue
 
 	# The abbreviated IDs of git diff --raw (without --no-abbrev) say what to do.
 	git -C "$r" diff-tree -r main~4 main --abbrev >"$L/abbrev"
@@ -215,5 +263,6 @@ for fmt in sha1 sha256; do
 	sed '$d' "$L/bundle.head" >"$L/bundle.noblank"
 	$H verify --format=bundle "$L/bundle.noblank" >/dev/null 2>"$tmp/err"
 	judge "$fmt: a bundle header with no end" 1 "error: the bundle ends in its header" $?
+done
 done
 exit 0

@@ -216,6 +216,28 @@ TEST(listing_every_format_whatever_the_pieces)
 		/* Parents: a '-' in one is reported; a root commit's line among them. */
 		C(HEXOID_FORMAT_REV_LIST, A " " B "\n" B " \n" A " " B " 4b825dc642-b6eb9a060e54bf8d69288fbee4904\n", "P3:93:1:invalid hex digit '-'"),
 		C(HEXOID_FORMAT_REV_LIST, B " \n" A " " B "\n" A " " B " 4b825dc642cb6eb9a060e54bf8d69288fbee490\n", "P3:122:1:object ID too short"),
+		/* log --format='%H %T %P' and '%H %P %T': a root commit's empty %P ends its
+		 * line in a space or makes two in a row; the IDs after it are still IDs. */
+		C(HEXOID_FORMAT_REV_LIST, A " " B " \n" A " " B " " U "\n", "P2:103:2:"),
+		C(HEXOID_FORMAT_REV_LIST, A "  " B "\n" A " " B " " U "\n", "P2:103:2:"),
+		C(HEXOID_FORMAT_REV_LIST, A "  " U "\n" A " " B " " A "\n", "P1:63:2:"),
+		/* rev-list's marks: --left-right, --cherry-mark, --filter-print-omitted. */
+		C(HEXOID_FORMAT_REV_LIST, "<" A " " B "\n>" B " " A "\n=" A "\n+" B "\n-" A "\n~" U "\n", "P6:22:2:"),
+		C(HEXOID_FORMAT_REV_LIST, ">" A "\n<" B "\n" A " d/f\n" "~" B "\n", "O4:2:"),
+		/* git cherry [-v]. */
+		C(HEXOID_FORMAT_CHERRY, "+ " A "\n- " B " a subject\n+ " U "\n", "P3:23:2:"),
+		C_GIVEN(HEXOID_FORMAT_CHERRY, "+ " A "\n+" B "\n= " A "\n", "P2:2:1:expected a space after the mark"),
+		/* git submodule status. */
+		C(HEXOID_FORMAT_SUBMODULE_STATUS, " " A " sm (heads/main)\n+" B " sm (v1-1-g" "e69de29)\n-" A " s m\nU" U " x\n", "P4:22:2:"),
+		C_GIVEN(HEXOID_FORMAT_SUBMODULE_STATUS, " " A " sm\n*" A " sm\n " A "\n", "P2:1:1:expected ' ', '+', '-' or 'U'"),
+		/* replace -l --format=medium and long: the replacement's ID too. */
+		C(HEXOID_FORMAT_REPLACE, A " -> " B "\n" A " -> " U "\n", "P2:65:2:"),
+		C(HEXOID_FORMAT_REPLACE, A " (commit) -> " B " (commit)\n" A " (tree) -> " U " (tree)\n", "P2:72:2:"),
+		C_GIVEN(HEXOID_FORMAT_REPLACE, A "\n" A " -> " B " (tree)\n" A " (tre) -> " B "\n" A " (tree) -> " B "\n" A "-> " B "\n", "P2:85:1:expected the end of the line"),
+		/* for-each-ref with %(*objectname): empty for a ref that is no tag. */
+		C(HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n" A " " U " refs/tags/v\n", "P2:62:2:"),
+		C(HEXOID_FORMAT_REF_PEELED, A " " U " refs/tags/v\n" A "  refs/heads/m\n", "P1:62:2:"),
+		C_GIVEN(HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n" A "   refs/x\n" A " " B "\n", "P2:43:1:"),
 		/* %(rest): any text after the type, or none. */
 		C(HEXOID_FORMAT_BATCH_CHECK, A " commit some rest\n" B " tree \n" A " blob 12 " I "\n" U " blob x y\n", "P4:21:2:"),
 		/* Lines that almost fit the fast lines of each format, between ones that do. */
@@ -317,6 +339,8 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_REV_LIST, A "\n", B " dir/file" },
 		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A " " B },
 		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A },
+		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", "<" B " " A },
+		{ HEXOID_FORMAT_REV_LIST, "=" A "\n", "~" B },
 		{ HEXOID_FORMAT_PACK_OBJECTS, A "\n", B " name" },
 		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " commit 245" },
 		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " tag 12 30 " A },

@@ -481,8 +481,9 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		state = REV_OBJECTS;
 		/* fall through */
 	case HEXOID_FORMAT_REV_LIST: /* <oid>, <oid> SP, <oid> <path>, <oid> <oid> */
-		/* Not an edge (-<oid>), nor rev-list's missing objects (?<oid>). */
-		if (n < hexsz || s[0] == '-' || s[0] == '?')
+		/* Not a line with a mark before its ID (-<oid>, ?<oid>, <<oid>, ...): only
+		 * one that starts with a hex digit. */
+		if (n < hexsz || !is_hex((unsigned char)s[0]))
 			return 0;
 		if (s[hexsz] == '\n') /* an ID alone: the grammar takes the first */
 			return state == REV_BARE || state == REV_OBJECTS ? REC_FAST_END : 0;

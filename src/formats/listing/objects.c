@@ -29,7 +29,8 @@ void hexoid_parse_pack_objects(struct cursor *c)
 /*
  * Is the rest of the line one or more object IDs, one space apart? Such are the parents
  * of rev-list --parents, the children of --children, and the fields of --format='%H %P'
- * or '%H %T'. A token is taken for an ID when it has hexsz bytes give or take two, no
+ * or '%H %T %P'. A field may be empty (a root commit's %P: a line that ends in a space,
+ * or two spaces in a row), as long as one is an ID. A token is taken for an ID when it has hexsz bytes give or take two, no
  * '/', and at most two bytes that are not hex digits: so an ID with a digit wrong, lost
  * or doubled is one (and is checked), while a path, or a tag's name, almost never is.
  * Returns 0 (not IDs), 1 (IDs), or 2 when each is hexsz hex digits of either case.
@@ -38,11 +39,16 @@ static int ids_follow(const struct cursor *c)
 {
 	size_t hexsz = c->l->hexsz, p = c->pos;
 	const char *s = c->s;
-	int all_hex = 2;
-	if (p == c->len)
-		return 0;
+	int all_hex = 2, found = 0;
 	for (;;) {
 		size_t n = 0, odd = 0;
+		if (p == c->len)
+			return found ? all_hex : 0;
+		if (s[p] == ' ') {
+			p++; /* an empty field */
+			continue;
+		}
+		found = 1;
 		if (c->len - p >= hexsz && (c->len - p == hexsz || s[p + hexsz] == ' ')) {
 			if (scan_all_hex(s + p, hexsz)) /* the common case: hexsz hex digits */
 				n = hexsz;
@@ -70,6 +76,10 @@ static int ids_follow(const struct cursor *c)
  *   <oid> <path>, <oid> SP     --objects (a commit's tree has an empty path)
  *   -<oid>                     --boundary, --objects-edge
  *   ?<oid>                     --missing=print
+ *   <<oid>, ><oid>             --left-right
+ *   =<oid>, +<oid>, -<oid>     --cherry-mark (--cherry, --cherry-pick --left-right)
+ *   ~<oid>                     --filter=... --filter-print-omitted
+ * (a mark, then the line as it would be without it: --parents after it too)
  *   <oid> <oid>...             --parents, --children, --format='%H %P' (a root
  *                              commit's ends in a space), '%H %T'
  * The commits come first, and their lines hold only IDs: each is checked. The first line
@@ -87,8 +97,11 @@ static int ids_follow(const struct cursor *c)
 void hexoid_parse_rev_list(struct cursor *c)
 {
 	struct hexoid_listing *l = c->l;
-	if (c->s[0] == '-' || c->s[0] == '?')
+	switch (c->s[0]) {
+	case '-': case '?': case '<': case '>': case '=': case '+': case '~':
 		c->pos = 1;
+		break;
+	}
 	if (!oid(c))
 		return;
 	if (c->pos == c->len) {
@@ -113,8 +126,14 @@ void hexoid_parse_rev_list(struct cursor *c)
 	}
 	if (l->state != REV_BARE)
 		l->state = REV_COMMITS;
-	while (oid(c) && c->pos < c->len)
-		sep(c, ' ', "a space after the object ID");
+	while (!c->failed && c->pos < c->len) {
+		if (c->s[c->pos] == ' ') {
+			c->pos++; /* an empty field */
+			continue;
+		}
+		if (oid(c) && c->pos < c->len)
+			sep(c, ' ', "a space after the object ID");
+	}
 }
 
 static int all_digits(const struct cursor *c, size_t n)
@@ -261,6 +280,62 @@ void hexoid_parse_fsck(struct cursor *c)
 	}
 	c->pos = 0;
 	problem(c, 0, P_EXPECT, 0, "a line of git fsck (dangling, unreachable, missing, root, tagged or broken link)");
+}
+
+/*
+ * replace -l: <oid> (--format=short, the default), <oid> -> <oid> (medium: the replaced
+ * object, then its replacement), <oid> (<type>) -> <oid> (<type>) (long).
+ */
+void hexoid_parse_replace(struct cursor *c)
+{
+	if (!oid(c) || c->pos == c->len)
+		return;
+	int typed = peek(c, " (");
+	if (typed) {
+		c->pos += 2;
+		type_word(c);
+		lit(c, ") ", "\") \" after the type");
+	} else {
+		sep(c, ' ', "a space after the object ID");
+	}
+	lit(c, "-> ", "\"-> \" before the replacement's object ID");
+	oid(c);
+	if (typed) {
+		sep(c, ' ', "a space after the object ID");
+		lit(c, "(", "'(' before the replacement's type");
+		type_word(c);
+		lit(c, ")", "')' after the type");
+	}
+	end(c);
+}
+
+/* git cherry: + <oid> (not upstream) or - <oid> (an equivalent is), and with -v the
+ * subject after a space. */
+void hexoid_parse_cherry(struct cursor *c)
+{
+	if (c->s[0] != '+' && c->s[0] != '-') {
+		problem(c, 0, P_EXPECT, 0, "'+' or '-'");
+		return;
+	}
+	c->pos = 1;
+	sep(c, ' ', "a space after the mark");
+	if (oid(c) && c->pos < c->len)
+		sep(c, ' ', "a space after the object ID");
+}
+
+/* git submodule status: a mark (' ' checked out at the recorded commit, '+' at another,
+ * '-' not initialised, 'U' conflicted), the ID, a space, the path and, for one checked
+ * out, " (<describe>)". */
+void hexoid_parse_submodule_status(struct cursor *c)
+{
+	if (c->s[0] != ' ' && c->s[0] != '+' && c->s[0] != '-' && c->s[0] != 'U') {
+		problem(c, 0, P_EXPECT, 0, "' ', '+', '-' or 'U' before the object ID");
+		return;
+	}
+	c->pos = 1;
+	oid(c);
+	sep(c, ' ', "a space after the object ID");
+	rest_nonempty(c, "the submodule's path");
 }
 
 /* A marks file of fast-import (--export-marks) and fast-export: :<mark> <oid>. */

@@ -27,6 +27,10 @@ void hexoid_parse_reflog(struct cursor *c);
 void hexoid_parse_ls_remote(struct cursor *c);
 void hexoid_parse_show_ref(struct cursor *c);
 void hexoid_parse_bundle(struct cursor *c);
+void hexoid_parse_replace(struct cursor *c);
+void hexoid_parse_cherry(struct cursor *c);
+void hexoid_parse_submodule_status(struct cursor *c);
+void hexoid_parse_ref_peeled(struct cursor *c);
 
 /* rev-list's state (see hexoid_parse_rev_list): at the start; in the commits, after
  * lines of parents (which are IDs); the same after a line that was an ID alone (so

@@ -15,6 +15,21 @@ void hexoid_parse_for_each_ref(struct cursor *c)
 	refname(c);
 }
 
+/*
+ * for-each-ref --format='%(objectname) %(*objectname) %(refname)': <oid> <peeled> <ref>,
+ * the peeled ID (what an annotated tag points at) empty for every other ref, so that
+ * such a line has two spaces in a row.
+ */
+void hexoid_parse_ref_peeled(struct cursor *c)
+{
+	oid(c);
+	sep(c, ' ', "a space after the object ID");
+	if (!c->failed && c->pos < c->len && c->s[c->pos] != ' ')
+		oid(c);
+	sep(c, ' ', "a space before the ref name");
+	refname(c);
+}
+
 /* packed-refs: its header, <oid> <ref>, ^<oid> (the peeled tag before it). */
 void hexoid_parse_packed_refs(struct cursor *c)
 {

@@ -22,7 +22,7 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_AUTO] = { "auto", NULL, NL, 0, 0, NONE, 0 },
 	[HEXOID_FORMAT_OIDS] = { "oids", hexoid_parse_oids, NL, 0, 14, HEXOID_FORMAT_REV_LIST, REV_BARE },
 	[HEXOID_FORMAT_PACK_OBJECTS] = { "pack-objects", hexoid_parse_pack_objects, NL, 0, 0, NONE, 0 },
-	[HEXOID_FORMAT_REV_LIST] = { "rev-list", hexoid_parse_rev_list, NL, 0, 16, NONE, 0 },
+	[HEXOID_FORMAT_REV_LIST] = { "rev-list", hexoid_parse_rev_list, NL, 0, 23, NONE, 0 },
 	[HEXOID_FORMAT_BATCH_CHECK] = { "batch-check", hexoid_parse_batch_check, NL, 0, 15, NONE, 0 },
 	[HEXOID_FORMAT_SHOW_INDEX] = { "show-index", hexoid_parse_show_index, NL, 0, 7, NONE, 0 },
 	[HEXOID_FORMAT_VERIFY_PACK] = { "verify-pack", hexoid_parse_verify_pack, NL, 0, 8, NONE, 0 },
@@ -34,7 +34,7 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_LS_FILES] = { "ls-files", hexoid_parse_ls_files, NL, 0, 6, NONE, 0 },
 	[HEXOID_FORMAT_LS_REMOTE] = { "ls-remote", hexoid_parse_ls_remote, NL, 0, 11, NONE, 0 },
 	[HEXOID_FORMAT_SHOW_REF] = { "show-ref", hexoid_parse_show_ref, NL, 0, 4, NONE, 0 },
-	[HEXOID_FORMAT_DIFF_RAW] = { "diff-raw", hexoid_parse_diff_raw, NL, 0, 17, NONE, 0 },
+	[HEXOID_FORMAT_DIFF_RAW] = { "diff-raw", hexoid_parse_diff_raw, NL, 0, 24, NONE, 0 },
 	[HEXOID_FORMAT_FSCK] = { "fsck", hexoid_parse_fsck, NL, 0, 12, NONE, 0 },
 	/* Written as show-ref prints: AUTO calls it show-ref. */
 	[HEXOID_FORMAT_PROMISOR] = { "promisor", hexoid_parse_show_ref, NL, 0, 0, NONE, 0 },
@@ -42,4 +42,10 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_BUNDLE] = { "bundle", hexoid_parse_bundle, NL, 1, 1, NONE, 0 },
 	[HEXOID_FORMAT_LS_TREE_Z] = { "ls-tree-z", hexoid_parse_ls_tree, NUL, 0, 19, NONE, 0 },
 	[HEXOID_FORMAT_LS_FILES_Z] = { "ls-files-z", hexoid_parse_ls_files, NUL, 0, 20, NONE, 0 },
+	/* These before rev-list, which takes their lines as "<oid> <path>" and would leave
+	 * their later IDs unchecked. */
+	[HEXOID_FORMAT_REPLACE] = { "replace", hexoid_parse_replace, NL, 0, 16, NONE, 0 },
+	[HEXOID_FORMAT_REF_PEELED] = { "ref-peeled", hexoid_parse_ref_peeled, NL, 0, 18, NONE, 0 },
+	[HEXOID_FORMAT_CHERRY] = { "cherry", hexoid_parse_cherry, NL, 0, 17, NONE, 0 },
+	[HEXOID_FORMAT_SUBMODULE_STATUS] = { "submodule-status", hexoid_parse_submodule_status, NL, 0, 21, NONE, 0 },
 };
