@@ -436,8 +436,8 @@ func TestFormats(t *testing.T) {
 			t.Fatalf("%d: %q: %v, %v", int(f), f.String(), g, err)
 		}
 	}
-	if FormatLsFilesZ != formatCount-1 || FormatLsFilesZ.String() != "ls-files-z" {
-		t.Fatalf("the last format: %d %q", int(FormatLsFilesZ), FormatLsFilesZ)
+	if FormatSubmoduleStatus != formatCount-1 || FormatSubmoduleStatus.String() != "submodule-status" {
+		t.Fatalf("the last format: %d %q", int(FormatSubmoduleStatus), FormatSubmoduleStatus)
 	}
 }
 

@@ -41,6 +41,11 @@ const (
 	FormatBundle      Format = C.HEXOID_FORMAT_BUNDLE       // a bundle's header
 	FormatLsTreeZ     Format = C.HEXOID_FORMAT_LS_TREE_Z    // ls-tree -z
 	FormatLsFilesZ    Format = C.HEXOID_FORMAT_LS_FILES_Z   // ls-files --stage -z
+	FormatReplace     Format = C.HEXOID_FORMAT_REPLACE      // replace -l --format=medium|long
+	FormatRefPeeled   Format = C.HEXOID_FORMAT_REF_PEELED   // for-each-ref with %(*objectname)
+	FormatCherry      Format = C.HEXOID_FORMAT_CHERRY       // git cherry [-v]
+	// git submodule status
+	FormatSubmoduleStatus Format = C.HEXOID_FORMAT_SUBMODULE_STATUS
 )
 
 // formatCount is one past the last Format.
