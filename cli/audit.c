@@ -252,8 +252,7 @@ static void not_audited(struct run_out *ro, const char *repo, const char *code, 
 	fprintf(stderr, "hexoid: %s\n", why);
 	if (ro->mode == OUT_JSON_LINES) {
 		struct sbuf b = { 0 };
-		sb_puts(&b, "{\"schema\": 1, \"type\": \"error\", \"repository\": ");
-		sb_json_string(&b, repo);
+		sb_json_head(&b, "error", repo);
 		sb_puts(&b, ", \"code\": ");
 		sb_json_string(&b, code);
 		sb_puts(&b, ", \"message\": ");
@@ -340,8 +339,7 @@ static int on_finding(void *ctx, const struct hexoid_audit_finding *f)
 		sb_puts(&rp->b, "}");
 		break;
 	case OUT_JSON_LINES:
-		sb_puts(&rp->b, "{\"schema\": 1, \"type\": \"finding\", \"repository\": ");
-		sb_json_string(&rp->b, rp->repo);
+		sb_json_head(&rp->b, "finding", rp->repo);
 		sb_puts(&rp->b, ", ");
 		audit_finding_json(&rp->b, f, "object_type");
 		sb_puts(&rp->b, "}\n");
@@ -411,8 +409,7 @@ static void summary(const struct hexoid_audit *audit, struct report *rp)
 		sb_puts(b, "\n  }\n}\n");
 		return;
 	case OUT_JSON_LINES:
-		sb_puts(b, "{\"schema\": 1, \"type\": \"repository\", \"repository\": ");
-		sb_json_string(b, rp->repo);
+		sb_json_head(b, "repository", rp->repo);
 		sb_puts(b, ", \"gitdir\": ");
 		sb_json_string(b, hexoid_audit_gitdir(audit));
 		sb_printf(b, ", \"object_format\": \"%s\", \"ref_storage\": %s, "
@@ -499,6 +496,8 @@ static int audit_one(struct run_out *ro, const char *repo)
 	algo = hexoid_audit_algo(audit) == HEXOID_SHA256 ? "sha256" : "sha1";
 	if (ro->mode == OUT_JSON) {
 		sb_puts(&rp.b, "{\n  \"repository\": ");
+		sb_json_string(&rp.b, repo);
+		sb_puts(&rp.b, ",\n  \"repo\": ");
 		sb_json_string(&rp.b, repo);
 		sb_printf(&rp.b, ",\n  \"object_format\": \"%s\",\n  \"ref_storage\": %s,\n  \"findings\": [",
 			  algo, ref_storage(ro, audit));

@@ -116,6 +116,11 @@ void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(print
 void sb_puts(struct sbuf *b, const char *s);
 /* A JSON string for s (null for NULL). */
 void sb_json_string(struct sbuf *b, const char *s);
+/* A JSON line's opening of one repository's commands (audit, repair, hook):
+ * {"schema": 1, "type": "<type>", "repository": <repo>, "repo": <repo>, with no comma
+ * after it. "repo" is the key every command's lines share (pre-receive's have it alone);
+ * "repository" stays, as schema 1 only adds keys. */
+void sb_json_head(struct sbuf *b, const char *type, const char *repo);
 void sb_free(struct sbuf *b);
 
 /* The name to show for a path in messages. */

@@ -50,7 +50,7 @@ static const char usage_hook[] =
 	"  --exact         each REPO is a repository itself, as 'hexoid audit --exact'\n"
 	"  --from=FILE     also the repositories FILE lists, one a line ('-': stdin)\n"
 	"  --jobs=N        N repositories at once (default 1)\n"
-	"  --json-lines    check: one JSON object a line: each repository's (\"repository\",\n"
+	"  --json-lines    check: one JSON object a line: each repository's (\"repo\",\n"
 	"                  \"hook\", \"code\", \"message\"), then the run's (see the README)\n"
 	"\n"
 	"Exit status: 0 all installed / all ok; 1 a hook not replaced / a repository whose\n"
@@ -543,8 +543,7 @@ static int worse(int a, int b)
 static void json_line(struct sbuf *b, const char *repo, const char *hook, const char *code,
 		      const char *message)
 {
-	sb_puts(b, "{\"schema\": 1, \"type\": \"hook\", \"repository\": ");
-	sb_json_string(b, repo);
+	sb_json_head(b, "hook", repo);
 	sb_puts(b, ", \"hook\": ");
 	sb_json_string(b, hook);
 	sb_puts(b, ", \"code\": ");
@@ -736,8 +735,8 @@ int cmd_hooks(int argc, char **argv)
 	if (repo_list_init(&hr.list, args, nargs, from_name) < 0) {
 		fprintf(stderr, "hexoid hook: %s: cannot read the list: %s\n", from_name, strerror(errno));
 		if (hr.json)
-			printf("{\"schema\": 1, \"type\": \"error\", \"repository\": null, \"code\": "
-			       "\"list-unreadable\", \"message\": \"cannot read the list\"}\n");
+			printf("{\"schema\": 1, \"type\": \"error\", \"repository\": null, \"repo\": null, "
+			       "\"code\": \"list-unreadable\", \"message\": \"cannot read the list\"}\n");
 		rc = EXIT_TROUBLE;
 	}
 	for (i = 1; i < jobs && i < 256; i++)

@@ -114,6 +114,14 @@ void sb_json_string(struct sbuf *b, const char *s)
 	sb_puts(b, "\"");
 }
 
+void sb_json_head(struct sbuf *b, const char *type, const char *repo)
+{
+	sb_printf(b, "{\"schema\": 1, \"type\": \"%s\", \"repository\": ", type);
+	sb_json_string(b, repo);
+	sb_puts(b, ", \"repo\": ");
+	sb_json_string(b, repo);
+}
+
 void sb_free(struct sbuf *b)
 {
 	free(b->p);

@@ -143,8 +143,7 @@ static int on_left(void *ctx, const struct hexoid_audit_finding *f)
 	if (f->cls == HEXOID_CLASS_WARN)
 		return 0;
 	if (o->json) {
-		sb_puts(&o->b, "{\"schema\": 1, \"type\": \"left\", \"repository\": ");
-		sb_json_string(&o->b, o->repo);
+		sb_json_head(&o->b, "left", o->repo);
 		sb_puts(&o->b, ", ");
 		audit_finding_json(&o->b, f, "object_type");
 		sb_puts(&o->b, "}\n");
@@ -163,8 +162,7 @@ static int on_action(void *ctx, const struct hexoid_repair_action *a)
 	const char *what = hexoid_repair_outcome_name(a->outcome);
 
 	if (o->json) {
-		sb_puts(&o->b, "{\"schema\": 1, \"type\": \"action\", \"repository\": ");
-		sb_json_string(&o->b, o->repo);
+		sb_json_head(&o->b, "action", o->repo);
 		sb_printf(&o->b, ", \"area\": \"%s\", \"path\": ", area);
 		sb_json_string(&o->b, a->path);
 		sb_printf(&o->b, ", \"kind\": \"%s\", \"outcome\": \"%s\", \"lock\": ",
@@ -236,8 +234,7 @@ static int on_step(void *ctx, const char *what, const char *path)
 static void error_line(struct out *o, const char *code, const char *message)
 {
 	if (o->json) {
-		sb_puts(&o->b, "{\"schema\": 1, \"type\": \"error\", \"repository\": ");
-		sb_json_string(&o->b, o->repo);
+		sb_json_head(&o->b, "error", o->repo);
 		sb_puts(&o->b, ", \"code\": ");
 		sb_json_string(&o->b, code);
 		sb_puts(&o->b, ", \"message\": ");
@@ -304,8 +301,7 @@ static int repair_one(struct out *o, const char *repo)
 	else
 		code = EXIT_VALID;
 	if (o->json) {
-		sb_puts(&o->b, "{\"schema\": 1, \"type\": \"repository\", \"repository\": ");
-		sb_json_string(&o->b, repo);
+		sb_json_head(&o->b, "repository", repo);
 		sb_printf(&o->b,
 			  ", \"object_format\": \"%s\", \"ref_storage\": \"%s\", \"dry_run\": %s, "
 			  "\"planned\": %llu, \"ids\": %llu, \"done\": %llu, \"shown\": %llu, "
@@ -521,8 +517,8 @@ int cmd_repair(int argc, char **argv)
 		fprintf(stderr, "hexoid repair: %s\n", sh.list_err);
 		if (sh.json) {
 			struct sbuf b = { 0 };
-			sb_puts(&b, "{\"schema\": 1, \"type\": \"error\", \"repository\": null, "
-				"\"code\": \"list-unreadable\", \"message\": ");
+			sb_json_head(&b, "error", NULL);
+			sb_puts(&b, ", \"code\": \"list-unreadable\", \"message\": ");
 			sb_json_string(&b, sh.list_err);
 			sb_puts(&b, "}\n");
 			if (!b.oom)

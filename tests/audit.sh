@@ -1129,7 +1129,8 @@ printf 'x\n' >"$je/file"
 printf 'gitdir: %s\n' "$je/gone" >"$je/wt/.git"
 git_ init -q --bare "$je/ok.git"
 # json_error NAME CODE REPO-KEY: the error line of $tmp/out says CODE for REPO-KEY, every
-# line but the run's names a repository, and the run line is last.
+# line but the run's names a repository (as repo and repository alike), and the run line
+# is last.
 json_error() {
 	if python3 - "$tmp/out" "$2" "$3" >"$tmp/jmsg" 2>&1 <<'PY'; then
 import json, sys
@@ -1143,6 +1144,7 @@ assert e["repository"] == want_repo, "repository %r" % e["repository"]
 assert e["message"], "no message"
 for d in lines[:-1]:
     assert d["schema"] == 1 and "repository" in d, "a line without a repository: %r" % d
+    assert d["repo"] == d["repository"], "repo and repository differ: %r" % d
 assert lines[-1]["type"] == "run" and lines[-1]["exit"] == 2, "last line %r" % lines[-1]
 PY
 		pass "$1"

@@ -138,7 +138,7 @@ import json, sys
 # its summary; the run comes last and counts the rest. Prints "REPO FINDINGS" per
 # repository, "error REPO" per error, and the run's exit.
 types = {"finding", "repository", "error", "run"}
-finding_keys = {"repository", "area", "path", "line", "column", "object", "object_type",
+finding_keys = {"repository", "repo", "area", "path", "line", "column", "object", "object_type",
                 "header", "offset", "class", "code", "message"}
 found, out, lines = {}, [], open(sys.argv[1]).read().split("\n")
 if lines[-1] != "":
@@ -148,6 +148,8 @@ for i, o in enumerate(objs):
     if o.get("schema") != 1 or o.get("type") not in types:
         sys.exit("line %d: schema or type: %r" % (i + 1, o))
     t = o["type"]
+    if t != "run" and o.get("repo") != o.get("repository"):
+        sys.exit("line %d: repo and repository differ: %r" % (i + 1, o))
     if t == "finding":
         if set(o) - {"schema", "type"} != finding_keys:
             sys.exit("finding keys: %r" % sorted(o))

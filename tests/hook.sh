@@ -185,7 +185,7 @@ for fmt in sha1 sha256; do
 	rc=$?
 	if [ $rc = 2 ] && python3 -c 'import json,sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
-codes = {d["repository"]: d["code"] for d in lines if d["type"] == "hook"}
+codes = {d["repo"]: d["code"] for d in lines if d["type"] == "hook" and d["repository"] == d["repo"]}
 run = lines[-1]
 assert codes == {sys.argv[2]: "ok", sys.argv[3]: "ok", sys.argv[4]: "not-found"}, codes
 assert run["type"] == "run" and run["repositories"] == 3 and run["ok"] == 2 and run["not_checked"] == 1
