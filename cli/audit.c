@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +91,10 @@ static const char usage_audit[] =
 	"'REPO: N scanned, N git3, N error'; a last line counts the repositories.\n"
 	"Exit status: 0 nothing found (or only warn findings), 1 git3 or error findings,\n"
 	"2 usage error or a repository that could not be audited. With several\n"
-	"repositories, 2 wins over 1: the run is not whole when one was not audited.\n";
+	"repositories, 2 wins over 1: the run is not whole when one was not audited.\n"
+	"SIGINT or SIGTERM stops the audits under way within a tenth of a second and\n"
+	"starts no other: what was found is written, each repository cut short is an\n"
+	"'interrupted' error, then hexoid dies of the signal (130 or 143 in a shell).\n";
 
 static const char usage_verify_pack[] =
 	"usage: hexoid verify-pack [--verify-ids] [--jobs=N] [--object-format=sha1|sha256] [-q]\n"
@@ -203,6 +207,38 @@ struct run_out {
 	size_t done, clean, found, failed;
 	int write_failed;
 };
+
+/*
+ * SIGINT and SIGTERM during an audit: the signal's number. The audits under way stop
+ * within a tenth of a second (the library reads it as their cancel flag), no further
+ * repository is started, what was found is written with an `interrupted` error for each
+ * repository cut short and the run line, and the command then dies of the signal as if
+ * it had not caught it (exit 130 or 143 in a shell). A second one kills at once.
+ */
+static int audit_interrupt;
+
+static void on_interrupt(int sig)
+{
+	__atomic_store_n(&audit_interrupt, sig, __ATOMIC_RELAXED);
+}
+
+static void catch_interrupts(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a read of a --from list piped in returns, so the run can end. */
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int interrupted(void)
+{
+	return __atomic_load_n(&audit_interrupt, __ATOMIC_RELAXED);
+}
 
 /* One repository's report as it is written. */
 struct report {
@@ -492,6 +528,7 @@ static int audit_one(struct run_out *ro, const char *repo)
 	o.on_finding = on_finding;
 	o.on_progress = on_progress;
 	o.ctx = &rp;
+	o.cancel = &audit_interrupt;
 
 	algo = hexoid_audit_algo(audit) == HEXOID_SHA256 ? "sha256" : "sha1";
 	if (ro->mode == OUT_JSON) {
@@ -513,13 +550,15 @@ static int audit_one(struct run_out *ro, const char *repo)
 	if (!ro->many)
 		emit(&rp);
 	rc = hexoid_audit_run(audit, &o, err, sizeof(err));
-	if (rc < 0) {
+	if (rc == 1 && interrupted())
+		snprintf(err, sizeof(err), "%s: interrupted before the audit's end", repo);
+	if (rc < 0 || (rc == 1 && interrupted())) {
 		/* What was found is written; the reason it stopped follows it. */
 		if (ro->mode != OUT_JSON)
 			emit(&rp);
 		sb_free(&rp.b);
 		hexoid_audit_close(audit);
-		not_audited(ro, repo, "audit-failed", err);
+		not_audited(ro, repo, rc < 0 ? "audit-failed" : "interrupted", err);
 		return EXIT_TROUBLE;
 	}
 	summary(audit, &rp);
@@ -539,6 +578,10 @@ char *repo_list_next(struct repo_list *l)
 	char *repo = NULL;
 
 	pthread_mutex_lock(&l->lock);
+	if (l->stop && __atomic_load_n(l->stop, __ATOMIC_RELAXED)) {
+		pthread_mutex_unlock(&l->lock);
+		return NULL;
+	}
 	if (l->next < l->nargs) {
 		if (!(repo = strdup(l->args[l->next++])))
 			l->failed = "out of memory";
@@ -546,7 +589,9 @@ char *repo_list_next(struct repo_list *l)
 	while (!repo && l->from && !l->failed) {
 		ssize_t len = getline(&l->line, &l->linecap, l->from);
 		if (len < 0) {
-			if (ferror(l->from))
+			/* A read the interrupt broke off is the end the interrupt asked for. */
+			if (ferror(l->from) && !(errno == EINTR && l->stop &&
+						 __atomic_load_n(l->stop, __ATOMIC_RELAXED)))
 				l->failed = strerror(errno);
 			l->from = NULL;
 			break;
@@ -716,6 +761,8 @@ int cmd_audit(int argc, char **argv)
 		ro.list_error = 1;
 	}
 	listed = 1;
+	ro.list.stop = &audit_interrupt;
+	catch_interrupts();
 	ro.progress = progress >= 0 ? progress : isatty(STDERR_FILENO);
 
 	nthreads = ro.many && ro.jobs > 1 ? ro.jobs - 1 : 0;
@@ -747,6 +794,11 @@ int cmd_audit(int argc, char **argv)
 	/* A repository that could not be audited, or a list not read to its end, wins over
 	 * findings: the run is not whole. */
 	rc = ro.failed || ro.list_error ? EXIT_TROUBLE : ro.found ? EXIT_INVALID : EXIT_VALID;
+	if (interrupted()) {
+		rc = 128 + interrupted();
+		fprintf(stderr, "hexoid: interrupted: %zu repositor%s audited whole\n", ro.clean + ro.found,
+			ro.clean + ro.found == 1 ? "y" : "ies");
+	}
 	if (ro.mode == OUT_JSON_LINES)
 		printf("{\"schema\": 1, \"type\": \"run\", \"command\": \"audit\", \"repositories\": %zu, "
 		       "\"clean\": %zu, \"with_findings\": %zu, \"not_audited\": %zu, \"exit\": %d}\n",
@@ -759,6 +811,11 @@ out:
 	if (listed)
 		repo_list_end(&ro.list);
 	pthread_mutex_destroy(&ro.lock);
+	if (interrupted()) {
+		/* Die of it, so that a shell loop or a supervisor sees the interrupt. */
+		signal(interrupted(), SIG_DFL);
+		raise(interrupted());
+	}
 	return rc;
 }
 

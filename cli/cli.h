@@ -81,10 +81,11 @@ struct repo_list {
 	size_t linecap;
 	const char *failed;       /* why the list could not be read to its end */
 	size_t taken;             /* repositories taken so far */
+	const int *stop;          /* nonzero: hand out no more (NULL: never) */
 };
 /* 0, or -1 (errno set) when --from cannot be opened; repo_list_end() either way. */
 int repo_list_init(struct repo_list *l, char **args, size_t nargs, const char *from_name);
-/* The next repository (to free), or NULL at the end (or when failed is set). */
+/* The next repository (to free), or NULL at the end (or when failed or *stop is set). */
 char *repo_list_next(struct repo_list *l);
 void repo_list_end(struct repo_list *l);
 

@@ -1183,4 +1183,36 @@ audit --json-lines --exact "$je/ok.git/objects"
 json_error "audit --json-lines --exact, a folder inside a repository: code not-a-repository" not-a-repository "$je/ok.git/objects"
 audit --json-lines --objects-dir "$je/missing"
 json_error "audit --json-lines --objects-dir, a missing folder: code not-found" not-found "$je/missing"
+
+# SIGINT while the list piped in is awaited: what was audited is written, the run line
+# says 130, no repository is started after it, and hexoid dies of the signal (the shell
+# sees 130). SIGTERM the same, 143.
+for sig in INT TERM; do
+	rm -f "$je/fifo" "$tmp/out"
+	mkfifo "$je/fifo"
+	$H audit --json-lines --no-progress --from=- <"$je/fifo" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	exec 3>"$je/fifo"
+	echo "$je/ok.git" >&3
+	i=0
+	while [ $i -lt 200 ] && ! grep -q '"type": "repository"' "$tmp/out"; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -$sig $pid
+	wait $pid 2>/dev/null
+	rc=$?
+	exec 3>&-
+	[ $sig = INT ] && want=130 || want=143
+	if [ $rc = $want ] && python3 -c 'import json,sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert [d["type"] for d in lines] == ["repository", "run"], lines
+assert lines[0]["exit"] == 0 and lines[-1]["repositories"] == 1 and lines[-1]["exit"] == int(sys.argv[2]), lines
+' "$tmp/out" $want 2>"$tmp/py" && grep -q 'interrupted' "$tmp/err"; then
+		pass "audit --from -: SIG$sig between repositories: one audited, the run line, exit $want"
+	else
+		fail "audit --from -: SIG$sig between repositories (exit $rc, want $want): $(tail -1 "$tmp/py")"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -6
+	fi
+done
 exit 0
