@@ -4,11 +4,13 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -441,43 +443,97 @@ static void check_hook(const struct hook_run *hr, const struct place *pl, int wh
 
 /* --- install ----------------------------------------------------------------------- */
 
+/*
+ * The test hook HEXOID_HOOK_KILL_AFTER=N: SIGKILL at step N of writing a hook (0 the
+ * temporary file made, 1 written, 2 its mode set, 3 synced, 4 closed, 5 renamed, 6 the
+ * folder synced), to prove a killed install leaves the old hook or the new one, whole.
+ */
+static void step(long n)
+{
+	static long kill_at = -2;
+
+	if (kill_at == -2) {
+		const char *v = getenv("HEXOID_HOOK_KILL_AFTER");
+		kill_at = v && *v ? strtol(v, NULL, 10) : -1;
+	}
+	if (n == kill_at)
+		raise(SIGKILL);
+}
+
+/*
+ * A killed install's temporary files: `<hook>.hexoid-<pid>-XXXXXX` whose process is
+ * gone (on this machine: kill(pid, 0) says there is none). git never runs them; they
+ * are removed so that killed installs do not pile up. One that cannot be told dead
+ * stays.
+ */
+static void remove_stale(const char *dir, const char *hook)
+{
+	size_t n = strlen(hook);
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *p = e->d_name;
+		char *end, *path;
+		long pid;
+
+		if (strncmp(p, hook, n) || strncmp(p + n, ".hexoid-", 8))
+			continue;
+		pid = strtol(p + n + 8, &end, 10);
+		if (end == p + n + 8 || *end != '-' || pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if ((path = path_join(dir, p))) {
+			unlink(path);
+			free(path);
+		}
+	}
+	closedir(d);
+}
+
 /* Write `text` as `path`, mode 0755, through a temporary file in its folder: synced,
  * renamed over it, the folder synced. 0, or -1 with err. */
-static int write_hook(const char *dir, const char *path, const struct sbuf *text, char *err,
-		      size_t errlen)
+static int write_hook(const char *dir, const char *path, const char *hook,
+		      const struct sbuf *text, char *err, size_t errlen)
 {
-	char *tmp = malloc(strlen(path) + 16);
-	int fd, dfd, e;
+	char *tmp = malloc(strlen(path) + 48);
+	int fd, dfd, ok;
 
 	if (!tmp)
 		return snprintf(err, errlen, "out of memory"), -1;
-	sprintf(tmp, "%s.hexoid-XXXXXX", path);
+	remove_stale(dir, hook);
+	sprintf(tmp, "%s.hexoid-%ld-XXXXXX", path, (long)getpid());
 	if ((fd = mkstemp(tmp)) < 0) {
 		snprintf(err, errlen, "%s: cannot write there: %s", dir, strerror(errno));
 		free(tmp);
 		return -1;
 	}
-	if (write(fd, text->p, text->len) != (ssize_t)text->len || fchmod(fd, 0755) < 0 ||
-	    fsync(fd) < 0) {
-		e = errno;
-		close(fd);
-		unlink(tmp);
-		snprintf(err, errlen, "%s: %s", tmp, strerror(e));
-		free(tmp);
-		return -1;
-	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
-		e = errno;
+	step(0);
+	ok = write(fd, text->p, text->len) == (ssize_t)text->len;
+	step(1);
+	ok = ok && fchmod(fd, 0755) == 0;
+	step(2);
+	ok = ok && fsync(fd) == 0;
+	step(3);
+	ok = close(fd) == 0 && ok;
+	step(4);
+	ok = ok && rename(tmp, path) == 0;
+	if (!ok) {
+		int e = errno;
 		unlink(tmp);
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		free(tmp);
 		return -1;
 	}
 	free(tmp);
+	step(5);
 	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 		fsync(dfd);
 		close(dfd);
 	}
+	step(6);
 	return 0;
 }
 
@@ -520,7 +576,7 @@ static int install_hook(const struct hook_run *hr, const struct place *pl, int w
 		sb_printf(out, "%s: %s: a different %s hook is there: not replaced (--force replaces "
 			  "it)\n", repo, path, hook_names[which]);
 		rc = EXIT_INVALID;
-	} else if (write_hook(pl->hooks, path, &text, err, sizeof(err)) < 0) {
+	} else if (write_hook(pl->hooks, path, hook_names[which], &text, err, sizeof(err)) < 0) {
 		sb_printf(errs, "hexoid hook: %s: %s\n", repo, err);
 		rc = EXIT_TROUBLE;
 	} else {

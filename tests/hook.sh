@@ -196,6 +196,40 @@ assert run["type"] == "run" and run["repositories"] == 3 and run["ok"] == 2 and 
 		sed 's/^/#   /' "$tmp/out" | head -5
 	fi
 done
+# An install killed at each step of writing the hook (the temporary file made, written,
+# its mode set, synced, closed, renamed, the folder synced) over a hook it replaces
+# (--force): the hook is the old one or the new one, whole and 0755, never a part; the
+# next install finishes, and leaves no temporary file, its dead predecessor's included.
+k=$tmp/kill.git
+git_ init -q --bare "$k"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/old-hook"
+$H hook install "$tmp/kill.git" >/dev/null 2>&1 && cp "$k/hooks/pre-receive" "$tmp/new-hook"
+kill_ok=0
+for st in 0 1 2 3 4 5 6; do
+	cp "$tmp/old-hook" "$k/hooks/pre-receive"
+	chmod 755 "$k/hooks/pre-receive"
+	HEXOID_HOOK_KILL_AFTER=$st $H hook install --force "$k" >/dev/null 2>&1
+	rc=$?
+	if [ $rc != 137 ] && [ $rc != 265 ]; then
+		fail "install killed after step $st: exit $rc, not killed"
+		continue
+	fi
+	if [ "$(stat -c %a "$k/hooks/pre-receive")" != 755 ] ||
+		! { cmp -s "$k/hooks/pre-receive" "$tmp/old-hook" || cmp -s "$k/hooks/pre-receive" "$tmp/new-hook"; }; then
+		fail "install killed after step $st: the hook is neither the old nor the new one, whole"
+		continue
+	fi
+	[ $st -ge 5 ] && ! cmp -s "$k/hooks/pre-receive" "$tmp/new-hook" &&
+		{ fail "install killed after the rename (step $st): not the new hook"; continue; }
+	hook install --force "$k"
+	rc=$?
+	if [ $rc != 0 ] || ! cmp -s "$k/hooks/pre-receive" "$tmp/new-hook" || ls -a "$k/hooks" | grep -q 'hexoid-'; then
+		fail "install killed after step $st, run again: exit $rc, $(ls -a "$k/hooks" | grep hexoid- | head -1)"
+		continue
+	fi
+	kill_ok=$((kill_ok + 1))
+done
+[ $kill_ok = 7 ] && pass "install killed after each of its 7 steps: the old hook or the new, whole; a second install finishes, no temporary file left"
 
 hook install --hexoid=relative/hexoid "$tmp/sha1/two.git"
 judge "--hexoid takes an absolute path only" 2 "absolute path" $?
