@@ -401,12 +401,26 @@ else
 	hook --report-only
 	judge "a crash with --report-only accepts, warning" 0 "warning: push accepted unchecked" $?
 fi
+# json_codes NAME WANT...: the JSON lines of `hook --json` say, in order, WANT (type:code).
+json_codes() {
+	jc_name=$1
+	shift
+	(cd "$srv" && PATH="$tmp/fake:$PATH" GIT_DIR=. $H pre-receive --json "$@" <"$tmp/in" >"$tmp/jc" 2>/dev/null)
+	jc_rc=$?
+	jc_got=$(python3 -c 'import json,sys
+print(" ".join("%s:%s" % (o["type"], o["code"]) for o in map(json.loads, open(sys.argv[1]))))' "$tmp/jc" 2>&1)
+	if [ $jc_rc = 2 ] && [ "$jc_got" = "$jc_want" ]; then pass "$jc_name: $jc_want, exit 2"; else
+		fail "$jc_name: '$jc_got' (exit $jc_rc), expected '$jc_want'"
+	fi
+}
 fake_git 'exit 128'
 hook
 judge "a git rev-list that fails rejects the push" 2 "push rejected" $?
+jc_want="error:git-failed run:git-failed" json_codes "--json, a git rev-list that fails"
 fake_git 'sleep 30'
 hook --timeout=1
 judge "--timeout rejects when the time is up" 2 "the check took longer than 1 seconds" $?
+jc_want="error:timeout run:timeout" json_codes "--json, the time up" --timeout=1
 hook --timeout=1 --on-timeout=accept
 judge "--on-timeout=accept accepts when the time is up" 0 "warning: push accepted unchecked" $?
 git -C "$srv" config hexoid.timeout 1
