@@ -8,7 +8,7 @@
 # alternate object store. Pushes big enough that git keeps the pack and small enough
 # that it unpacks loose objects both go through. Then the hook as a symbolic link, the
 # update hook (the good ref lands, the bad one does not), git config hexoid.* and flags
-# (report-only, mixed), 20 pushes at once, and failing closed: a crash, a git that
+# (report-only, mixed), 20 pushes at once while gc repacks, and failing closed: a crash, a git that
 # fails, the time limit (both ways), a damaged pushed pack, input git never sends.
 # The main cases again against the Git 3.0 candidate's receive-pack serving a reftable
 # repository, with the installed git first on PATH in the hook: the gate must run the
@@ -328,13 +328,32 @@ suite() { # suite FORMAT [git3]: the server's git; under git3 the main cases onl
 		)
 		i=$((i + 1))
 	done
-	i=0
+	# Meanwhile git repacks the repository under the gate: each push's own gc --auto
+	# (made to run every time), and a loop of gc beside them.
+	git -C "$srv" config gc.auto 1
+	git -C "$srv" config gc.autoPackLimit 1
+	touch "$d/gc.run"
+	(
+		gcs=0
+		while [ -e "$d/gc.run" ]; do
+			git -C "$srv" gc -q >/dev/null 2>&1
+			gcs=$((gcs + 1))
+		done
+		echo $gcs >"$d/gc.count"
+	) &
+	gcpid=$!
+	i=0 pids=
 	while [ $i -lt 20 ]; do
 		c=$d/c$i
 		git -C "$c" push -q "$srv" "$(cat "$c/want"):refs/heads/c$i" >"$c/out" 2>"$c/err" </dev/null &
+		pids="$pids $!"
 		i=$((i + 1))
 	done
-	wait
+	for p in $pids; do wait $p; done
+	rm -f "$d/gc.run"
+	wait $gcpid
+	git -C "$srv" config --unset gc.auto
+	git -C "$srv" config --unset gc.autoPackLimit
 	i=0 wrong=""
 	while [ $i -lt 20 ]; do
 		c=$d/c$i
@@ -348,7 +367,7 @@ suite() { # suite FORMAT [git3]: the server's git; under git3 the main cases onl
 		i=$((i + 1))
 	done
 	if [ -z "$wrong" ]; then
-		pass "$fmt: 20 pushes at once: the 10 good ones land, the 10 bad ones are rejected"
+		pass "$fmt: 20 pushes at once while git gc ran $(cat "$d/gc.count") times: the 10 good ones land, the 10 bad ones are rejected"
 	else
 		fail "$fmt: 20 pushes at once: wrong answer for$wrong"
 		sed 's/^/#   /' "$d/c1/err" | head -5
