@@ -109,7 +109,7 @@ $(BUILD)/.config: FORCE
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(CONFIG)' ]; then echo '$(CONFIG)' > $@; fi
 FORCE:
 
-.PHONY: FORCE all check check-go bench-go check-sanitize check-tsan fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
+.PHONY: FORCE all check check-go bench-go check-sanitize check-tsan check-live fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
 all: $(STATIC) $(SHARED) $(HEXOID)
 
 # Debian packages: installed when run as root, otherwise the exact command is printed.
@@ -212,6 +212,12 @@ check-sanitize:
 # packs checked with several threads; the audit's and the push gate's threads. The native kernels only: the portable builds add
 # nothing a thread could race on, and most of the build's time.
 TSAN := -O1 -g -fsanitize=thread
+# The live suite for longer than make check gives it: LIVE_SECONDS a repository (four
+# repositories with the Git 3.0 build beside the source, two without).
+LIVE_SECONDS ?= 120
+check-live: all
+	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" HEXOID_LIVE_SECONDS=$(LIVE_SECONDS) sh tests/live.sh
+
 check-tsan:
 	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN)" LDFLAGS="$(TSAN)" EMU_ISAS= build-tsan/tests/run
 	build-tsan/tests/run --only threads
