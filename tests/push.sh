@@ -512,6 +512,32 @@ cp "$tmp/sha1/cl/.git/objects/$loose" "$q/$loose"
 judge "a pushed loose object is named by its folder and file" 1 "hexoid: pushed $loose: commit $bad: tree header" $?
 rm -rf "$q"
 
+# A FIFO where a pushed index, pack or loose object should be: an answer at once, never
+# a wait for a writer that will not come (timeout makes a hang exit 124). An index or a
+# loose object rejects the push, named; a .pack that is no regular file git does not read
+# (no object of it is listed), and neither does the check.
+fifo_case() { # fifo_case NAME WANT-EXIT TEXT
+	(cd "$srv" && GIT_DIR=. GIT_QUARANTINE_PATH="$q" timeout 20 $H pre-receive <"$tmp/in" >/dev/null 2>"$tmp/err")
+	judge "a FIFO as a pushed $1: exit $2 at once" $2 "$3" $?
+}
+mkdir -p "$q/pack"
+h=$(echo "$main" | git -C "$srv" pack-objects -q "$q/pack/pack")
+rm "$q/pack/pack-$h.idx"
+mkfifo "$q/pack/pack-$h.idx"
+fifo_case index 2 "pack-$h.idx: not a regular file"
+rm -f "$q/pack/"*
+h=$(echo "$main" | git -C "$srv" pack-objects -q "$q/pack/pack")
+rm "$q/pack/pack-$h.pack"
+mkfifo "$q/pack/pack-$h.pack"
+[ -z "$(q_ids)" ] && pass "git reads no object through a pushed .idx whose .pack is a FIFO" ||
+	fail "git reads objects through a pushed .idx whose .pack is a FIFO"
+fifo_case pack 0 ""
+rm -rf "$q"
+mkdir -p "$q/$(dirname "$loose")"
+mkfifo "$q/$loose"
+fifo_case "loose object" 1 "pushed $loose: error: cannot read the object: $q/$loose: not a regular file"
+rm -rf "$q"
+
 printf '%s %s\n' "$zero" "$main" >"$tmp/in"
 hook
 judge "a line without a ref rejects" 2 "<stdin>:1: error: expected '<old> <new> <ref>'" $?

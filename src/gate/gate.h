@@ -57,10 +57,7 @@ struct gate_recs {
 /* The pushed objects' IDs: the quarantine's pack indexes, mapped, and its loose
  * objects' names. */
 struct gate_quarantine {
-	struct gate_map {
-		void *data;
-		size_t size;
-	} *maps;
+	struct pk_map *maps;
 	struct hexoid_idx *idx;
 	size_t n;
 	struct hexoid_oidset loose; /* sorted */

@@ -14,46 +14,13 @@
  * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gate/gate.h"
+#include "pack/common.h"
 #include "pack/objdir.h"
-
-/* Map the whole file at path. 0, or -1 with errno. */
-static int map_file(const char *path, struct gate_map *m)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
-
-	m->data = NULL;
-	m->size = 0;
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
-		err = S_ISDIR(st.st_mode) ? EISDIR : errno;
-		close(fd);
-		errno = err;
-		return -1;
-	}
-	if (st.st_size > 0) {
-		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-		if (p == MAP_FAILED) {
-			err = errno;
-			close(fd);
-			errno = err;
-			return -1;
-		}
-		m->data = p;
-		m->size = (size_t)st.st_size;
-	}
-	close(fd);
-	return 0;
-}
 
 /* The indexes of the quarantine's packs, the packs git reads (pack/objdir.h). One that
  * cannot be used is said, and the others kept. */
@@ -76,20 +43,22 @@ static void load_indexes(struct hexoid_gate *g)
 	}
 	for (i = 0; i < packs.n; i++) {
 		char *path = hexoid_objdir_idx_of(packs.v[i]);
-		struct gate_map *m = &q->maps[q->n];
+		struct pk_map *m = &q->maps[q->n];
 		struct hexoid_idx_error e;
+		char err[512];
 
 		if (!path) {
 			hexoid_gate_oom(g);
 			break;
 		}
-		if (map_file(path, m)) {
-			hexoid_gate_say(g, "pushed %s: %s", strrchr(path, '/') + 1, strerror(errno));
+		if (hexoid_pk_map_file(m, path, err, sizeof(err))) {
+			int why = errno;
+			hexoid_gate_say(g, "pushed %s: %s", strrchr(path, '/') + 1,
+					why == EINVAL ? "not a regular file" : strerror(why));
 			g->trouble = 1;
 		} else if (hexoid_idx_open(&q->idx[q->n], m->data, m->size, g->algo, &e) != HEXOID_IDX_OK) {
 			hexoid_gate_say(g, "pushed %s: %s", strrchr(path, '/') + 1, e.message);
-			if (m->data)
-				munmap(m->data, m->size);
+			hexoid_pk_unmap(m);
 			g->trouble = 1;
 		} else {
 			q->n++;
@@ -119,8 +88,7 @@ int hexoid_gate_pushed(const struct hexoid_gate *g, const unsigned char *oid)
 void hexoid_gate_quarantine_free(struct gate_quarantine *q)
 {
 	for (size_t i = 0; i < q->n; i++)
-		if (q->maps[i].data)
-			munmap(q->maps[i].data, q->maps[i].size);
+		hexoid_pk_unmap(&q->maps[i]);
 	free(q->maps);
 	free(q->idx);
 	hexoid_oidset_free(&q->loose);

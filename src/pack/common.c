@@ -20,7 +20,9 @@
 int hexoid_pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO put where a file should be opens at once, and is no regular
+	 * file; on a regular file the flag changes nothing. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	map->data = NULL;
 	map->size = 0;
