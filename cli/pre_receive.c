@@ -48,7 +48,7 @@ static const char usage_pre_receive[] =
 	"  --full-walk      check every commit a pushed ref now reaches that its old value\n"
 	"                   did not, even those existing refs reach (slower on big\n"
 	"                   histories; finds what was stored before the hook)\n"
-	"  --timeout=S      give up after S seconds (default 0: no limit)\n"
+	"  --timeout=S      give up after S seconds, at most 86400 (default 0: no limit)\n"
 	"  --on-timeout=W   reject (default) or accept the push when the time is up\n"
 	"  --jobs=N         threads for each pushed pack (default 1)\n"
 	"  --json           also JSON lines on stdout (git shows the pusher a hook's stdout\n"
@@ -175,6 +175,16 @@ static int parse_bool(const char *v)
 	return -1;
 }
 
+/* The longest --timeout / hexoid.timeout: a day. Beyond it a limit means nothing, and
+ * the alarm's unsigned int could not hold every value a long can. */
+#define MAX_TIMEOUT 86400UL
+
+/* Seconds from 0 (no limit) to MAX_TIMEOUT: 0, or -1. */
+static int parse_timeout(const char *v, unsigned long *seconds)
+{
+	return parse_count(v, seconds) || *seconds > MAX_TIMEOUT ? -1 : 0;
+}
+
 static int parse_timeout_action(const char *v, int *accept)
 {
 	if (!strcmp(v, "reject"))
@@ -247,7 +257,7 @@ static int read_config(struct config *cfg)
 				*(key[0] == 'm' ? &cfg->mixed : key[0] == 'r' ? &cfg->report_only
 									: &cfg->full_walk) = b;
 		} else if (!strcmp(key, "timeout")) {
-			bad = parse_count(value, &cfg->timeout);
+			bad = parse_timeout(value, &cfg->timeout);
 		} else if (!strcmp(key, "ontimeout")) {
 			bad = parse_timeout_action(value, &cfg->timeout_accept);
 		} else if (!strcmp(key, "jobs")) {
@@ -605,7 +615,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 		case 'w': flags.full_walk = set_full = 1; break;
 		case 'J': json_lines = 1; break;
 		case 't':
-			if (parse_count(optarg, &flags.timeout))
+			if (parse_timeout(optarg, &flags.timeout))
 				goto bad;
 			set_timeout = 1;
 			break;

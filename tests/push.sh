@@ -450,6 +450,13 @@ hook
 judge "hexoid.onTimeout from git config" 0 "push accepted unchecked" $?
 git -C "$srv" config --unset hexoid.timeout
 git -C "$srv" config --unset hexoid.onTimeout
+# 2^32 + 1 seconds is not one second (an alarm's unsigned int): past a day, a bad value.
+git -C "$srv" config hexoid.timeout 4294967297
+hook
+judge "hexoid.timeout past a day is a bad value" 2 "bad value '4294967297' for git config hexoid.timeout" $?
+git -C "$srv" config --unset hexoid.timeout
+hook --timeout=86401
+judge "--timeout past a day is a usage error" 2 "86401" $?
 git -C "$srv" config hexoid.mixed maybe
 hook
 judge "a bad hexoid.* value rejects" 2 "bad value 'maybe' for git config hexoid.mixed" $?
