@@ -1184,6 +1184,17 @@ json_error "audit --json-lines --exact, a folder inside a repository: code not-a
 audit --json-lines --objects-dir "$je/missing"
 json_error "audit --json-lines --objects-dir, a missing folder: code not-found" not-found "$je/missing"
 
+# A config that includes itself 20 times: git dies at the eleventh level ("exceeded
+# maximum include depth"), and so the audit stops reading there, not after 20^10 reads.
+git_ init -q "$je/inc"
+i=0
+while [ $i -lt 20 ]; do printf '[include]\n\tpath = config\n' >>"$je/inc/.git/config"; i=$((i + 1)); done
+git -C "$je/inc" log >/dev/null 2>"$tmp/err"
+grep -q "maximum include depth" "$tmp/err" && pass "git dies of a config that includes itself 20 times" ||
+	fail "git reads a config that includes itself 20 times: $(head -1 "$tmp/err")"
+timeout 20 $H audit --no-progress "$je/inc" >"$tmp/out" 2>"$tmp/err"
+judge "audit of a config that includes itself 20 times: at once" 0 "" $?
+
 # SIGINT while the list piped in is awaited: what was audited is written, the run line
 # says 130, no repository is started after it, and hexoid dies of the signal (the shell
 # sees 130). SIGTERM the same, 143.

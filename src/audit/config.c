@@ -27,15 +27,22 @@ static void trim(char **s)
 /* As git: no deeper than this many includes. */
 #define MAX_INCLUDE_DEPTH 10
 
-static void config_read(const char *path, int includes, config_fn *fn, void *ctx, int depth)
+/*
+ * Read one config file, its includes in their place. -1 once an include went deeper than
+ * git goes: git dies there ("exceeded maximum include depth"), so nothing after it is
+ * read either. Without that stop, a file that includes itself n times would be read
+ * n^10 times.
+ */
+static int config_read(const char *path, int includes, config_fn *fn, void *ctx, int depth)
 {
 	char line[4096], section[512] = "";
 	struct stat st;
+	int rc = 0;
 	FILE *f;
 
 	if (stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "r")))
-		return;
-	while (fgets(line, sizeof(line), f)) {
+		return 0;
+	while (!rc && fgets(line, sizeof(line), f)) {
 		char *p = line, *eq, *val, *o, full[1024];
 		int quoted = 0;
 		trim(&p);
@@ -82,8 +89,12 @@ static void config_read(const char *path, int includes, config_fn *fn, void *ctx
 		if (includes && !strcasecmp(full, "include.path")) {
 			const char *home = getenv("HOME");
 			char *inc = NULL, *slash;
-			if (!*val || depth >= MAX_INCLUDE_DEPTH)
+			if (!*val)
 				continue;
+			if (depth >= MAX_INCLUDE_DEPTH) {
+				rc = -1;
+				break;
+			}
 			if (!strncmp(val, "~/", 2) && home) {
 				inc = hexoid_join(home, val + 2);
 			} else if (val[0] == '/') {
@@ -96,18 +107,19 @@ static void config_read(const char *path, int includes, config_fn *fn, void *ctx
 				inc = strdup(val);
 			}
 			if (inc)
-				config_read(inc, includes, fn, ctx, depth + 1);
+				rc = config_read(inc, includes, fn, ctx, depth + 1);
 			free(inc);
 			continue;
 		}
 		fn(ctx, full, val);
 	}
 	fclose(f);
+	return rc;
 }
 
 void hexoid_audit_config_read(const char *path, int includes, config_fn *fn, void *ctx)
 {
-	config_read(path, includes, fn, ctx, 0);
+	(void)config_read(path, includes, fn, ctx, 0);
 }
 
 struct values {
