@@ -843,6 +843,19 @@ else
 			audit --no-progress "$r3"
 			judge "$fmt $refs: uppercase FETCH_HEAD and shallow: exit 1" 1 "" $?
 			expect_findings "$fmt $refs: FETCH_HEAD and shallow still read" "$tmp/x.expect"
+			rm "$r3/.git/FETCH_HEAD" "$r3/.git/shallow"
+			[ $refs = reftable ] || continue
+			# A NUL in tables.list: the Git 3.0 build then reads no ref at all (not
+			# HEAD's branch); the audit says so, not that the tables after it are fine.
+			{ printf '\0'; cat "$r3/.git/reftable/tables.list"; } >"$tmp/tl" && cp "$tmp/tl" "$r3/.git/reftable/tables.list"
+			git3_ -C "$r3" rev-parse -q --verify HEAD >/dev/null 2>&1 &&
+				fail "$fmt reftable: the Git 3.0 build reads refs past a NUL in tables.list" ||
+				pass "$fmt reftable: the Git 3.0 build reads no ref past a NUL in tables.list"
+			audit --no-progress "$r3"
+			judge "$fmt reftable: a NUL in tables.list: exit 1" 1 "" $?
+			grep -qF "reftable/tables.list: error: cannot read: a NUL byte at offset 0" "$tmp/out" &&
+				pass "$fmt reftable: a NUL in tables.list is an error finding" ||
+				fail "$fmt reftable: a NUL in tables.list: $(grep tables.list "$tmp/out" | head -1)"
 		done
 	done
 fi

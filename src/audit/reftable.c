@@ -310,6 +310,15 @@ static int read_stack(struct rt_read *rd, const char *gitdir, enum hexoid_algo a
 	}
 	hexoid_hook(HEXOID_HOOK_REFTABLE, path);
 	list[size] = 0;
+	/* A NUL would end the names here and hide the tables after it; git takes it as part
+	 * of a name that no table has, and reads no ref at all. */
+	if ((line = memchr(list, 0, size))) {
+		ret = fail(rd, "reftable/tables.list: a NUL byte at offset %zu: git reads no table",
+			   (size_t)((unsigned char *)line - list));
+		free(list);
+		free(path);
+		return ret;
+	}
 	for (line = (char *)list; *line && !ret; line = next) {
 		unsigned char *f;
 		size_t fsize;
