@@ -486,7 +486,7 @@ static int run_check(struct hexoid_gate *gate, const struct config *cfg)
 		return cfg->report_only ? EXIT_VALID : EXIT_TROUBLE;
 	}
 	if (res.rejecting) {
-		fprintf(stderr, SAY "push rejected: %llu object ID%s Git 3.0 will not read\n",
+		fprintf(stderr, SAY "push rejected: %llu finding%s above\n",
 			(unsigned long long)res.rejecting, res.rejecting == 1 ? "" : "s");
 		return EXIT_INVALID;
 	}

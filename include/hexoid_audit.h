@@ -64,6 +64,8 @@ enum hexoid_audit_code {
 	HEXOID_AUDIT_NOT_A_FILE,        /* error: a FIFO, socket or device where a file belongs */
 	HEXOID_AUDIT_BROKEN_LINK,       /* error: a gitdir, commondir or submodule that leads
 					   nowhere, or back into the repository */
+	HEXOID_AUDIT_TOO_LARGE,         /* error: a commit or tag too large to read and check
+					   (HEXOID_TEXT_MAX) */
 	HEXOID_AUDIT_CODE_COUNT
 };
 

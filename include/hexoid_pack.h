@@ -80,7 +80,16 @@ enum hexoid_finding_code {
 	HEXOID_FIND_DELTA = 9,       /* "delta": delta instructions out of range, sizes disagreeing */
 	HEXOID_FIND_BASE = 10,       /* "base": delta base missing, or a chain that loops */
 	HEXOID_FIND_IO = 11,         /* "io": a loose object that cannot be read */
+	/* Not read, so not checked: rejected by the push gate, an error to the audit. */
+	HEXOID_FIND_TOO_LARGE = 12,  /* "too-large": a commit or tag of more than
+					HEXOID_TEXT_MAX bytes (as built from its deltas) */
 };
+
+/* The largest commit or tag whose text is read and checked: 64 MiB. Git writes none
+ * near it (a commit is its headers and message); one past it, as a pusher can make
+ * from a few MiB of zlib, is the finding HEXOID_FIND_TOO_LARGE, not gigabytes of
+ * memory. */
+#define HEXOID_TEXT_MAX ((uint64_t)64 << 20)
 
 /* Classes of findings, as the audit reports them. */
 enum hexoid_finding_class {

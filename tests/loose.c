@@ -138,6 +138,25 @@ TEST(loose_object)
 		b.n = 0;
 		loose_bytes(&b, "commit", 7, t, strlen(t));
 		loose_expect("commit with no space", &b, algo, HEXOID_FIND_HEADER, NULL);
+		/* A commit past HEXOID_TEXT_MAX, in a file large enough to hold it (70000
+		 * bytes that zlib cannot shrink): said from its header, never inflated. A
+		 * tag at the limit is read: its size then disagrees with its bytes. */
+		{
+			static unsigned char noise[70000];
+			uint32_t x = 12345;
+			char h[64];
+			int n = snprintf(h, sizeof(h), "commit %llu", (unsigned long long)HEXOID_TEXT_MAX + 1);
+			for (size_t i = 0; i < sizeof(noise); i++)
+				noise[i] = (unsigned char)((x = x * 1103515245u + 12345u) >> 24);
+			b.n = 0;
+			loose_bytes(&b, h, (size_t)n + 1, noise, sizeof(noise));
+			loose_expect("commit past the limit", &b, algo, HEXOID_FIND_TOO_LARGE,
+				     "commit of 67108865 bytes: more than the 64 MiB");
+			n = snprintf(h, sizeof(h), "tag %llu", (unsigned long long)HEXOID_TEXT_MAX);
+			b.n = 0;
+			loose_bytes(&b, h, (size_t)n + 1, noise, sizeof(noise));
+			loose_expect("tag at the limit", &b, algo, HEXOID_FIND_ZLIB, "inflates to 70000 bytes where its header says 67108864");
+		}
 		b.n = 0;
 		loose_bytes(&b, "blurb 5", 8, "abcde", 5);
 		loose_expect("unknown type", &b, algo, HEXOID_FIND_HEADER, NULL);

@@ -457,6 +457,13 @@ TEST(pack_bad_deltas)
 			dmg_delta("insert past the result", algo, ref, &d, HEXOID_FIND_DELTA,
 				  "past the end of the result");
 			d.n = 0;
+			/* a commit built past HEXOID_TEXT_MAX: said from the delta's sizes,
+			 * before any of it is built */
+			d_sizes(&d, blen, HEXOID_TEXT_MAX + 1);
+			d_copy(&d, 0, (uint32_t)blen);
+			dmg_delta("a commit past the limit", algo, ref, &d, HEXOID_FIND_TOO_LARGE,
+				  "commit of 67108865 bytes (or a delta base of one): more than the 64 MiB");
+			d.n = 0;
 			/* reserved opcode 0 */
 			d_sizes(&d, blen, 4);
 			d_insert(&d, "ab", 2);
@@ -534,6 +541,18 @@ TEST(pack_bad_objects)
 		m.bad = pk_ref(&m.p, oid, HEXOID_OBJ_COMMIT, NULL, 0, &d);
 		pk_finish(&m.p);
 		dmg_expect("REF base missing", &m, HEXOID_FIND_BASE, "5a5a5a5a is not in this pack");
+
+		/* A commit past HEXOID_TEXT_MAX, with enough zlib bytes to make it: said from
+		 * its header, never inflated (the bytes are no zlib stream at all). */
+		dmg_begin(&m, algo);
+		{
+			static unsigned char junk[70000];
+			m.bad = pk_put(&m.p, HEXOID_OBJ_COMMIT, HEXOID_TEXT_MAX + 1, NULL, 0, junk,
+				       sizeof(junk), NULL);
+		}
+		pk_finish(&m.p);
+		dmg_expect("a commit past the limit", &m, HEXOID_FIND_TOO_LARGE,
+			   "commit of 67108865 bytes (or a delta base of one): more than the 64 MiB");
 
 		/* REF base that is itself */
 		dmg_begin(&m, algo);

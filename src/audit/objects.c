@@ -32,6 +32,7 @@ static enum hexoid_audit_code code_of(enum hexoid_finding_code c)
 	case HEXOID_FIND_DELTA: return HEXOID_AUDIT_DELTA;
 	case HEXOID_FIND_BASE: return HEXOID_AUDIT_BASE;
 	case HEXOID_FIND_IO: return HEXOID_AUDIT_UNREADABLE;
+	case HEXOID_FIND_TOO_LARGE: return HEXOID_AUDIT_TOO_LARGE;
 	}
 	return HEXOID_AUDIT_LAYOUT;
 }

@@ -53,8 +53,10 @@ void hexoid_gate_cat_stop(struct hexoid_gate *g)
 
 /*
  * Read cat-file --batch's answer for `name` from `out`. Returns 0 with the object's type,
- * its text in *buf (malloc'd, NUL after it) and size, and its ID in oid; 1 if it is
- * missing; -1 (said) when the answer is not what cat-file prints.
+ * its size, its ID in oid, and in *buf the text (malloc'd, NUL after it) of a commit or
+ * tag of at most HEXOID_TEXT_MAX bytes, else NULL: the bytes of a tree, a blob or a
+ * larger one are read past, never held. 1 if it is missing; -1 (said) when the answer
+ * is not what cat-file prints.
  */
 int hexoid_gate_cat_read(struct hexoid_gate *g, FILE *out, const char *name,
 			 enum hexoid_object_type *type, char **buf, size_t *size, unsigned char *oid)
@@ -83,14 +85,26 @@ int hexoid_gate_cat_read(struct hexoid_gate *g, FILE *out, const char *name,
 	else
 		goto broken;
 	len = strtoull(sp, NULL, 10);
-	if (len >= SIZE_MAX || !(*buf = malloc(len + 1))) {
+	*size = (size_t)len;
+	if ((*type != HEXOID_OBJ_COMMIT && *type != HEXOID_OBJ_TAG) || len > HEXOID_TEXT_MAX) {
+		char skip[65536];
+		while (len) {
+			size_t n = len < sizeof(skip) ? (size_t)len : sizeof(skip);
+			if (fread(skip, 1, n, out) != n)
+				goto broken;
+			len -= n;
+		}
+		if (fgetc(out) != '\n')
+			goto broken;
+		return 0;
+	}
+	if (!(*buf = malloc(len + 1))) {
 		hexoid_gate_oom(g);
 		return -1;
 	}
 	if (fread(*buf, 1, len, out) != len || fgetc(out) != '\n')
 		goto broken;
 	(*buf)[len] = 0;
-	*size = len;
 	return 0;
 broken:
 	free(*buf);

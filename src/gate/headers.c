@@ -37,12 +37,23 @@ static int on_header(void *ctx, const struct hexoid_header_problem *p)
 	return 0;
 }
 
+/* A commit or tag read as text (NULL: larger than HEXOID_TEXT_MAX, so not read). */
 void hexoid_gate_check_text(struct hexoid_gate *g, int ref, const unsigned char *oid,
 			    enum hexoid_object_type type, const char *text, size_t len)
 {
 	struct checking c = { g, ref, oid, type };
+	struct hexoid_header_problem p;
 
-	hexoid_object_check(type, text, len, g->algo, on_header, &c);
+	if (text) {
+		hexoid_object_check(type, text, len, g->algo, on_header, &c);
+		return;
+	}
+	memset(&p, 0, sizeof(p));
+	p.code = HEXOID_FIND_TOO_LARGE;
+	p.header = "";
+	snprintf(p.message, sizeof(p.message), "a %s of %zu bytes: more than the %llu MiB read of one; not checked",
+		 hexoid_object_type_name(type), len, (unsigned long long)(HEXOID_TEXT_MAX >> 20));
+	on_header(&c, &p);
 }
 
 /*
@@ -75,7 +86,7 @@ int hexoid_gate_check_tags(struct hexoid_gate *g, int ref, const char *start)
 		}
 		hexoid_gate_check_text(g, ref, oid, type, text, len);
 		/* A tag's text starts with "object <hex>\n". */
-		if (len < 7 + g->hexsz || memcmp(text, "object ", 7)) {
+		if (!text || len < 7 + g->hexsz || memcmp(text, "object ", 7)) {
 			free(text);
 			return 0;
 		}

@@ -405,6 +405,16 @@ static int delta_varint(const unsigned char **p, const unsigned char *end, uint6
 	return 0;
 }
 
+uint64_t hexoid_pk_delta_result_size(const unsigned char *d, size_t dlen)
+{
+	const unsigned char *p = d, *end = d + dlen;
+	uint64_t src, dst;
+
+	if (delta_varint(&p, end, &src) || delta_varint(&p, end, &dst))
+		return UINT64_MAX;
+	return dst;
+}
+
 unsigned char *hexoid_pk_apply_delta(const unsigned char *base, size_t base_len, const unsigned char *d,
 			      size_t dlen, size_t *out_len, char *why, size_t whylen, int *oom)
 {

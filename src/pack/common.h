@@ -58,6 +58,9 @@ int hexoid_pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsi
  * reason in why, and *oom set when that reason is memory. Every copy and insert is
  * checked against the base, the delta and the declared result size.
  */
+/* The size of what a delta's data builds (its second size), or UINT64_MAX when its
+ * sizes are cut short. */
+uint64_t hexoid_pk_delta_result_size(const unsigned char *d, size_t dlen);
 unsigned char *hexoid_pk_apply_delta(const unsigned char *base, size_t base_len, const unsigned char *d,
 			      size_t dlen, size_t *out_len, char *why, size_t whylen, int *oom);
 

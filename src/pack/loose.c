@@ -111,6 +111,15 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 	st = hexoid_pk_loose_header(&r, &l->z, m.data, m.size, why, sizeof(why));
 	if (st == PK_LOOSE_OK && r.type != HEXOID_OBJ_COMMIT && r.type != HEXOID_OBJ_TAG)
 		return; /* the header is all a scan wants of them */
+	/* Past the limit, and not a size its bytes could never make (that one is a bad
+	 * header, said below). */
+	if (st == PK_LOOSE_OK && r.size > HEXOID_TEXT_MAX && r.size <= pk_inflate_bound(m.size)) {
+		if ((f = add(l, HEXOID_FIND_TOO_LARGE, path, oid)))
+			hexoid_pk_say(f, "a %s of %llu bytes: more than the %llu MiB read of one; not checked",
+				      hexoid_object_type_name(r.type), (unsigned long long)r.size,
+				      (unsigned long long)(HEXOID_TEXT_MAX >> 20));
+		return;
+	}
 	if (st == PK_LOOSE_OK)
 		st = hexoid_pk_loose_content(&r, &text, why, sizeof(why));
 	switch (st) {

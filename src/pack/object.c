@@ -35,6 +35,7 @@ const char *hexoid_finding_name(enum hexoid_finding_code code)
 	case HEXOID_FIND_DELTA: return "bad delta";
 	case HEXOID_FIND_BASE: return "bad delta base";
 	case HEXOID_FIND_IO: return "unreadable object";
+	case HEXOID_FIND_TOO_LARGE: return "object too large to check";
 	}
 	return "unknown finding";
 }
@@ -53,6 +54,7 @@ const char *hexoid_finding_code_name(enum hexoid_finding_code code)
 	case HEXOID_FIND_DELTA: return "delta";
 	case HEXOID_FIND_BASE: return "base";
 	case HEXOID_FIND_IO: return "io";
+	case HEXOID_FIND_TOO_LARGE: return "too-large";
 	}
 	return NULL;
 }

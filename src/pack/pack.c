@@ -307,6 +307,23 @@ struct worker {
 };
 
 /* Inflate entry k's data (the object, or its delta) into a new buffer. */
+/* A commit or tag, entry `about`, that would be built larger than HEXOID_TEXT_MAX: the
+ * finding, and no memory spent on it. */
+static void too_large(struct worker *w, uint32_t about, uint64_t size)
+{
+	struct scan *s = w->s;
+	struct hexoid_finding *f;
+
+	if ((f = hexoid_pk_add(w->cur, s->e[about].off, s->algo, HEXOID_FIND_TOO_LARGE, s->path,
+			       s->e[about].off))) {
+		oid_finding(s, f, &s->e[about]);
+		hexoid_pk_say(f, "a %s of %llu bytes (or a delta base of one): more than the %llu MiB "
+			      "read of one; not checked",
+			      hexoid_object_type_name((enum hexoid_object_type)s->e[about].final),
+			      (unsigned long long)size, (unsigned long long)(HEXOID_TEXT_MAX >> 20));
+	}
+}
+
 static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about, size_t *len)
 {
 	struct scan *s = w->s;
@@ -318,6 +335,12 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 	char why[160];
 	struct hexoid_finding *f;
 
+	/* What a commit or tag is built from is no larger than it, in git's packs: a base
+	 * or delta data past the limit is one. */
+	if (size > HEXOID_TEXT_MAX && size <= pk_inflate_bound(inlen)) {
+		too_large(w, about, size);
+		return NULL;
+	}
 	if (size > pk_inflate_bound(inlen) || size > SIZE_MAX - PK_INFLATE_SLACK) {
 		if ((f = hexoid_pk_add(w->cur, s->e[about].off, s->algo, HEXOID_FIND_HEADER, s->path, s->e[about].off))) {
 			oid_finding(s, f, &s->e[about]);
@@ -413,8 +436,18 @@ static unsigned char *resolve(struct worker *w, uint32_t x, size_t *len, int *ca
 		unsigned char *delta = inflate_entry(w, d, x, &dlen), *r;
 		char why[192];
 		int oom = 0;
+		uint64_t builds;
 
 		if (!delta) {
+			if (owned)
+				free(buf);
+			return NULL;
+		}
+		builds = hexoid_pk_delta_result_size(delta, dlen);
+		/* (One its delta could never make is the delta's finding, below.) */
+		if (builds > HEXOID_TEXT_MAX && builds != UINT64_MAX && builds <= (uint64_t)dlen * 0xffffff) {
+			too_large(w, x, builds);
+			free(delta);
 			if (owned)
 				free(buf);
 			return NULL;
