@@ -424,6 +424,38 @@ echo "$zero $main refs/heads/x" >"$tmp/in"
 rm -f "$tmp/fake/git"
 hook
 judge "by hand: a clean update is accepted" 0 "" $?
+# 300 moved refs cost one walk, not one each: --all leaves out what their old values
+# reach, so the walk of them all is the union of each one's. With --full-walk, each
+# leaves out its own old value only: a walk each.
+old=$(git -C "$srv" rev-parse "$main~1")
+: >"$tmp/many.refs"
+: >"$tmp/many.in"
+i=0
+while [ $i -lt 300 ]; do
+	echo "create refs/heads/m$i $old" >>"$tmp/many.refs"
+	echo "$old $main refs/heads/m$i" >>"$tmp/many.in"
+	i=$((i + 1))
+done
+git -C "$srv" update-ref --stdin <"$tmp/many.refs"
+cp "$tmp/in" "$tmp/in.saved"
+cp "$tmp/many.in" "$tmp/in"
+fake_git "echo >>'$tmp/revlists'"
+for walk in default full; do
+	rm -f "$tmp/revlists"
+	[ $walk = full ] && hook --full-walk || hook
+	rc=$?
+	nrl=$(cat "$tmp/revlists" 2>/dev/null | wc -l)
+	if [ $walk = default ] && [ $rc = 0 ] && [ "$nrl" -ge 1 ] && [ "$nrl" -le 2 ]; then
+		pass "300 moved refs: accepted after $nrl git rev-list"
+	elif [ $walk = full ] && [ $rc = 0 ] && [ "$nrl" = 300 ]; then
+		pass "300 moved refs, --full-walk: accepted after a git rev-list each"
+	else
+		fail "300 moved refs ($walk walk): exit $rc after $nrl git rev-list"
+	fi
+done
+sed 's/^create \(refs[^ ]*\) .*/delete \1/' "$tmp/many.refs" | git -C "$srv" update-ref --stdin
+cp "$tmp/in.saved" "$tmp/in"
+rm -f "$tmp/fake/git"
 fake_git 'kill -SEGV $PPID; sleep 5'
 if [ -n "${RUN:-}" ]; then
 	# Under qemu-user a SIGSEGV sent to the emulated process from outside does not

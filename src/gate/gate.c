@@ -187,13 +187,48 @@ size_t hexoid_gate_count_updates(const struct hexoid_gate *g)
 	return g ? g->nu : 0;
 }
 
-/* hex (an update's value) names oid. */
-static int is_value(const struct hexoid_gate *g, const char *hex, const unsigned char *oid)
+static int by_value_cmp(const void *a, const void *b)
 {
-	unsigned char raw[HEXOID_MAX_RAWSZ];
+	const struct gate_by_value *x = a, *y = b;
+	int c = memcmp(x->oid, y->oid, sizeof(x->oid));
 
-	return hexoid_decode(raw, hex, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) == HEXOID_OK &&
-	       !memcmp(raw, oid, g->rawsz);
+	return c ? c : (x->ref > y->ref) - (x->ref < y->ref);
+}
+
+/* Sorted once, on first use: a push of 100,000 refs asks it for each finding. */
+int hexoid_gate_ref_of_value(struct hexoid_gate *g, const unsigned char *oid)
+{
+	struct gate_by_value key;
+	size_t lo = 0, hi;
+
+	if (!g->by_value && g->nu) {
+		if (!(g->by_value = calloc(g->nu, sizeof(*g->by_value)))) {
+			hexoid_gate_oom(g);
+			return -1;
+		}
+		for (size_t i = 0; i < g->nu; i++) {
+			struct gate_by_value *v = &g->by_value[g->nby_value];
+			if (!hexoid_gate_is_zero(g, g->u[i].new) &&
+			    hexoid_decode(v->oid, g->u[i].new, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) == HEXOID_OK) {
+				v->ref = (int)i;
+				g->nby_value++;
+			}
+		}
+		qsort(g->by_value, g->nby_value, sizeof(*g->by_value), by_value_cmp);
+	}
+	memset(&key, 0, sizeof(key));
+	memcpy(key.oid, oid, g->rawsz);
+	key.ref = -1; /* before every entry of that value: the first one is found */
+	hi = g->nby_value;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (by_value_cmp(&g->by_value[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->nby_value && !memcmp(g->by_value[lo].oid, key.oid, sizeof(key.oid))
+		       ? g->by_value[lo].ref : -1;
 }
 
 /* The walks, the tags, the scan joined, and each pushed finding named by a ref. */
@@ -214,18 +249,24 @@ static void check(struct hexoid_gate *g)
 	fresh = malloc((g->nu + 1) * sizeof(*fresh));
 	if (!walked || !fresh)
 		hexoid_gate_oom(g);
-	/* The walks first: rev-list takes the longest, and peels tags itself. */
+	/*
+	 * The walks first: rev-list takes the longest, and peels tags itself. New refs have
+	 * nothing to exclude: one walk covers them all. By default so does it every moved
+	 * ref: --all leaves out what their old values reach (those are refs now), so the
+	 * walk of them all together is exactly the union of each one's, and 100,000 moved
+	 * refs cost one walk. With full_walk, each moved ref's walk leaves out its own old
+	 * value only: one walk each.
+	 */
 	for (i = 0; i < g->nu && !g->trouble; i++) {
 		if (hexoid_gate_is_zero(g, g->u[i].new))
 			continue; /* a deletion */
-		if (hexoid_gate_is_zero(g, g->u[i].old)) {
+		if (hexoid_gate_is_zero(g, g->u[i].old) || !g->opt.full_walk) {
 			fresh[nfresh++] = (int)i;
 		} else {
 			one = (int)i;
 			hexoid_gate_walk(g, &one, 1, &walked[i]);
 		}
 	}
-	/* New refs have nothing to exclude: one walk covers them all. */
 	if (nfresh && !g->trouble)
 		hexoid_gate_walk(g, fresh, nfresh, &walked[g->nu]);
 	/* Then the tags each ref points at, themselves. */
@@ -241,16 +282,15 @@ static void check(struct hexoid_gate *g)
 		struct gate_rec *r = &g->pushed.v[k];
 		if (!r->has_oid)
 			continue;
-		for (i = 0; i < g->nu && r->ref < 0; i++)
+		for (i = 0; g->opt.full_walk && i < g->nu && r->ref < 0; i++)
 			if (hexoid_oidset_find(&walked[i], r->oid, g->rawsz) != (size_t)-1)
 				r->ref = (int)i;
 		if (r->ref < 0 && hexoid_oidset_find(&walked[g->nu], r->oid, g->rawsz) != (size_t)-1)
 			r->ref = nfresh == 1 ? fresh[0] : GATE_REF_PENDING;
 		/* A ref's new value itself, which the walk leaves out when an existing ref
 		 * reaches it already (not options->full_walk). */
-		for (i = 0; i < g->nu && r->ref < 0; i++)
-			if (is_value(g, g->u[i].new, r->oid))
-				r->ref = (int)i;
+		if (r->ref < 0)
+			r->ref = hexoid_gate_ref_of_value(g, r->oid);
 	}
 	if (nfresh > 1 && !g->trouble)
 		hexoid_gate_name_pending(g, fresh, nfresh);
@@ -339,6 +379,7 @@ void hexoid_gate_free(struct hexoid_gate *g)
 	free(g->git_dir);
 	free(g->quarantine);
 	free(g->pids);
+	free(g->by_value);
 	pthread_cond_destroy(&g->cond);
 	pthread_mutex_destroy(&g->lock);
 	free(g);

@@ -81,6 +81,11 @@ struct hexoid_gate {
 	pid_t cat_pid;            /* git cat-file --batch, started on first use */
 	FILE *cat_in, *cat_out;
 	struct gate_quarantine q;
+	struct gate_by_value {      /* the updates by new value, to name a ref from an ID */
+		unsigned char oid[HEXOID_MAX_RAWSZ]; /* zero past rawsz */
+		int ref;
+	} *by_value;
+	size_t nby_value;
 	/* Cancellation: a cancel or the time limit kills the registered processes. */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -92,6 +97,8 @@ struct hexoid_gate {
 /* gate.c */
 struct gate_rec *hexoid_gate_rec_add(struct gate_recs *r); /* NULL: no memory */
 int hexoid_gate_is_zero(const struct hexoid_gate *g, const char *hex);
+/* The first update (lowest index) whose new value is oid, or -1. */
+int hexoid_gate_ref_of_value(struct hexoid_gate *g, const unsigned char *oid);
 
 /* git.c */
 void hexoid_gate_say(struct hexoid_gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -137,11 +137,14 @@ void hexoid_gate_name_pending(struct hexoid_gate *g, const int *refs, size_t nre
 			continue;
 		if ((at = hexoid_oidset_find(&need, key, g->rawsz)) == (size_t)-1)
 			continue;
-		line[len - 1] = 0;
-		for (i = 0; i < nrefs; i++)
-			if (!strcmp(g->u[refs[i]].new, line + g->hexsz + 1))
-				break;
-		named[at] = i < nrefs ? refs[i] : -1;
+		/* %S: the tip as it was given, an update's new value. */
+		{
+			unsigned char tip[HEXOID_MAX_RAWSZ];
+			named[at] = (size_t)len == 2 * g->hexsz + 2 &&
+					    hexoid_decode(tip, line + g->hexsz + 1, 1, g->hexsz, g->algo,
+							  HEXOID_LOWER, NULL) == HEXOID_OK
+					    ? hexoid_gate_ref_of_value(g, tip) : -1;
+		}
 	}
 	free(line);
 	if (hexoid_gate_end_fed(g, pid, &f, out, "git log") != 0) {
