@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -493,11 +494,33 @@ static int run_check(struct hexoid_gate *gate, const struct config *cfg)
 	return EXIT_VALID;
 }
 
-static volatile sig_atomic_t timed_out;
+static volatile sig_atomic_t timed_out, stop_signal;
 static void on_alarm(int sig)
 {
 	(void)sig;
 	timed_out = 1;
+}
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+/*
+ * In the check: wait for the end of the pipe the hook holds open, then kill the check's
+ * process group (itself and its gits). The hook closes it only by ending: killed by a
+ * signal it cannot catch (SIGKILL from git or a supervisor) too. Before this, a check
+ * whose hook was killed ran on as an orphan and started gits.
+ */
+static void *watch_hook(void *p)
+{
+	int fd = (int)(intptr_t)p;
+	char c;
+
+	while (read(fd, &c, 1) < 0 && errno == EINTR)
+		;
+	kill(0, SIGKILL);
+	return NULL;
 }
 
 /*
@@ -509,21 +532,27 @@ static int supervise(struct hexoid_gate *gate, const struct config *cfg)
 {
 	struct sigaction sa;
 	unsigned char verdict[2];
-	int status, vp[2];
+	int status, vp[2], life[2];
 	pid_t pid;
 
 	fflush(NULL);
-	/* Close-on-exec: git's processes must not hold the verdict's pipe open. */
+	/* Close-on-exec: git's processes must not hold the verdict's pipe open, nor the
+	 * one whose end tells the check that the hook is gone. */
 	if (pipe(vp) || fcntl(vp[0], F_SETFD, FD_CLOEXEC) || fcntl(vp[1], F_SETFD, FD_CLOEXEC) ||
+	    pipe(life) || fcntl(life[0], F_SETFD, FD_CLOEXEC) || fcntl(life[1], F_SETFD, FD_CLOEXEC) ||
 	    (pid = fork()) < 0) {
 		say_error(C_INTERNAL, "cannot start the check: %s\n", strerror(errno));
 		verdict_code = C_INTERNAL;
 		return cfg->report_only ? EXIT_VALID : EXIT_TROUBLE;
 	}
 	if (pid == 0) {
+		pthread_t watcher;
 		/* A group of its own, so that the time limit ends git's processes too. */
 		setpgid(0, 0);
 		close(vp[0]);
+		close(life[1]);
+		if (pthread_create(&watcher, NULL, watch_hook, (void *)(intptr_t)life[0]) != 0)
+			_exit(EXIT_TROUBLE);
 		verdict[0] = (unsigned char)run_check(gate, cfg);
 		verdict[1] = (unsigned char)verdict_code;
 		fflush(NULL);
@@ -532,10 +561,17 @@ static int supervise(struct hexoid_gate *gate, const struct config *cfg)
 		_exit(verdict[0]);
 	}
 	close(vp[1]);
+	close(life[0]);
 	setpgid(pid, pid);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
+	/* Killed while it waits (git's receive-pack, a supervisor): the check and its gits
+	 * go first, then the hook dies of the same signal. */
+	sa.sa_handler = on_stop;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	if (cfg->timeout)
 		alarm((unsigned)cfg->timeout);
 	while (waitpid(pid, &status, 0) < 0) {
@@ -544,6 +580,13 @@ static int supervise(struct hexoid_gate *gate, const struct config *cfg)
 			verdict_code = C_INTERNAL;
 			kill(-pid, SIGKILL);
 			return cfg->report_only ? EXIT_VALID : EXIT_TROUBLE;
+		}
+		if (stop_signal) {
+			kill(-pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			signal(stop_signal, SIG_DFL);
+			raise(stop_signal);
 		}
 		if (timed_out) {
 			kill(-pid, SIGKILL);

@@ -493,6 +493,33 @@ fake_git 'sleep 30'
 hook --timeout=1
 judge "--timeout rejects when the time is up" 2 "the check took longer than 1 seconds" $?
 jc_want="error:timeout run:timeout" json_codes "--json, the time up" --timeout=1
+# The hook killed while git runs for its check (a supervisor's SIGTERM; SIGKILL, which
+# it cannot catch): the check and its gits go with it, none left to run on.
+sleeps() { ps -eo args | grep -c '^sleep 37$'; }
+fake_git 'exec sleep 37'
+for sig in TERM KILL; do
+	if [ -n "${RUN:-}" ]; then
+		skip "SIG$sig to the hook: its check goes with it" "emulated: left to the native run"
+		continue
+	fi
+	(cd "$srv" && PATH="$tmp/fake:$PATH" GIT_DIR=. exec $H pre-receive <"$tmp/in" >/dev/null 2>"$tmp/err") &
+	hpid=$!
+	i=0
+	while [ $i -lt 100 ] && [ "$(sleeps)" = 0 ]; do sleep 0.1; i=$((i + 1)); done
+	started=$(sleeps)
+	kill -$sig $hpid
+	wait $hpid 2>/dev/null
+	rc=$?
+	i=0
+	while [ $i -lt 50 ] && [ "$(sleeps)" != 0 ]; do sleep 0.1; i=$((i + 1)); done
+	[ $sig = TERM ] && want=143 || want=137
+	if [ "$started" = 1 ] && [ $rc = $want ] && [ "$(sleeps)" = 0 ]; then
+		pass "SIG$sig to the hook while git runs: exit $want, its check and git gone"
+	else
+		fail "SIG$sig to the hook: git started $started, exit $rc (want $want), $(sleeps) left running"
+		pkill -f '^sleep 37$' 2>/dev/null
+	fi
+done
 hook --timeout=1 --on-timeout=accept
 judge "--on-timeout=accept accepts when the time is up" 0 "warning: push accepted unchecked" $?
 git -C "$srv" config hexoid.timeout 1
