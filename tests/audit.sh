@@ -508,6 +508,20 @@ for fmt in sha1 sha256; do
 	audit --no-progress "$nr"
 	judge "$fmt: notes planted: exit 1" 1 "" $?
 	expect_findings "$fmt: an uppercase fanout folder is git3, an uppercase note name warn" "$tmp/x.expect"
+	# A fork (clone --shared, as a forge's fork network) holds the same notes ref and
+	# none of its objects: they are read through objects/info/alternates, as git reads
+	# them, and found the same.
+	rm -rf "$nr-fork"
+	git clone -q --shared "$nr" "$nr-fork" && git -C "$nr-fork" fetch -q origin 'refs/notes/*:refs/notes/*'
+	if [ -z "$(find "$nr-fork/.git/objects" -type f -path '*/pack/*')" ] &&
+		git -C "$nr-fork" notes show "$d2$nn" >/dev/null 2>&1; then
+		pass "$fmt: a fork's notes: git reads them through its alternates, none of its own"
+	else
+		fail "$fmt: a fork's notes: not as the test means them"
+	fi
+	audit --no-progress "$nr-fork"
+	judge "$fmt: a fork's planted notes: exit 1" 1 "" $?
+	expect_findings "$fmt: a fork's notes, read through its alternates, found as the origin's" "$tmp/x.expect"
 	a1=$d$(git -C "$nr" ls-tree "$t:$d" | awk -F '\t' '{ print $2; exit }')
 	if git -C "$nr" notes show "$a1" >/dev/null 2>&1 && git -C "$nr" notes show "$d2$nn" >/dev/null 2>&1; then
 		pass "$fmt: git 2.x finds both planted notes"

@@ -247,6 +247,9 @@ void hexoid_audit_notes(struct run *r, const struct repo *rp)
 		goto out;
 	qsort(v, n, sizeof(*v), cmp_notes_ref);
 	oo.algo = rp->algo;
+	/* A fork's notes (clone --shared, a forge's fork network) live in the objects git
+	 * borrows through objects/info/alternates: read there as git reads them. */
+	oo.flags = HEXOID_ODB_ALTERNATES;
 	memset(&nt, 0, sizeof(nt));
 	nt.r = r;
 	nt.rp = rp;
