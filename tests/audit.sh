@@ -859,6 +859,17 @@ else
 			expect_findings "$fmt $refs: FETCH_HEAD and shallow still read" "$tmp/x.expect"
 			rm "$r3/.git/FETCH_HEAD" "$r3/.git/shallow"
 			[ $refs = reftable ] || continue
+			# Each table listed 2000 times: the Git 3.0 build reads the refs; so does the
+			# audit, each table once.
+			cp "$r3/.git/reftable/tables.list" "$tmp/tl.saved"
+			i=0
+			while [ $i -lt 2000 ]; do cat "$tmp/tl.saved"; i=$((i + 1)); done >"$r3/.git/reftable/tables.list"
+			git3_ -C "$r3" rev-parse -q --verify HEAD >/dev/null 2>&1 &&
+				pass "$fmt reftable: the Git 3.0 build reads a tables.list that names each table 2000 times" ||
+				fail "$fmt reftable: the Git 3.0 build fails on repeated tables"
+			timeout 20 $H audit --no-progress "$r3" >"$tmp/out" 2>&1
+			judge "$fmt reftable: each table listed 2000 times: clean, at once" 0 "" $?
+			cp "$tmp/tl.saved" "$r3/.git/reftable/tables.list"
 			# A NUL in tables.list: the Git 3.0 build then reads no ref at all (not
 			# HEAD's branch); the audit says so, not that the tables after it are fine.
 			{ printf '\0'; cat "$r3/.git/reftable/tables.list"; } >"$tmp/tl" && cp "$tmp/tl" "$r3/.git/reftable/tables.list"

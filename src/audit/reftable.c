@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "audit/reftable.h"
+#include "pack/common.h"
 #include "util/hook.h"
 
 struct rt_rec {
@@ -36,9 +37,18 @@ struct rt_rec {
 	unsigned char oid[HEXOID_MAX_RAWSZ];
 };
 
+/*
+ * Bounds on what a table may cost, none of which git's own tables come near. Prefix
+ * compression lets each record repeat all of the name before it for a byte or two, so
+ * 165 KB of table could name 1.3 GB; tables.list is a few dozen lines.
+ */
+#define RT_NAME_MAX ((size_t)64 << 10)   /* one ref name */
+#define RT_NAMES_MAX ((size_t)64 << 20)  /* the names kept from one stack */
+#define RT_LIST_MAX ((size_t)1 << 20)    /* tables.list */
+
 struct rt_read {
 	const char *prefix;
-	size_t plen, rawsz, seq;
+	size_t plen, rawsz, seq, kept;
 	struct rt_rec *v;
 	size_t n, cap;
 	char *err;
@@ -97,6 +107,9 @@ static int keep(struct rt_read *rd, const char *name, size_t len, unsigned type,
 		rd->v = v;
 		rd->cap = cap;
 	}
+	if ((rd->kept += len + 1) > RT_NAMES_MAX)
+		return fail(rd, "more than %zu MiB of ref names kept: not read further",
+			    RT_NAMES_MAX >> 20);
 	r = &rd->v[rd->n];
 	if (!(r->name = strndup(name, len)))
 		return fail(rd, "out of memory");
@@ -126,6 +139,9 @@ static int records(struct rt_read *rd, const char *table, const unsigned char *s
 		type = (unsigned)(word & 7);
 		if (prefix > have || suffix > (size_t)(end - p))
 			return fail(rd, "reftable/%s: a ref name runs past its block", table);
+		if (prefix + suffix > RT_NAME_MAX)
+			return fail(rd, "reftable/%s: a ref name longer than %zu KiB", table,
+				    RT_NAME_MAX >> 10);
 		if (prefix + suffix + 1 > *cap) {
 			size_t c = 2 * (prefix + suffix + 1);
 			char *b = realloc(*name, c);
@@ -227,7 +243,9 @@ static int by_name_then_seq(const void *x, const void *y)
 	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-static int read_file(const char *path, unsigned char **data, size_t *size)
+/* Read the regular file at path whole, if it is no larger than max (else EFBIG); a NUL
+ * after it. 0, or -1 with errno. */
+static int read_file(const char *path, unsigned char **data, size_t *size, size_t max)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
@@ -236,8 +254,11 @@ static int read_file(const char *path, unsigned char **data, size_t *size)
 	*data = NULL;
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(*data = malloc((size_t)st.st_size + 1))) {
-		int e = errno && !S_ISREG(st.st_mode) ? EINVAL : errno ? errno : ENOMEM;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max ||
+	    !(*data = malloc((size_t)st.st_size + 1))) {
+		int e = errno && !S_ISREG(st.st_mode) ? EINVAL
+			: S_ISREG(st.st_mode) && (uint64_t)st.st_size > max ? EFBIG
+			: errno ? errno : ENOMEM;
 		close(fd);
 		errno = e;
 		return -1;
@@ -288,6 +309,20 @@ static int merge(struct rt_read *rd, int ret, struct rt_ref **out, size_t *nout)
 /* How often the stack is read again when a table it names is gone. */
 #define STACK_READS 5
 
+/* Whether the line `name` (within list, whose earlier lines end in NUL now) is one
+ * tables.list named before it. */
+static int listed_before(const unsigned char *list, const char *name)
+{
+	const char *p = (const char *)list;
+
+	while (p < name) {
+		if (!strcmp(p, name))
+			return 1;
+		p += strlen(p) + 1;
+	}
+	return 0;
+}
+
 /*
  * One reading of the stack: tables.list, then each table it names. 0, -1 with err set,
  * or 1 when a table named is not there: git replaced it (pack-refs, or the compaction
@@ -304,7 +339,7 @@ static int read_stack(struct rt_read *rd, const char *gitdir, enum hexoid_algo a
 	if (!path)
 		return fail(rd, "out of memory");
 	snprintf(path, len + 64, "%s/reftable/tables.list", gitdir);
-	if (read_file(path, &list, &size)) {
+	if (read_file(path, &list, &size, RT_LIST_MAX)) {
 		free(path);
 		return fail(rd, "reftable/tables.list: %s", strerror(errno ? errno : EIO));
 	}
@@ -320,8 +355,8 @@ static int read_stack(struct rt_read *rd, const char *gitdir, enum hexoid_algo a
 		return ret;
 	}
 	for (line = (char *)list; *line && !ret; line = next) {
-		unsigned char *f;
-		size_t fsize;
+		struct pk_map m;
+		char err[256];
 		char *full;
 		next = strchr(line, '\n');
 		next = next ? (*next = 0, next + 1) : line + strlen(line);
@@ -336,14 +371,18 @@ static int read_stack(struct rt_read *rd, const char *gitdir, enum hexoid_algo a
 			break;
 		}
 		sprintf(full, "%s/reftable/%s", gitdir, line);
-		if (read_file(full, &f, &fsize)) {
+		if (listed_before(list, line)) {
+			/* The same table twice: read once (its records, newer or older, are
+			 * the same ones). */
+		} else if (hexoid_pk_map_file(&m, full, err, sizeof(err))) {
 			int e = errno ? errno : EIO;
-			ret = fail(rd, "reftable/%s: %s", line, strerror(e));
+			ret = fail(rd, "reftable/%s: %s", line, e == EINVAL ? "not a regular file" : strerror(e));
 			if (e == ENOENT)
 				ret = 1;
 		} else {
-			ret = table_refs(rd, line, f, fsize, algo);
-			free(f);
+			/* Mapped, not read: a sparse table of gigabytes costs what is read of it. */
+			ret = table_refs(rd, line, m.data, m.size, algo);
+			hexoid_pk_unmap(&m);
 		}
 		free(full);
 	}
