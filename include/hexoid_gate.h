@@ -97,7 +97,8 @@ struct hexoid_gate_options {
 					are not hex and damage still reject */
 	int report_only;             /* nothing rejects: findings warn, and a check that
 					could not be done accepts */
-	unsigned jobs;               /* threads for each pushed pack; 0 and 1: one */
+	unsigned jobs;               /* threads for each pushed pack; 0 and 1: one; no more
+					than the processors online */
 	unsigned long time_limit_ms; /* 0: none; else the run ends when it is up (its git
 					processes killed) with an incomplete verdict */
 	int time_limit_accepts;      /* when the time is up, accept rather than reject */
