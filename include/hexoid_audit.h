@@ -66,6 +66,8 @@ enum hexoid_audit_code {
 					   nowhere, or back into the repository */
 	HEXOID_AUDIT_TOO_LARGE,         /* error: a commit or tag too large to read and check
 					   (HEXOID_TEXT_MAX) */
+	HEXOID_AUDIT_REPEATED_TREE,     /* warn: a notes folder holding the very tree another
+					   of its folders holds: not walked again */
 	HEXOID_AUDIT_CODE_COUNT
 };
 

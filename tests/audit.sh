@@ -522,6 +522,25 @@ for fmt in sha1 sha256; do
 	audit --no-progress "$nr-fork"
 	judge "$fmt: a fork's planted notes: exit 1" 1 "" $?
 	expect_findings "$fmt: a fork's notes, read through its alternates, found as the origin's" "$tmp/x.expect"
+	# A notes tree made by hand as a DAG: every folder level holds one tree under four
+	# names, 4^19 (SHA-256: 4^31) paths to one note. Each folder is walked once; the
+	# other names are repeated-tree warnings, at once.
+	nd=$tmp/notes-dag-$fmt
+	git_ init -q --object-format=$fmt "$nd" && (cd "$nd" && git_ commit -q --allow-empty -m x)
+	hexsz=$(git -C "$nd" rev-parse HEAD | tr -d '\n' | wc -c)
+	dblob=$(echo note | git -C "$nd" hash-object -w --stdin)
+	dt=$(printf '100644 blob %s\tab\n' "$dblob" | git -C "$nd" mktree)
+	lvl=$((hexsz / 2 - 1))
+	while [ $lvl -gt 0 ]; do
+		dt=$(printf '040000 tree %s\t00\n040000 tree %s\t01\n040000 tree %s\t02\n040000 tree %s\t03\n' "$dt" "$dt" "$dt" "$dt" | git -C "$nd" mktree)
+		lvl=$((lvl - 1))
+	done
+	git -C "$nd" update-ref refs/notes/commits "$(echo dag | git_ -C "$nd" commit-tree "$dt")"
+	timeout 20 $H audit --no-progress "$nd" >"$tmp/out" 2>"$tmp/err"
+	judge "$fmt: a notes DAG of 4^$((hexsz / 2 - 1)) paths: exit 0 at once" 0 "" $?
+	reps=$(grep -c 'repeated-tree\|the same tree as a notes folder walked before' "$tmp/out")
+	[ "$reps" = $((3 * (hexsz / 2 - 1))) ] && pass "$fmt: a notes DAG: each folder walked once, $reps repeats named" ||
+		fail "$fmt: a notes DAG: $reps repeats named, not $((3 * (hexsz / 2 - 1)))"
 	a1=$d$(git -C "$nr" ls-tree "$t:$d" | awk -F '\t' '{ print $2; exit }')
 	if git -C "$nr" notes show "$a1" >/dev/null 2>&1 && git -C "$nr" notes show "$d2$nn" >/dev/null 2>&1; then
 		pass "$fmt: git 2.x finds both planted notes"

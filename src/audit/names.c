@@ -33,6 +33,7 @@ static const struct {
 	[HEXOID_AUDIT_NOT_A_FILE] = { "not-a-file", HEXOID_CLASS_ERROR },
 	[HEXOID_AUDIT_BROKEN_LINK] = { "broken-link", HEXOID_CLASS_ERROR },
 	[HEXOID_AUDIT_TOO_LARGE] = { "too-large", HEXOID_CLASS_ERROR },
+	[HEXOID_AUDIT_REPEATED_TREE] = { "repeated-tree", HEXOID_CLASS_WARN },
 };
 
 const char *hexoid_audit_area_name(enum hexoid_audit_area area)

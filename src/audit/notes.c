@@ -24,6 +24,13 @@
 #include "util/file.h"
 #include "util/str.h"
 
+/* A notes folder walked: its tree, at how many hex digits of the ID. */
+struct walked {
+	unsigned char oid[HEXOID_MAX_RAWSZ];
+	size_t have;
+	int used;
+};
+
 struct notes {
 	struct run *r;
 	const struct repo *rp;
@@ -32,7 +39,45 @@ struct notes {
 	char hex[HEXOID_MAX_HEXSZ + 1]; /* the ID so far, without the slashes */
 	char path[3 * HEXOID_MAX_HEXSZ];
 	int depth;
+	/* The folders walked, a hash set: a notes tree is a tree of distinct folders as git
+	 * writes it, but one made by hand can hold one folder under every name of every
+	 * level, 256^19 paths from 19 trees. */
+	struct walked *seen;
+	size_t nseen, capseen;
 };
+
+/* Whether the folder (oid, have) was walked before; if not, it is now. -1: no memory. */
+static int seen_before(struct notes *n, const unsigned char *oid, size_t have)
+{
+	size_t rawsz = hexoid_rawsz(n->rp->algo), i, h;
+
+	if (2 * (n->nseen + 1) > n->capseen) {
+		size_t cap = n->capseen ? 2 * n->capseen : 1024;
+		struct walked *v = calloc(cap, sizeof(*v));
+		if (!v)
+			return -1;
+		for (i = 0; i < n->capseen; i++) {
+			if (!n->seen[i].used)
+				continue;
+			memcpy(&h, n->seen[i].oid, sizeof(h));
+			for (h = (h ^ n->seen[i].have) & (cap - 1); v[h].used; h = (h + 1) & (cap - 1))
+				;
+			v[h] = n->seen[i];
+		}
+		free(n->seen);
+		n->seen = v;
+		n->capseen = cap;
+	}
+	memcpy(&h, oid, sizeof(h));
+	for (h = (h ^ have) & (n->capseen - 1); n->seen[h].used; h = (h + 1) & (n->capseen - 1))
+		if (n->seen[h].have == have && !memcmp(n->seen[h].oid, oid, rawsz))
+			return 1;
+	memcpy(n->seen[h].oid, oid, rawsz);
+	n->seen[h].have = have;
+	n->seen[h].used = 1;
+	n->nseen++;
+	return 0;
+}
 
 __attribute__((format(printf, 4, 5)))
 static void notes_finding(struct notes *n, enum hexoid_audit_code code, const char *path,
@@ -124,9 +169,20 @@ static void notes_tree(struct notes *n, const unsigned char *oid, size_t have)
 						      n->hex[he.column]);
 			}
 		} else if (nlen == 2 && is_tree && have + 2 < hexsz) {
-			n->depth++;
-			notes_tree(n, entry_oid, have + 2);
-			n->depth--;
+			int again = seen_before(n, entry_oid, have + 2);
+			if (again < 0) {
+				/* The run ends as failed, saying so. */
+				snprintf(n->r->err, sizeof(n->r->err), "out of memory");
+				n->r->stopped = 1;
+			} else if (again) {
+				notes_finding(n, HEXOID_AUDIT_REPEATED_TREE, n->path,
+					      "the same tree as a notes folder walked before: git never "
+					      "writes one twice; not walked again");
+			} else {
+				n->depth++;
+				notes_tree(n, entry_oid, have + 2);
+				n->depth--;
+			}
 		}
 		n->path[plen] = 0;
 	}
@@ -276,8 +332,12 @@ void hexoid_audit_notes(struct run *r, const struct repo *rp)
 		hexoid_object_free(&c);
 		nt.path[0] = 0;
 		nt.depth = 0;
+		nt.nseen = 0;
+		if (nt.seen)
+			memset(nt.seen, 0, nt.capseen * sizeof(*nt.seen));
 		notes_tree(&nt, tree, 0);
 	}
+	free(nt.seen);
 	hexoid_odb_close(nt.odb);
 out:
 	for (i = 0; i < n; i++)
