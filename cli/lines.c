@@ -35,23 +35,17 @@ const char *display_name(const char *path)
 	return strcmp(path, "-") ? path : "<stdin>";
 }
 
+/* As every JSON string the command writes (sb_json_string). */
 void verify_json_string(FILE *out, const char *s)
 {
-	if (!s) {
+	struct sbuf b = { 0 };
+
+	sb_json_string(&b, s);
+	if (b.oom)
 		fputs("null", out);
-		return;
-	}
-	putc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			putc(c, out);
-	}
-	putc('"', out);
+	else
+		fwrite(b.p, 1, b.len, out);
+	sb_free(&b);
 }
 
 void verify_json_error(const char *file, const char *message)

@@ -92,24 +92,64 @@ void sb_puts(struct sbuf *b, const char *s)
 	b->len += n;
 }
 
+/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 when s[0] starts none:
+ * overlong forms, surrogates and code points past U+10FFFF are not valid. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0], n, cp, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0; /* a NUL ends it too */
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * JSON for s: '"' and '\' escaped, control bytes and DEL as \u00XX, valid UTF-8 as it
+ * is, and each byte that is not part of valid UTF-8 (a ref or file named in Latin-1,
+ * say) as \udcXX: the lone surrogate that Python's "surrogateescape" reads back as that
+ * byte, so that every line is JSON a strict parser takes and no byte is lost.
+ */
 void sb_json_string(struct sbuf *b, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+
 	if (!s) {
 		sb_puts(b, "null");
 		return;
 	}
 	sb_room(b, 2 * strlen(s) + 3);
 	sb_puts(b, "\"");
-	for (; *s && !b->oom; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			sb_printf(b, "\\%c", c);
-		else if (c < 0x20)
-			sb_printf(b, "\\u%04x", c);
-		else if (sb_room(b, 1), !b->oom) {
-			b->p[b->len++] = (char)c;
+	while (*p && !b->oom) {
+		size_t n = utf8_len(p);
+		if (*p == '"' || *p == '\\') {
+			sb_printf(b, "\\%c", *p);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			sb_printf(b, "\\u%04x", *p);
+		} else if (!n) {
+			sb_printf(b, "\\udc%02x", *p);
+			n = 1;
+		} else if (sb_room(b, n), !b->oom) {
+			memcpy(b->p + b->len, p, n);
+			b->len += n;
 			b->p[b->len] = 0;
 		}
+		p += n ? n : 1;
 	}
 	sb_puts(b, "\"");
 }

@@ -387,6 +387,50 @@ else
 	sed 's/^/#   /' "$tmp/err" "$tmp/hook.json" | head
 fi
 
+# --- names that are not UTF-8: JSON a strict parser takes, no byte lost ------------------
+# A branch named x\377\376 pushed onto a bad commit (the hook's finding names it), a
+# listing in a file named n\377 (verify's problem names it), a loose ref named y\377
+# holding an uppercase ID (the audit's finding names it): each line is UTF-8 and JSON,
+# and the name comes back byte for byte from its \udcXX escapes (Python's
+# surrogateescape).
+cat >"$tmp/strict.py" <<'EOF'
+import json, sys
+want = bytes.fromhex(sys.argv[2])
+found = False
+def strings(o):
+    if isinstance(o, str):
+        yield o
+    elif isinstance(o, dict):
+        for v in o.values():
+            yield from strings(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from strings(v)
+for raw in open(sys.argv[1], "rb"):
+    o = json.loads(raw.decode("utf-8"))
+    found |= any(want in s.encode("utf-8", "surrogateescape") for s in strings(o))
+assert found, "no string holds %r" % want
+EOF
+strict() { # strict NAME FILE HEX-BYTES
+	if python3 "$tmp/strict.py" "$2" "$3" 2>"$tmp/strict.err"; then pass "$1"; else
+		fail "$1: $(tail -1 "$tmp/strict.err")"
+		head -c 400 "$2" | sed 's/^/#   /'
+	fi
+}
+rm -f "$tmp/hook.json"
+git -C c2 push -q "$tmp/srv.git" "bad1:refs/heads/$(printf 'x\377\376')" >/dev/null 2>&1
+strict "pre-receive --json: a branch named x and bytes ff fe, escaped" "$tmp/hook.json" 78fffe
+printf 'G%039d\n' 0 >"$tmp/$(printf 'n\377')"
+$H verify --json "$tmp/$(printf 'n\377')" >"$tmp/out" 2>/dev/null
+strict "verify --json: a file named n and byte ff, escaped" "$tmp/out" 6eff
+git_ init -q "$tmp/u8"
+git -C c0 rev-parse main | tr a-f A-F >"$tmp/u8/.git/refs/heads/$(printf 'y\377')"
+git -C c0 rev-parse main | tr a-f A-F >"$tmp/u8/.git/refs/heads/$(printf 'z\303\251')"
+$H audit --json-lines --no-progress "$tmp/u8" >"$tmp/out" 2>/dev/null
+strict "audit --json-lines: a ref named y and byte ff, escaped" "$tmp/out" 79ff
+grep -q "$(printf 'refs/heads/z\303\251')" "$tmp/out" && strict "audit --json-lines: a ref named z and e-acute (UTF-8), as it is" "$tmp/out" 7ac3a9 ||
+	fail "audit --json-lines: a ref named in UTF-8 is not written as it is"
+
 # --- the command list -----------------------------------------------------------------
 # Every command main() dispatches is in 'hexoid --help', and has its own --help.
 cmds=$(sed -n 's/^[[:space:]]*if (!strcmp(cmd, "\([a-z-]*\)"))$/\1/p' "$src/cli/main.c")
