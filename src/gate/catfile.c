@@ -1,6 +1,8 @@
 /*
- * A git cat-file --batch client: one kept open for single questions (the tags of each
- * ref), and the reading of its answers for the batches the walk feeds it.
+ * A git cat-file client: one --batch-command kept open for single questions (the tags of
+ * each ref: "info" first, "contents" only for a tag or commit worth reading, so that a
+ * ref pointing at a blob of gigabytes costs its header), and the reading of --batch's
+ * answers for the batches the walk feeds it.
  * SPDX-License-Identifier: MIT
  */
 #include <errno.h>
@@ -13,7 +15,7 @@
 
 static int cat_start(struct hexoid_gate *g)
 {
-	char *argv[] = { "git", "cat-file", "--batch", NULL };
+	char *argv[] = { "git", "cat-file", "--batch-command", NULL };
 	int to, from;
 
 	g->cat_pid = hexoid_gate_spawn(g, argv, &to, &from);
@@ -51,20 +53,13 @@ void hexoid_gate_cat_stop(struct hexoid_gate *g)
 	g->cat_pid = 0;
 }
 
-/*
- * Read cat-file --batch's answer for `name` from `out`. Returns 0 with the object's type,
- * its size, its ID in oid, and in *buf the text (malloc'd, NUL after it) of a commit or
- * tag of at most HEXOID_TEXT_MAX bytes, else NULL: the bytes of a tree, a blob or a
- * larger one are read past, never held. 1 if it is missing; -1 (said) when the answer
- * is not what cat-file prints.
- */
-int hexoid_gate_cat_read(struct hexoid_gate *g, FILE *out, const char *name,
-			 enum hexoid_object_type *type, char **buf, size_t *size, unsigned char *oid)
+/* cat-file's header line for `name`: 0 with type, size and ID; 1 when it says the object
+ * is missing; -1 (said) when it is not what cat-file prints. */
+static int cat_header(struct hexoid_gate *g, FILE *out, const char *name,
+		      enum hexoid_object_type *type, unsigned long long *len, unsigned char *oid)
 {
 	char line[256], *sp;
-	unsigned long long len;
 
-	*buf = NULL;
 	if (!fgets(line, sizeof(line), out) || !strchr(line, '\n'))
 		goto broken;
 	sp = strchr(line, ' ');
@@ -84,9 +79,39 @@ int hexoid_gate_cat_read(struct hexoid_gate *g, FILE *out, const char *name,
 		*type = HEXOID_OBJ_BLOB, sp += 5;
 	else
 		goto broken;
-	len = strtoull(sp, NULL, 10);
+	*len = strtoull(sp, NULL, 10);
+	return 0;
+broken:
+	hexoid_gate_say(g, "git cat-file: unexpected output or end, reading %s", name);
+	g->trouble = 1;
+	return -1;
+}
+
+/* Whether the text of a `type` object of `len` bytes is read: a commit's or tag's up to
+ * HEXOID_TEXT_MAX, nothing else. */
+static int worth_reading(enum hexoid_object_type type, unsigned long long len)
+{
+	return (type == HEXOID_OBJ_COMMIT || type == HEXOID_OBJ_TAG) && len <= HEXOID_TEXT_MAX;
+}
+
+/*
+ * Read cat-file --batch's answer for `name` from `out`. Returns 0 with the object's type,
+ * its size, its ID in oid, and in *buf the text (malloc'd, NUL after it) of a commit or
+ * tag of at most HEXOID_TEXT_MAX bytes, else NULL: the bytes of a tree, a blob or a
+ * larger one are read past, never held. 1 if it is missing; -1 (said) when the answer
+ * is not what cat-file prints.
+ */
+int hexoid_gate_cat_read(struct hexoid_gate *g, FILE *out, const char *name,
+			 enum hexoid_object_type *type, char **buf, size_t *size, unsigned char *oid)
+{
+	unsigned long long len;
+	int rc;
+
+	*buf = NULL;
+	if ((rc = cat_header(g, out, name, type, &len, oid)))
+		return rc;
 	*size = (size_t)len;
-	if ((*type != HEXOID_OBJ_COMMIT && *type != HEXOID_OBJ_TAG) || len > HEXOID_TEXT_MAX) {
+	if (!worth_reading(*type, len)) {
 		char skip[65536];
 		while (len) {
 			size_t n = len < sizeof(skip) ? (size_t)len : sizeof(skip);
@@ -114,24 +139,44 @@ broken:
 	return -1;
 }
 
-/* One object through the cat-file kept open for single questions. */
-int hexoid_gate_cat_get(struct hexoid_gate *g, const char *name, enum hexoid_object_type *type,
-			char **buf, size_t *size, unsigned char *oid)
+/* Send one command to the cat-file kept open: 0, or -1 (said). */
+static int cat_ask(struct hexoid_gate *g, const char *command, const char *name)
 {
 	struct hexoid_sigpipe sp;
 	int failed, err;
 
-	*buf = NULL;
-	if (!g->cat_pid && cat_start(g))
-		return -1;
 	hexoid_sigpipe_block(&sp);
-	failed = fprintf(g->cat_in, "%s\n", name) < 0 || fflush(g->cat_in);
+	failed = fprintf(g->cat_in, "%s %s\n", command, name) < 0 || fflush(g->cat_in);
 	err = errno;
 	hexoid_sigpipe_restore(&sp);
 	if (failed) {
-		hexoid_gate_say(g, "git cat-file --batch: %s", strerror(err));
+		hexoid_gate_say(g, "git cat-file --batch-command: %s", strerror(err));
 		g->trouble = 1;
 		return -1;
 	}
+	return 0;
+}
+
+/* One object through the cat-file kept open for single questions (the chain of tags
+ * from a ref's new value), as hexoid_gate_cat_read() returns it but with the text of a
+ * tag only: its type and size asked first, its text only for a tag worth reading. */
+int hexoid_gate_cat_get(struct hexoid_gate *g, const char *name, enum hexoid_object_type *type,
+			char **buf, size_t *size, unsigned char *oid)
+{
+	unsigned long long len;
+	int rc;
+
+	*buf = NULL;
+	if (!g->cat_pid && cat_start(g))
+		return -1;
+	if (cat_ask(g, "info", name))
+		return -1;
+	if ((rc = cat_header(g, g->cat_out, name, type, &len, oid)))
+		return rc;
+	*size = (size_t)len;
+	if (*type != HEXOID_OBJ_TAG || !worth_reading(*type, len))
+		return 0;
+	if (cat_ask(g, "contents", name))
+		return -1;
 	return hexoid_gate_cat_read(g, g->cat_out, name, type, buf, size, oid);
 }
