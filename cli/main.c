@@ -44,9 +44,11 @@ static const char usage_verify[] =
 	"digits for sha1, 64 for sha256, lowercase only unless --mixed.\n"
 	"\n"
 	"  --format=FORMAT  what the lines are, as git prints them (default: auto):\n"
-	"    auto          recognised from the first 64 lines; when a later line fits a wider\n"
-	"                  shape of the same command (rev-list's paths after its commits),\n"
-	"                  the format widens to it\n"
+	"    auto          recognised from the first 64 lines: a format that takes them all\n"
+	"                  (or all but for their IDs); when a later line fits a wider shape\n"
+	"                  of the same command (rev-list's paths after its commits), the\n"
+	"                  format widens to it. When no format takes them, nothing is\n"
+	"                  checked: 'cannot tell which git output this is', exit 2\n"
 	"    oids          <oid>: pack-objects output, .git/shallow, loose refs, *-chain\n"
 	"    pack-objects  <oid>[ <name>] or -<oid> (what pack-objects reads)\n"
 	"    rev-list      <oid>, <oid> <path>, -<oid>, ?<oid>, <oid> <parent>...: rev-list\n"
@@ -81,6 +83,8 @@ static const char usage_verify[] =
 	"                  %(*objectname) %(refname)')\n"
 	"    bundle        # v2|v3 git bundle, @capability, -<oid> <subject>, <oid> <ref>, a\n"
 	"                  blank line, then the pack (its signature checked, not read as text)\n"
+	"    text          any text, a heuristic: each word (letters and digits) as long as an\n"
+	"                  ID give or take two, hex but for at most two bytes, is an ID\n"
 	"  --mixed          accept uppercase digits too, as Git 2.x does (default: lowercase\n"
 	"                   only, as Git 3.0 requires)\n"
 	"  --algo=ALGO      sha1, sha256, or auto (default): auto takes it from the first ID\n"
@@ -93,7 +97,9 @@ static const char usage_verify[] =
 	"Each problem is reported on stderr as FILE:LINE:COL: error: <why>: each bad object ID\n"
 	"of a line at its own column, and the text around them where it is broken. The last\n"
 	"line counts the bad lines.\n"
-	"Exit status: 0 all valid, 1 invalid lines found, 2 usage or I/O error.\n";
+	"An abbreviated ID is reported as such, in every format: run git with --no-abbrev.\n"
+	"Exit status: 0 all valid, 1 invalid lines found, 2 usage or I/O error, or auto\n"
+	"cannot tell the format.\n";
 
 static const char usage_decode[] =
 	"usage: hexoid decode [--format=FORMAT] [--mixed] [--algo=sha1|sha256|auto]\n"

@@ -192,6 +192,104 @@ found() {
 	fi
 }
 
+# The outputs of other commands, "NAME GIT-ARGS..." a line: what auto makes of them is
+# the rule, not a list of formats. (Not rev-list --objects: the notes tree names its
+# entries by IDs, and paths are not checked.)
+others() { # others DIR L
+	cd "$1"
+	while read -r name args; do
+		eval "git_ $args" >"$2/$name" 2>/dev/null && [ -s "$2/$name" ] && echo "$name"
+	done <<-'EOF'
+	log log main
+	log-pretty-raw log --pretty=raw --all
+	cat-file-commit cat-file -p main
+	cat-file-tag cat-file -p v1
+	rev-list-format rev-list --format=%s --all
+	log-raw log --raw --no-abbrev --format=%H --all
+	log-graph log --graph --format=%H --all
+	log-h-tab-p log --format=%H%x09%P --all
+	log-subject log --format='%H %s' --all
+	blame blame --porcelain top
+	worktree worktree list --porcelain
+	fast-export fast-export --show-original-ids main
+	peeled-only for-each-ref --format='%(*objectname)'
+	refname-first for-each-ref --format='%(refname) %(objectname)'
+	count rev-list --count --all
+	rev-parse rev-parse --all
+	merge-base merge-base --all main x
+	name-rev name-rev --all
+	notes-list notes list
+	reflog-show reflog --no-abbrev
+	branch-v branch -v --no-abbrev
+	describe describe --long --all main
+	ls-tree-names ls-tree --name-only -r main
+	EOF
+}
+
+# rule NAME FILE: auto either takes the output (exit 0), and then finds an uppercase digit
+# and a 'G' planted in its first, middle and last records at their LINE:COL, or says once
+# that it cannot tell what the output is (exit 2), and then --format=text does (where
+# no path looks like a broken ID). Never a report on valid output.
+rule() {
+	what=$1 in=$2
+	$H verify "$in" >/dev/null 2>"$tmp/err"
+	st=$?
+	if [ $st = 2 ]; then
+		if [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^hexoid: $in: cannot tell which git output this is: name it with --format=\.\.\., or --format=text$" "$tmp/err"; then
+			pass "$what: auto says once it cannot tell"
+		else
+			fail "$what: exit 2, but not the one line"
+			sed 's/^/#   /' "$tmp/err" | head -3
+		fi
+		# --format=text, where no path is named like a broken ID (the heuristic
+		# would take the file named hexsz-1 digits and a 'g' for one).
+		grep -Eq "[0-9a-f]{$((hexsz - 1))}g" "$in" && return
+		$H verify --format=text "$in" >/dev/null 2>"$tmp/err"
+		judge "$what: clean as --format=text" 0 "" $?
+		opts=--format=text
+	elif [ $st != 0 ]; then
+		fail "$what: valid output, exit $st with auto"
+		sed 's/^/#   /' "$tmp/err" | head -3
+		return
+	else
+		pass "$what: auto takes it ($(grep -c . "$in") lines)"
+		opts=
+	fi
+	first=0
+	case $what in *name-rev) first=1 ;; esac # a name may hold an ID: refs/replace/<oid>
+	for mode in upper nonhex; do
+		: >"$tmp/want"
+		plant_awk $mode <"$in" >"$in.$mode"
+		[ -s "$tmp/want" ] || continue
+		$H verify $opts "$in.$mode" >/dev/null 2>"$tmp/err"
+		st=$?
+		grep ': error: ' "$tmp/err" | sed "s|^$in.$mode:||; s|: error: .*||" >"$tmp/got"
+		if [ $st = 1 ] && cmp -s "$tmp/want" "$tmp/got"; then
+			pass "$what: $mode at $(tr '\n' ' ' <"$tmp/want")found by ${opts:-auto}"
+		else
+			fail "$what: $mode at $(tr '\n' ' ' <"$tmp/want")exit $st, reported at $(tr '\n' ' ' <"$tmp/got")"
+			sed 's/^/#   /' "$tmp/err" | head -3
+		fi
+	done
+}
+
+# abbrev NAME FORMAT FILE COL: each line is reported once, as abbreviated, at COL, with the
+# format given and with auto.
+abbrev() {
+	for f in $2 auto; do
+		$H verify --format=$f "$3" >/dev/null 2>"$tmp/err"
+		st=$?
+		lines=$(grep -c . "$3")
+		if [ $st = 1 ] && [ "$(grep -c ": error: abbreviated object ID: [0-9]* hex digits, expected .*: run git with --no-abbrev to print whole IDs$" "$tmp/err")" = $lines ] &&
+			[ "$(grep -c ': error: ' "$tmp/err")" = $lines ] && grep -q "^$3:1:$4: error: abbreviated" "$tmp/err"; then
+			pass "$1: abbreviated, each of $lines lines at column $4, --format=$f"
+		else
+			fail "$1: --format=$f, exit $st"
+			sed 's/^/#   /' "$tmp/err" | head -3
+		fi
+	done
+}
+
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 g3=$srcdir/../shared/tools/git3/git
 # What the Git 3.0 build prints is checked for these listings (its other outputs are the
@@ -248,6 +346,28 @@ for fmt in sha1 sha256; do
 		$H verify --format=$f --mixed "$file.upper" >/dev/null 2>"$tmp/err"
 		judge "$fmt $name: --mixed accepts the uppercase" 0 "" $?
 	done <"$tmp/list"
+	# The rule for auto, on outputs no format was made for.
+	(others "$r" "$L") >"$tmp/others" 2>"$tmp/git.log"
+	[ "$(wc -l <"$tmp/others")" -ge 20 ] && pass "$fmt: git printed $(wc -l <"$tmp/others") other outputs" ||
+		fail "$fmt: git printed only $(tr '\n' ' ' <"$tmp/others")"
+	while read -r name; do
+		rule "$fmt $name" "$L/$name"
+	done <"$tmp/others"
+
+	# Abbreviated IDs, wherever they stand: one message, which names --no-abbrev.
+	git_ -C "$r" show-ref --hash=12 >"$L/show-ref-hash"
+	abbrev "$fmt show-ref --hash=12" oids "$L/show-ref-hash" 1
+	git_ -C "$r" ls-files --stage --abbrev >"$L/ls-files-abbrev"
+	abbrev "$fmt ls-files --stage --abbrev" ls-files "$L/ls-files-abbrev" 8
+	git_ -C "$r" rev-list --abbrev-commit --abbrev=9 --all >"$L/rev-list-abbrev"
+	abbrev "$fmt rev-list --abbrev-commit" rev-list "$L/rev-list-abbrev" 1
+	git_ -C "$r" log --oneline --all >"$L/log-oneline"
+	abbrev "$fmt log --oneline" rev-list "$L/log-oneline" 1
+	git_ -C "$r" diff-tree -r --abbrev main~4 main >"$L/diff-abbrev"
+	abbrev "$fmt diff-tree --abbrev" diff-raw "$L/diff-abbrev" 16
+	git_ -C "$r" ls-tree --abbrev=10 main >"$L/ls-tree-abbrev"
+	abbrev "$fmt ls-tree --abbrev" ls-tree "$L/ls-tree-abbrev" 13
+
 	[ $prog = git3 ] && continue
 
 	# The abbreviated IDs of git diff --raw (without --no-abbrev) say what to do.

@@ -436,8 +436,8 @@ func TestFormats(t *testing.T) {
 			t.Fatalf("%d: %q: %v, %v", int(f), f.String(), g, err)
 		}
 	}
-	if FormatSubmoduleStatus != formatCount-1 || FormatSubmoduleStatus.String() != "submodule-status" {
-		t.Fatalf("the last format: %d %q", int(FormatSubmoduleStatus), FormatSubmoduleStatus)
+	if FormatText != formatCount-1 || FormatText.String() != "text" {
+		t.Fatalf("the last format: %d %q", int(FormatText), FormatText)
 	}
 }
 

@@ -46,6 +46,7 @@ const (
 	FormatCherry      Format = C.HEXOID_FORMAT_CHERRY       // git cherry [-v]
 	// git submodule status
 	FormatSubmoduleStatus Format = C.HEXOID_FORMAT_SUBMODULE_STATUS
+	FormatText            Format = C.HEXOID_FORMAT_TEXT // any text: ID-like words (never chosen by FormatAuto)
 )
 
 // formatCount is one past the last Format.

@@ -31,6 +31,7 @@ void hexoid_parse_replace(struct cursor *c);
 void hexoid_parse_cherry(struct cursor *c);
 void hexoid_parse_submodule_status(struct cursor *c);
 void hexoid_parse_ref_peeled(struct cursor *c);
+void hexoid_parse_text(struct cursor *c);
 
 /* rev-list's state (see hexoid_parse_rev_list): at the start; in the commits, after
  * lines of parents (which are IDs); the same after a line that was an ID alone (so

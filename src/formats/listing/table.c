@@ -48,4 +48,6 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_REF_PEELED] = { "ref-peeled", hexoid_parse_ref_peeled, NL, 0, 18, NONE, 0 },
 	[HEXOID_FORMAT_CHERRY] = { "cherry", hexoid_parse_cherry, NL, 0, 17, NONE, 0 },
 	[HEXOID_FORMAT_SUBMODULE_STATUS] = { "submodule-status", hexoid_parse_submodule_status, NL, 0, 21, NONE, 0 },
+	/* A heuristic, never chosen by AUTO; an empty line is text too. */
+	[HEXOID_FORMAT_TEXT] = { "text", hexoid_parse_text, NL, 1, 0, NONE, 0 },
 };

@@ -73,7 +73,7 @@ void hexoid_parse_diff_raw(struct cursor *c)
 		sep(c, ' ', "a space after the mode");
 	}
 	for (size_t i = 0; i <= n; i++) {
-		hexoid_listing_full_oid(c);
+		oid(c);
 		sep(c, ' ', "a space after the object ID");
 	}
 	for (size_t i = 0; i < n && !c->failed; i++) {
