@@ -3,7 +3,8 @@
  * input, rev-list in all its shapes, cat-file --batch-check, show-index, verify-pack -v,
  * ls-tree, ls-files --stage, diff --raw, for-each-ref, show-ref, ls-remote, packed-refs,
  * FETCH_HEAD, reflogs, git fsck, .promisor, marks and bundle files, replace -l and
- * for-each-ref with peeled IDs — in bulk, with exact
+ * for-each-ref with peeled IDs, commits and tags as --pretty=raw and cat-file -p print
+ * them, rev-list --format, and any text by a heuristic — in bulk, with exact
  * line and column for every problem.
  *
  * SPDX-License-Identifier: MIT
@@ -38,7 +39,8 @@ enum hexoid_format {
 	HEXOID_FORMAT_LS_FILES,     /* ls-files --stage: <mode> <oid> <stage>\t<path> */
 	HEXOID_FORMAT_LS_REMOTE,    /* ls-remote: <oid>\t<ref> */
 	HEXOID_FORMAT_SHOW_REF,     /* show-ref (-d, --head): <oid> <ref> */
-	HEXOID_FORMAT_DIFF_RAW,     /* diff-tree/-index/-files --raw --no-abbrev */
+	HEXOID_FORMAT_DIFF_RAW,     /* diff-tree/-index/-files --raw --no-abbrev; log --raw
+				       (a blank line after a commit's line) */
 	HEXOID_FORMAT_FSCK,         /* git fsck: dangling|unreachable|missing <type> <oid>, ... */
 	HEXOID_FORMAT_PROMISOR,     /* a .promisor file: <oid> <ref> */
 	HEXOID_FORMAT_MARKS,        /* fast-import/fast-export marks: :<mark> <oid> */
@@ -55,6 +57,12 @@ enum hexoid_format {
 				       ID's length give or take two, hex but for at most two
 				       of its bytes, is an ID; nothing else is checked. A
 				       heuristic: AUTO never takes it */
+	HEXOID_FORMAT_REV_LIST_FORMAT, /* rev-list --format: commit <oid>[ <parent>...], then
+				       what the format made (its ID-like words checked as
+				       by TEXT) */
+	HEXOID_FORMAT_PRETTY_RAW,   /* log/rev-list --pretty=raw, cat-file -p of a commit or
+				       tag: commit <oid>, tree/parent/object <oid> headers,
+				       other headers, the message */
 	HEXOID_FORMAT_COUNT
 };
 

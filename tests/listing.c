@@ -283,6 +283,23 @@ TEST(listing_every_format_whatever_the_pieces)
 		 * depends on the bytes, not on where the pieces end. */
 		C_GIVEN(HEXOID_FORMAT_MARKS, ":? f4103e1c241f1853b0eb" Z16 Z16 Z16 Z16 Z16 "\n:4 " A "\n:6 " B "\n",
 		  "P1:2:1:expected the mark's number"),
+		/* Records that span lines: log --pretty=raw (a merge, --parents, a tag's
+		 * decoration, a signature's lines), cat-file -p of a commit, whose message is
+		 * not indented, and of a tag. */
+		C(HEXOID_FORMAT_PRETTY_RAW, "commit " A " " B " " A " (tag: v1)\ntree " A "\nparent " B "\nparent " A "\nauthor a <a@b> 1 +0000\ngpgsig -----BEGIN\n x\n -----END\n\n    Merge\n\n    body\n\ncommit " B "\ntree " U "\n\n    c\n", "P15:26:2:"),
+		C(HEXOID_FORMAT_PRETTY_RAW, "tree " A "\nparent " U "\nauthor a <a@b> 1 +0000\n\nsubject\n\ncommit " B "\ntree x\n", "P2:28:2:"),
+		C(HEXOID_FORMAT_PRETTY_RAW, "object " A "\ntype commit\ntag v1\ntagger a <a@b> 1 +0000\nmergetag object " U "\n\nmessage\n", "P5:37:2:"),
+		C_GIVEN(HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " A "\nAuthor: a\n", "P3:1:1:expected a header"),
+		C(HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " A "\n\n    m\n\ncommit " U "\n", "P6:28:2:"),
+		/* rev-list --format: commit lines, then what the format made; lines of IDs are
+		 * IDs, in other lines the words that look like IDs. */
+		C(HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A " " B "\nsubject " B "\ncommit " B "\n" A " " U "\n", "P4:62:2:"),
+		C(HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\nrevert 4b825dc642cb6eb9a060e54bf8d69288fbee49g4 x\ncommit foo\n", "P2:46:1:invalid hex digit 'g'"),
+		C_GIVEN(HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\ns\n\ncommit " B "\n", "P3:1:1:empty line"),
+		/* log --raw: a blank line between a commit's line and its diff, only there. */
+		C(HEXOID_FORMAT_DIFF_RAW, A "\n\n:100644 100644 " A " " B " M\tf\n:100644 100644 " A " " B " M\tg\n" B "\n" A "\n\n:000000 100644 " A " " U " A\tf\n", "P8:77:2:"),
+		C_GIVEN(HEXOID_FORMAT_DIFF_RAW, A "\n\n" B "\n:100644 100644 " A " " B " M\tf\n\n", "P3:1:1:expected a line of the diff"),
+		C_GIVEN(HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n\n:100644 100644 " A " " B " M\tf\n", "P2:1:1:empty line"),
 		/* An abbreviated ID before any ID told the hash, then a sha256 one. */
 		C(HEXOID_FORMAT_DIFF_RAW, ":000000 100644 000000000000 6be19 A\tf2\n"
 		  ":000000 100644 " A "0123456789abcdef01234567 " A "0123456789abcdef01234567 A\tf\n",

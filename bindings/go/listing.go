@@ -46,7 +46,9 @@ const (
 	FormatCherry      Format = C.HEXOID_FORMAT_CHERRY       // git cherry [-v]
 	// git submodule status
 	FormatSubmoduleStatus Format = C.HEXOID_FORMAT_SUBMODULE_STATUS
-	FormatText            Format = C.HEXOID_FORMAT_TEXT // any text: ID-like words (never chosen by FormatAuto)
+	FormatText            Format = C.HEXOID_FORMAT_TEXT            // any text: ID-like words (never chosen by FormatAuto)
+	FormatRevListFormat   Format = C.HEXOID_FORMAT_REV_LIST_FORMAT // rev-list --format: commit <oid> lines and what the format made
+	FormatPrettyRaw       Format = C.HEXOID_FORMAT_PRETTY_RAW      // log/rev-list --pretty=raw, cat-file -p of a commit or tag
 )
 
 // formatCount is one past the last Format.

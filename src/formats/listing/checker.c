@@ -584,8 +584,10 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			       : 0;
 	}
 	case HEXOID_FORMAT_DIFF_RAW: { /* :<mode> <mode> <oid> <oid> <status>TAB<path> */
-		if (s[0] != ':') /* diff-tree's commit line, <oid> (or more IDs: the grammar) */
-			return n == hexsz ? REC_FAST_END : 0;
+		/* Not a commit's line, nor the first line of a diff after one: those set
+		 * the state (where a blank line may be). */
+		if (s[0] != ':' || state != DIFF_DIFF)
+			return 0;
 		if (n < 2 * hexsz + 20 || s[1] == ':' || !fast_mode(s + 1) || !fast_mode(s + 8) ||
 		    s[15 + hexsz] != ' ' || s[16 + 2 * hexsz] != ' ')
 			return 0;

@@ -347,3 +347,41 @@ void hexoid_parse_marks(struct cursor *c)
 	oid(c);
 	end(c);
 }
+
+/*
+ * rev-list --format=<format> (and --pretty=<format>): each commit is a line
+ * "commit <oid>" (with --parents, its parents' IDs after it), then the lines its format
+ * made, which may say anything: a line of IDs one space apart (%H, %T, %P: ids_follow's
+ * shape) is read as IDs, and in any other, the words that look like IDs are checked as
+ * --format=text checks them. A line of the format that begins "commit " and has only IDs
+ * after it is read as a commit's line. The listing begins with one, and has no empty
+ * line (git log's own formats have them; a format with %n%n is given by name).
+ */
+void hexoid_parse_rev_list_format(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	if (c->len == 0) {
+		problem(c, 0, P_EMPTY, 0, NULL);
+		return;
+	}
+	if (peek(c, "commit ")) {
+		c->pos = 7;
+		if (l->state == REVF_START || (l->hexsz && ids_follow(c))) {
+			l->state = REVF_COMMITS;
+			while (oid(c) && c->pos < c->len)
+				sep(c, ' ', "a space after the object ID");
+			return;
+		}
+	} else if (l->state == REVF_START) {
+		problem(c, 0, P_EXPECT, 0, "\"commit <oid>\"");
+		return;
+	}
+	c->pos = 0;
+	if (l->hexsz && ids_follow(c) && c->s[0] != ' ') {
+		/* A line of IDs (%H, %T, %P): each is checked, whatever is wrong with it. */
+		while (oid(c) && c->pos < c->len)
+			sep(c, ' ', "a space after the object ID");
+		return;
+	}
+	hexoid_listing_text(c);
+}

@@ -32,12 +32,26 @@ void hexoid_parse_cherry(struct cursor *c);
 void hexoid_parse_submodule_status(struct cursor *c);
 void hexoid_parse_ref_peeled(struct cursor *c);
 void hexoid_parse_text(struct cursor *c);
+void hexoid_parse_rev_list_format(struct cursor *c);
+void hexoid_parse_pretty_raw(struct cursor *c);
+
+/* The words of the rest of the line that look like IDs, checked as --format=text does. */
+void hexoid_listing_text(struct cursor *c);
 
 /* rev-list's state (see hexoid_parse_rev_list): at the start; in the commits, after
  * lines of parents (which are IDs); the same after a line that was an ID alone (so
  * "<oid> " is a tree); after "<oid> " as the first line (a root commit or a tree); in the
  * objects (paths). */
 enum { REV_START = 0, REV_COMMITS, REV_BARE, REV_ROOT, REV_OBJECTS };
+/* rev-list --format's: before the first commit line, after it. */
+enum { REVF_START = 0, REVF_COMMITS };
+/* pretty-raw's: before the first line; in a commit's or tag's headers; in a message
+ * indented as log and rev-list print it, just after a blank line there; in a message
+ * that is not (cat-file -p: the rest is the message). */
+enum { PRAW_START = 0, PRAW_HEADERS, PRAW_MESSAGE, PRAW_BLANK, PRAW_FREE };
+/* diff-raw's: after a line of the diff; after a commit's line (log --raw); after the
+ * blank line that follows one (the diff must come next). */
+enum { DIFF_DIFF = 0, DIFF_COMMIT, DIFF_BLANK };
 /* A bundle's: before its first line, in its capabilities (v3), in its refs. */
 enum { BUNDLE_START = 0, BUNDLE_V2, BUNDLE_V3, BUNDLE_REFS };
 

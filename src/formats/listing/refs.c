@@ -163,3 +163,80 @@ void hexoid_parse_bundle(struct cursor *c)
 	sep(c, ' ', "a space after the object ID");
 	refname(c);
 }
+
+/* A header's name: lowercase letters, digits and '-', then a space or the end. */
+static int header_name(const struct cursor *c)
+{
+	size_t i = 0;
+	while (i < c->len && ((c->s[i] >= 'a' && c->s[i] <= 'z') || (c->s[i] >= '0' && c->s[i] <= '9') ||
+			      c->s[i] == '-'))
+		i++;
+	return i > 0 && (i == c->len || c->s[i] == ' ');
+}
+
+/*
+ * Commits and tags as git log --pretty=raw and rev-list --pretty=raw print them, and
+ * cat-file -p of a commit or a tag:
+ *   commit <oid>[ <parent>...][ (from <oid>)][ (<decorations>)]   log, rev-list
+ *   tree <oid>, parent <oid>, object <oid>, mergetag object <oid>  checked
+ *   author ..., committer ..., type ..., tag ..., gpgsig ...      other headers
+ *    <continuation>                                               (a space first)
+ *   a blank line, then the message: indented by four spaces in log and rev-list, where
+ *   a blank line and "commit <oid>" begin the next; as it is in cat-file -p, where the
+ *   rest of the listing is the message.
+ */
+void hexoid_parse_pretty_raw(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	unsigned state = l->state;
+	if (c->len == 0) {
+		if (state == PRAW_START)
+			problem(c, 0, P_EMPTY, 0, NULL);
+		else if (state != PRAW_FREE)
+			l->state = PRAW_BLANK;
+		return;
+	}
+	if (state == PRAW_FREE) {
+		c->pos = c->len;
+		return;
+	}
+	if ((state == PRAW_START || state == PRAW_BLANK) && take(c, "commit ")) {
+		l->state = PRAW_HEADERS;
+		oid(c);
+		while (!c->failed && c->pos < c->len && !peek(c, " (")) {
+			sep(c, ' ', "a space after the object ID");
+			oid(c);
+		}
+		if (take(c, " (from ")) {
+			oid(c);
+			lit(c, ")", "')' after the object ID");
+		} else if (peek(c, " (") && line_ends_with(c, ")")) {
+			c->pos = c->len; /* --decorate */
+		}
+		end(c);
+		return;
+	}
+	if (state == PRAW_MESSAGE || state == PRAW_BLANK) {
+		/* The message; a line of it not indented is cat-file's: the rest is all
+		 * message. */
+		l->state = peek(c, "    ") ? PRAW_MESSAGE : PRAW_FREE;
+		c->pos = c->len;
+		return;
+	}
+	if (take(c, "tree ") || take(c, "parent ") || take(c, "object ") ||
+	    take(c, "mergetag object ")) {
+		l->state = PRAW_HEADERS;
+		oid(c);
+		end(c);
+		return;
+	}
+	if (state == PRAW_START) {
+		problem(c, 0, P_EXPECT, 0, "\"commit <oid>\", \"tree <oid>\" or \"object <oid>\"");
+		return;
+	}
+	if (c->s[0] == ' ' || header_name(c)) { /* a header, or a line more of one */
+		c->pos = c->len;
+		return;
+	}
+	problem(c, 0, P_EXPECT, 0, "a header (its name, a space and its value)");
+}

@@ -34,7 +34,7 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_LS_FILES] = { "ls-files", hexoid_parse_ls_files, NL, 0, 6, NONE, 0 },
 	[HEXOID_FORMAT_LS_REMOTE] = { "ls-remote", hexoid_parse_ls_remote, NL, 0, 11, NONE, 0 },
 	[HEXOID_FORMAT_SHOW_REF] = { "show-ref", hexoid_parse_show_ref, NL, 0, 4, NONE, 0 },
-	[HEXOID_FORMAT_DIFF_RAW] = { "diff-raw", hexoid_parse_diff_raw, NL, 0, 24, NONE, 0 },
+	[HEXOID_FORMAT_DIFF_RAW] = { "diff-raw", hexoid_parse_diff_raw, NL, 1, 24, NONE, 0 },
 	[HEXOID_FORMAT_FSCK] = { "fsck", hexoid_parse_fsck, NL, 0, 12, NONE, 0 },
 	/* Written as show-ref prints: AUTO calls it show-ref. */
 	[HEXOID_FORMAT_PROMISOR] = { "promisor", hexoid_parse_show_ref, NL, 0, 0, NONE, 0 },
@@ -50,4 +50,6 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_SUBMODULE_STATUS] = { "submodule-status", hexoid_parse_submodule_status, NL, 0, 21, NONE, 0 },
 	/* A heuristic, never chosen by AUTO; an empty line is text too. */
 	[HEXOID_FORMAT_TEXT] = { "text", hexoid_parse_text, NL, 1, 0, NONE, 0 },
+	[HEXOID_FORMAT_REV_LIST_FORMAT] = { "rev-list-format", hexoid_parse_rev_list_format, NL, 1, 25, NONE, 0 },
+	[HEXOID_FORMAT_PRETTY_RAW] = { "pretty-raw", hexoid_parse_pretty_raw, NL, 1, 26, NONE, 0 },
 };

@@ -14,10 +14,10 @@ HEXOID_INLINE int is_alnum(unsigned char ch)
 	return (unsigned char)(ch - '0') < 10 || (unsigned char)((ch | 0x20) - 'a') < 26;
 }
 
-void hexoid_parse_text(struct cursor *c)
+void hexoid_listing_text(struct cursor *c)
 {
 	struct hexoid_listing *l = c->l;
-	size_t len = c->len, p = 0;
+	size_t len = c->len, p = c->pos;
 	while (p < len && !c->failed) {
 		while (p < len && !is_alnum((unsigned char)c->s[p]))
 			p++;
@@ -45,4 +45,9 @@ void hexoid_parse_text(struct cursor *c)
 		c->len = len;
 	}
 	c->pos = len;
+}
+
+void hexoid_parse_text(struct cursor *c)
+{
+	hexoid_listing_text(c);
 }
