@@ -4,7 +4,8 @@
  * ls-tree, ls-files --stage, diff --raw, for-each-ref, show-ref, ls-remote, packed-refs,
  * FETCH_HEAD, reflogs, git fsck, .promisor, marks and bundle files, replace -l and
  * for-each-ref with peeled IDs, commits and tags as --pretty=raw and cat-file -p print
- * them, rev-list --format, and any text by a heuristic — in bulk, with exact
+ * them, rev-list --format, porcelain blame and worktree lists, and any text by a
+ * heuristic — in bulk, with exact
  * line and column for every problem.
  *
  * SPDX-License-Identifier: MIT
@@ -63,6 +64,11 @@ enum hexoid_format {
 	HEXOID_FORMAT_PRETTY_RAW,   /* log/rev-list --pretty=raw, cat-file -p of a commit or
 				       tag: commit <oid>, tree/parent/object <oid> headers,
 				       other headers, the message */
+	HEXOID_FORMAT_BLAME,        /* blame --porcelain, --line-porcelain: <oid> <line>
+				       <line>[ <lines>], headers, previous <oid> <path>,
+				       TAB<line of the file> */
+	HEXOID_FORMAT_WORKTREES,    /* worktree list --porcelain: worktree <path>, HEAD <oid>,
+				       branch <ref>, detached, bare, locked, prunable */
 	HEXOID_FORMAT_COUNT
 };
 

@@ -48,6 +48,8 @@ make_repo() { # make_repo HASH DIR
 	# fsck's lines: a dangling blob, a dangling commit.
 	echo dangling | git_ hash-object -w --stdin >/dev/null
 	git_ commit-tree -m loose "$(git_ rev-parse HEAD^{tree})" >/dev/null
+	git_ worktree add -q --detach "$2.wt" main~1 && git_ worktree add -q -b wt "$2.wt2" main~2
+	git_ worktree lock --reason 'on a stick' "$2.wt2"
 	git_ clone -q "file://$2" "$2.clone" && git_ -C "$2.clone" fetch -q origin
 	git_ clone -q --no-local --filter=blob:none "file://$2" "$2.partial"
 	# A copy with a blob gone (its loose object), for --missing=print and fsck.
@@ -95,6 +97,9 @@ listings() { # listings HASH DIR L
 	g rev-list-format rev-list-format rev-list --format=%s --all
 	g rev-list-format-ids rev-list-format rev-list --parents --format=%T%n%an main
 	g log-raw diff-raw log --raw --no-abbrev --format=%H --all
+	g blame blame blame --porcelain top
+	g blame-line blame blame --line-porcelain top
+	g worktrees worktrees worktree list --porcelain
 	git_ -C "$r.missing" rev-list --objects --missing=print --all >"$L/rev-list-missing" &&
 		echo "rev-list rev-list-missing"
 	g ls-tree ls-tree ls-tree HEAD
@@ -212,8 +217,6 @@ others() { # others DIR L
 	log-graph log --graph --format=%H --all
 	log-h-tab-p log --format=%H%x09%P --all
 	log-subject log --format='%H %s' --all
-	blame blame --porcelain top
-	worktree worktree list --porcelain
 	fast-export fast-export --show-original-ids main
 	peeled-only for-each-ref --format='%(*objectname)'
 	refname-first for-each-ref --format='%(refname) %(objectname)'
@@ -298,7 +301,7 @@ g3=$srcdir/../shared/tools/git3/git
 # What the Git 3.0 build prints is checked for these listings (its other outputs are the
 # installed git's, or files).
 git3_names=' log-pretty-raw rev-list-pretty-raw cat-file-commit cat-file-tag rev-list-format
- rev-list-format-ids log-raw log-parents log-tree-parents log-parents-tree rev-list-parents left-right cherry-mark
+ rev-list-format-ids log-raw blame blame-line worktrees log-parents log-tree-parents log-parents-tree rev-list-parents left-right cherry-mark
  cherry-pick cherry-only left-right-objects filter-objects cherry cherry-v replace-medium
  replace-long ref-peeled submodule-status submodule-plus'
 for prog in git git3; do
@@ -321,9 +324,9 @@ for fmt in sha1 sha256; do
 			case " $(echo $git3_names) " in *" $name "*) echo "$f $name" ;; esac
 		done <"$tmp/list" >"$tmp/list3"
 		mv "$tmp/list3" "$tmp/list"
-		want=22
+		want=25
 	else
-		want=68
+		want=71
 	fi
 	[ "$(wc -l <"$tmp/list")" -ge $want ] && pass "$prog $fmt: git printed $(wc -l <"$tmp/list") listings" ||
 		{ fail "$prog $fmt: git printed only $(wc -l <"$tmp/list") listings: $(awk '{ print $2 }' "$tmp/list" | tr '\n' ' ')"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }

@@ -300,6 +300,14 @@ TEST(listing_every_format_whatever_the_pieces)
 		C(HEXOID_FORMAT_DIFF_RAW, A "\n\n:100644 100644 " A " " B " M\tf\n:100644 100644 " A " " B " M\tg\n" B "\n" A "\n\n:000000 100644 " A " " U " A\tf\n", "P8:77:2:"),
 		C_GIVEN(HEXOID_FORMAT_DIFF_RAW, A "\n\n" B "\n:100644 100644 " A " " B " M\tf\n\n", "P3:1:1:expected a line of the diff"),
 		C_GIVEN(HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n\n:100644 100644 " A " " B " M\tf\n", "P2:1:1:empty line"),
+		/* blame --porcelain: a group's first line, headers (names of hex letters and
+		 * others), previous <oid> <path>, the file's line after a tab. */
+		C(HEXOID_FORMAT_BLAME, A " 1 1 2\nauthor a\nauthor-mail <a@b>\nboundary\nprevious " B " f\nfilename f\n\tline\n" A " 2 2\n\t" A "\n" U " 3 3 1\nsummary s\nfilename " A "\n\t\n", "P10:21:2:"),
+		C(HEXOID_FORMAT_BLAME, A " 1 1 1\nprevious " U " f\n\tx\n", "P2:30:2:"),
+		C_GIVEN(HEXOID_FORMAT_BLAME, A " 1 1 1\n\tx\n4b825dc 2 2\n", "P3:1:1:abbreviated object ID: 7 hex digits"),
+		/* worktree list --porcelain. */
+		C(HEXOID_FORMAT_WORKTREES, "worktree /r\nHEAD " A "\nbranch refs/heads/main\n\nworktree /r 2\nHEAD " B "\ndetached\nlocked on a stick\n\nworktree /b\nbare\n\nworktree /p\nHEAD " U "\ndetached\nprunable gitdir file points to non-existent location\n\n", "P14:26:2:"),
+		C_GIVEN(HEXOID_FORMAT_WORKTREES, "worktree /r\nHEAD " A "\nbranch\n", "P3:1:1:expected a line of a worktree"),
 		/* An abbreviated ID before any ID told the hash, then a sha256 one. */
 		C(HEXOID_FORMAT_DIFF_RAW, ":000000 100644 000000000000 6be19 A\tf2\n"
 		  ":000000 100644 " A "0123456789abcdef01234567 " A "0123456789abcdef01234567 A\tf\n",

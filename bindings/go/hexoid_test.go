@@ -436,8 +436,8 @@ func TestFormats(t *testing.T) {
 			t.Fatalf("%d: %q: %v, %v", int(f), f.String(), g, err)
 		}
 	}
-	if FormatPrettyRaw != formatCount-1 || FormatPrettyRaw.String() != "pretty-raw" {
-		t.Fatalf("the last format: %d %q", int(FormatPrettyRaw), FormatPrettyRaw)
+	if FormatWorktrees != formatCount-1 || FormatWorktrees.String() != "worktrees" {
+		t.Fatalf("the last format: %d %q", int(FormatWorktrees), FormatWorktrees)
 	}
 }
 

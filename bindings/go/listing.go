@@ -49,6 +49,8 @@ const (
 	FormatText            Format = C.HEXOID_FORMAT_TEXT            // any text: ID-like words (never chosen by FormatAuto)
 	FormatRevListFormat   Format = C.HEXOID_FORMAT_REV_LIST_FORMAT // rev-list --format: commit <oid> lines and what the format made
 	FormatPrettyRaw       Format = C.HEXOID_FORMAT_PRETTY_RAW      // log/rev-list --pretty=raw, cat-file -p of a commit or tag
+	FormatBlame           Format = C.HEXOID_FORMAT_BLAME           // blame --porcelain, --line-porcelain
+	FormatWorktrees       Format = C.HEXOID_FORMAT_WORKTREES       // worktree list --porcelain
 )
 
 // formatCount is one past the last Format.

@@ -148,8 +148,9 @@ int hexoid_listing_refname(struct cursor *c)
 	size_t blank = c->pos + find_blank(c->s + c->pos, c->len - c->pos);
 	if (blank < c->len)
 		return problem(c, blank, P_EXPECT, 0, "the end of the ref name");
-	if (c->dry && !peek(c, "refs/")) {
-		/* HEAD, FETCH_HEAD and the like: capitals and '_' only. */
+	if (c->dry && !peek(c, "refs/") && !peek(c, "worktrees/") && !peek(c, "main-worktree/")) {
+		/* HEAD, FETCH_HEAD and the like: capitals and '_' only (or another
+		 * worktree's: worktrees/<name>/HEAD, as bundle create --all names it). */
 		for (size_t i = c->pos; i < c->len; i++)
 			if (!((c->s[i] >= 'A' && c->s[i] <= 'Z') || c->s[i] == '_'))
 				return problem(c, c->pos, P_EXPECT, 0, "a ref name");

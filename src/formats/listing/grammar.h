@@ -227,7 +227,8 @@ HEXOID_INLINE int rest_nonempty(struct cursor *c, const char *what)
 }
 
 /* A ref name: the rest of the line, not empty, with no space or tab. AUTO's trial also
- * wants it to look like one git prints (refs/..., or HEAD and the like), so that other
+ * wants it to look like one git prints (refs/..., worktrees/<name>/..., main-worktree/...,
+ * or HEAD and the like), so that other
  * "<oid> <word>" lines are not taken for refs. */
 int hexoid_listing_refname(struct cursor *c);
 #define refname hexoid_listing_refname

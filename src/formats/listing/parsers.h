@@ -34,6 +34,8 @@ void hexoid_parse_ref_peeled(struct cursor *c);
 void hexoid_parse_text(struct cursor *c);
 void hexoid_parse_rev_list_format(struct cursor *c);
 void hexoid_parse_pretty_raw(struct cursor *c);
+void hexoid_parse_blame(struct cursor *c);
+void hexoid_parse_worktrees(struct cursor *c);
 
 /* The words of the rest of the line that look like IDs, checked as --format=text does. */
 void hexoid_listing_text(struct cursor *c);
@@ -52,6 +54,9 @@ enum { PRAW_START = 0, PRAW_HEADERS, PRAW_MESSAGE, PRAW_BLANK, PRAW_FREE };
 /* diff-raw's: after a line of the diff; after a commit's line (log --raw); after the
  * blank line that follows one (the diff must come next). */
 enum { DIFF_DIFF = 0, DIFF_COMMIT, DIFF_BLANK };
+/* blame --porcelain's and worktree list --porcelain's: before the first line, after it. */
+enum { BLAME_START = 0, BLAME_IN };
+enum { WORKTREES_START = 0, WORKTREES_IN };
 /* A bundle's: before its first line, in its capabilities (v3), in its refs. */
 enum { BUNDLE_START = 0, BUNDLE_V2, BUNDLE_V3, BUNDLE_REFS };
 

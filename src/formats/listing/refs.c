@@ -240,3 +240,86 @@ void hexoid_parse_pretty_raw(struct cursor *c)
 	}
 	problem(c, 0, P_EXPECT, 0, "a header (its name, a space and its value)");
 }
+
+/*
+ * git blame --porcelain and --line-porcelain: a group's first line
+ * "<oid> <line> <final line>[ <lines>]", then its headers ("author ...", "summary ...",
+ * "boundary", "previous <oid> <path>", "filename <path>", ...) and the line of the file
+ * after a tab. The IDs of the first lines and of "previous" are checked.
+ */
+void hexoid_parse_blame(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	if (c->len && c->s[0] == '\t' && l->state == BLAME_IN) {
+		c->pos = c->len; /* the line of the file */
+		return;
+	}
+	if (l->state == BLAME_IN && take(c, "previous ")) {
+		oid(c);
+		sep(c, ' ', "a space after the object ID");
+		rest_nonempty(c, "a path");
+		return;
+	}
+	/* A header: its name is a word with a letter that is no hex digit ("author",
+	 * "summary"); a group's first line begins with an ID. */
+	size_t word = token_len(c), letters = 0;
+	for (size_t i = 0; i < word; i++)
+		letters += !is_hex((unsigned char)c->s[i]) && c->s[i] >= 'g' && c->s[i] <= 'z';
+	if (l->state == BLAME_IN && letters && word < 38 && header_name(c)) {
+		c->pos = c->len;
+		return;
+	}
+	l->state = BLAME_IN;
+	oid(c);
+	for (int i = 0; i < 3 && !c->failed; i++) {
+		if (i == 2 && c->pos == c->len)
+			break;
+		sep(c, ' ', i ? "a space before the line number" : "a space after the object ID");
+		number(c, 10, 1, 20, "a line number");
+	}
+	end(c);
+}
+
+/*
+ * git worktree list --porcelain: per worktree, "worktree <path>", "HEAD <oid>" (none for
+ * a bare one), "branch <ref>" or "detached", "bare", "locked[ <reason>]",
+ * "prunable[ <reason>]", and a blank line after each.
+ */
+void hexoid_parse_worktrees(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	if (c->len == 0) {
+		if (l->state == WORKTREES_START)
+			problem(c, 0, P_EMPTY, 0, NULL);
+		return;
+	}
+	if (take(c, "worktree ")) {
+		l->state = WORKTREES_IN;
+		rest_nonempty(c, "a path");
+		return;
+	}
+	if (l->state == WORKTREES_START) {
+		problem(c, 0, P_EXPECT, 0, "\"worktree <path>\"");
+		return;
+	}
+	if (take(c, "HEAD ")) {
+		oid(c);
+		end(c);
+		return;
+	}
+	if (take(c, "branch ")) {
+		refname(c);
+		return;
+	}
+	if (take(c, "detached") || take(c, "bare")) {
+		end(c);
+		return;
+	}
+	if (take(c, "locked") || take(c, "prunable")) {
+		if (c->pos < c->len)
+			sep(c, ' ', "a space before the reason");
+		c->pos = c->len;
+		return;
+	}
+	problem(c, 0, P_EXPECT, 0, "a line of a worktree (HEAD, branch, detached, bare, locked or prunable)");
+}

@@ -52,4 +52,6 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_TEXT] = { "text", hexoid_parse_text, NL, 1, 0, NONE, 0 },
 	[HEXOID_FORMAT_REV_LIST_FORMAT] = { "rev-list-format", hexoid_parse_rev_list_format, NL, 1, 25, NONE, 0 },
 	[HEXOID_FORMAT_PRETTY_RAW] = { "pretty-raw", hexoid_parse_pretty_raw, NL, 1, 26, NONE, 0 },
+	[HEXOID_FORMAT_BLAME] = { "blame", hexoid_parse_blame, NL, 0, 27, NONE, 0 },
+	[HEXOID_FORMAT_WORKTREES] = { "worktrees", hexoid_parse_worktrees, NL, 1, 28, NONE, 0 },
 };
