@@ -69,6 +69,12 @@ enum hexoid_format {
 				       TAB<line of the file> */
 	HEXOID_FORMAT_WORKTREES,    /* worktree list --porcelain: worktree <path>, HEAD <oid>,
 				       branch <ref>, detached, bare, locked, prunable */
+	HEXOID_FORMAT_ID_FIELDS,    /* IDs a space or a tab apart, fields and lines may be
+				       empty: log --format='%H%x09%P', for-each-ref
+				       --format='%(*objectname)' */
+	HEXOID_FORMAT_GRAPH,        /* log --graph --format='%H[ %P]': the graph, then IDs */
+	HEXOID_FORMAT_MERGE_TREE,   /* merge-tree --write-tree: <tree oid>, conflicted
+				       entries, a blank line, messages */
 	HEXOID_FORMAT_COUNT
 };
 

@@ -308,6 +308,17 @@ TEST(listing_every_format_whatever_the_pieces)
 		/* worktree list --porcelain. */
 		C(HEXOID_FORMAT_WORKTREES, "worktree /r\nHEAD " A "\nbranch refs/heads/main\n\nworktree /r 2\nHEAD " B "\ndetached\nlocked on a stick\n\nworktree /b\nbare\n\nworktree /p\nHEAD " U "\ndetached\nprunable gitdir file points to non-existent location\n\n", "P14:26:2:"),
 		C_GIVEN(HEXOID_FORMAT_WORKTREES, "worktree /r\nHEAD " A "\nbranch\n", "P3:1:1:expected a line of a worktree"),
+		/* IDs a space or a tab apart, fields and lines empty: '%H%x09%P' (a root
+		 * commit's line ends in the tab), %(*objectname). */
+		C(HEXOID_FORMAT_ID_FIELDS, A "\t" B " " A "\n" B "\t\n\n" A "\n\n" U "\t" A "\n", "P6:21:2:"),
+		C_GIVEN(HEXOID_FORMAT_ID_FIELDS, A "\t" B ":" A "\n", "P1:82:1:"),
+		/* log --graph: the graph, then IDs, or the graph alone. */
+		C(HEXOID_FORMAT_GRAPH, "*   " A " " B " " A "\n|\\  \n| * " B " " A "\n* | " A " \n|/  \n*-.   " U "\n", "P6:27:2:"),
+		C_GIVEN(HEXOID_FORMAT_GRAPH, "* " A "\n" B "\n", "P2:1:1:expected the graph"),
+		/* merge-tree --write-tree with a conflict, and --name-only. */
+		C(HEXOID_FORMAT_MERGE_TREE, A "\n100644 " B " 1\tf\n100644 " U " 2\tf\n\nAuto-merging f\nCONFLICT (content): Merge conflict in f\n", "P3:28:2:"),
+		C(HEXOID_FORMAT_MERGE_TREE, U "\nf\n\nAuto-merging f\n", "P1:21:2:"),
+		C_GIVEN(HEXOID_FORMAT_MERGE_TREE, A "\nsubject\n" B "\n", "P3:1:1:expected a path, not an object ID"),
 		/* An abbreviated ID before any ID told the hash, then a sha256 one. */
 		C(HEXOID_FORMAT_DIFF_RAW, ":000000 100644 000000000000 6be19 A\tf2\n"
 		  ":000000 100644 " A "0123456789abcdef01234567 " A "0123456789abcdef01234567 A\tf\n",

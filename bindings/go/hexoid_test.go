@@ -436,8 +436,8 @@ func TestFormats(t *testing.T) {
 			t.Fatalf("%d: %q: %v, %v", int(f), f.String(), g, err)
 		}
 	}
-	if FormatWorktrees != formatCount-1 || FormatWorktrees.String() != "worktrees" {
-		t.Fatalf("the last format: %d %q", int(FormatWorktrees), FormatWorktrees)
+	if FormatMergeTree != formatCount-1 || FormatMergeTree.String() != "merge-tree" {
+		t.Fatalf("the last format: %d %q", int(FormatMergeTree), FormatMergeTree)
 	}
 }
 

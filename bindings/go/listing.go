@@ -51,6 +51,9 @@ const (
 	FormatPrettyRaw       Format = C.HEXOID_FORMAT_PRETTY_RAW      // log/rev-list --pretty=raw, cat-file -p of a commit or tag
 	FormatBlame           Format = C.HEXOID_FORMAT_BLAME           // blame --porcelain, --line-porcelain
 	FormatWorktrees       Format = C.HEXOID_FORMAT_WORKTREES       // worktree list --porcelain
+	FormatIDFields        Format = C.HEXOID_FORMAT_ID_FIELDS       // IDs a space or tab apart, fields may be empty
+	FormatGraph           Format = C.HEXOID_FORMAT_GRAPH           // log --graph --format='%H[ %P]'
+	FormatMergeTree       Format = C.HEXOID_FORMAT_MERGE_TREE      // merge-tree --write-tree
 )
 
 // formatCount is one past the last Format.

@@ -926,13 +926,13 @@ static int id_problem(const struct cursor *c)
 /* How the probed lines fit a format: lines that are none of its (shape), lines that are
  * but for their IDs (ids), and how far into each line the grammar got (depth). */
 struct fit {
-	size_t shape, ids, depth;
+	size_t shape, ids, depth, oids;
 };
 
 static struct fit trial(struct hexoid_listing *l, size_t len, int whole,
 			enum hexoid_format format, char eol)
 {
-	struct fit fit = { 0, 0, 0 };
+	struct fit fit = { 0, 0, 0, 0 };
 	size_t p = 0, lines = 0;
 	l->format = format;
 	l->state = 0;
@@ -949,6 +949,7 @@ static struct fit trial(struct hexoid_listing *l, size_t len, int whole,
 		else if (c.dry_problems)
 			fit.shape++;
 		fit.depth += c.dry_problems ? c.dry_col : n;
+		fit.oids += c.dry_ids;
 		p += n + 1;
 		lines++;
 	}
@@ -969,7 +970,8 @@ static size_t records_end(const char *s, size_t len, char eol)
 	"cannot tell which git output this is: name it with --format=..., or --format=text"
 
 /*
- * The format: the first by rank whose grammar takes every probed line. When none does,
+ * The format: the first by rank whose grammar takes every probed line, finding an ID in
+ * one at least. When none does,
  * of those that take every line but for its IDs (a short, long or abbreviated one, a CR
  * or a NUL), the one with the fewest such lines, and of those the one whose grammar got
  * furthest into the lines, bare IDs first: so a listing with bad IDs is reported by the
@@ -994,7 +996,7 @@ static void decide(struct hexoid_listing *l, int whole)
 	char first = nul && (!nl || nul < nl) ? '\0' : '\n';
 	char eols[2] = { first, first ? '\0' : '\n' };
 	int neols = nl && nul ? 2 : 1, found = 0, clean = 0;
-	struct fit best = { 0, 0, 0 };
+	struct fit best = { 0, 0, 0, 0 };
 	enum hexoid_format choice = HEXOID_FORMAT_OIDS;
 	if (!len)
 		found = clean = 1; /* nothing to go by: bare IDs */
@@ -1009,7 +1011,7 @@ static void decide(struct hexoid_listing *l, int whole)
 				hexoid_listing_set_algo(l, given); /* a trial may have guessed the hash */
 				if (!given)
 					l->algo = 0, l->hexsz = 0, l->rawsz = 0;
-				if (fit.shape)
+				if (fit.shape || !(fit.oids || fit.ids)) /* no ID: nothing to go by */
 					continue;
 				clean = !fit.ids;
 				if (!found || fit.ids < best.ids ||

@@ -17,6 +17,7 @@ void hexoid_listing_push(struct cursor *c, unsigned char type, size_t col, unsig
 		  size_t arg, const char *what)
 {
 	if (c->dry) {
+		c->dry_ids += type == ITEM_OID;
 		if (type == ITEM_PROBLEM && !c->dry_problems++) {
 			c->dry_col = col;
 			c->dry_code = code;

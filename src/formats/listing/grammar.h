@@ -30,6 +30,7 @@ struct cursor {
 	size_t dry_col;   /* where the first of them is */
 	unsigned char dry_code; /* and its P_* code (P_EXPECT: an ID that does not fit) */
 	size_t dry_arg;   /* and its arg */
+	size_t dry_ids;   /* the IDs it found */
 	size_t oid_end; /* where the last object ID ended (0: none yet) */
 };
 

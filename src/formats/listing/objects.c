@@ -367,9 +367,11 @@ void hexoid_parse_rev_list_format(struct cursor *c)
 	if (peek(c, "commit ")) {
 		c->pos = 7;
 		if (l->state == REVF_START || (l->hexsz && ids_follow(c))) {
-			l->state = REVF_COMMITS;
+			/* The first commit line must be whole for the rest to be read. */
 			while (oid(c) && c->pos < c->len)
 				sep(c, ' ', "a space after the object ID");
+			if (!c->failed)
+				l->state = REVF_COMMITS;
 			return;
 		}
 	} else if (l->state == REVF_START) {
@@ -384,4 +386,83 @@ void hexoid_parse_rev_list_format(struct cursor *c)
 		return;
 	}
 	hexoid_listing_text(c);
+}
+
+/* IDs, each field an ID or empty, fields a space or a tab apart. */
+static void id_fields(struct cursor *c)
+{
+	while (!c->failed && c->pos < c->len) {
+		if (c->s[c->pos] == ' ' || c->s[c->pos] == '\t') {
+			c->pos++; /* an empty field, or between two */
+			continue;
+		}
+		if (oid(c) && c->pos < c->len && c->s[c->pos] != '\t')
+			sep(c, ' ', "a space or a tab after the object ID");
+	}
+}
+
+/*
+ * Lines of IDs only, a space or a tab apart, any field or line of them empty: log
+ * --format of ID placeholders with %x09 between them ('%H%x09%P', a root commit's line
+ * ending in the tab), for-each-ref --format='%(*objectname)' (an empty line for each
+ * ref that is no annotated tag).
+ */
+void hexoid_parse_id_fields(struct cursor *c)
+{
+	id_fields(c);
+}
+
+/*
+ * log --graph, with a --format of IDs ('%H', '%H %P'): each line begins with the graph
+ * (its columns' '*', '|', '/', '\\', '_', '-', '.' and spaces), then the IDs, or
+ * nothing on a line of the graph alone.
+ */
+void hexoid_parse_graph(struct cursor *c)
+{
+	size_t p = 0;
+	while (p < c->len && memchr("*|/\\_-. ", c->s[p], 8))
+		p++;
+	if (!p) {
+		problem(c, 0, P_EXPECT, 0, "the graph ('*', '|', '/', '\\', ...)");
+		return;
+	}
+	c->pos = p;
+	id_fields(c);
+}
+
+/*
+ * merge-tree --write-tree with a conflict: the tree's ID; each conflicted entry as
+ * ls-files --stage prints it (or, with --name-only, its path); a blank line; the
+ * messages. A path or message with a word that looks like an ID (as text takes them)
+ * is not one: so no ID of another output is read as a path and passed over.
+ */
+void hexoid_parse_merge_tree(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	switch (l->state) {
+	case MERGE_START: /* the tree; until one is whole, nothing else is read */
+		if (oid(c) && end(c))
+			l->state = MERGE_ENTRIES;
+		return;
+	case MERGE_ENTRIES:
+	case MERGE_NAMES:
+		if (c->len == 0) {
+			l->state = MERGE_MESSAGES;
+			return;
+		}
+		if (l->state == MERGE_ENTRIES && c->len > 7 && c->s[6] == ' ' &&
+		    (unsigned char)(c->s[0] - '0') < 8) {
+			hexoid_parse_ls_files(c);
+			return;
+		}
+		l->state = MERGE_NAMES;
+		break;
+	default:
+		break;
+	}
+	size_t word = hexoid_listing_id_word(c);
+	if (word)
+		problem(c, word - 1, P_EXPECT, 0,
+			l->state == MERGE_NAMES ? "a path, not an object ID" : "a message, not an object ID");
+	c->pos = c->len;
 }

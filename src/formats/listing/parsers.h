@@ -36,9 +36,14 @@ void hexoid_parse_rev_list_format(struct cursor *c);
 void hexoid_parse_pretty_raw(struct cursor *c);
 void hexoid_parse_blame(struct cursor *c);
 void hexoid_parse_worktrees(struct cursor *c);
+void hexoid_parse_id_fields(struct cursor *c);
+void hexoid_parse_graph(struct cursor *c);
+void hexoid_parse_merge_tree(struct cursor *c);
 
 /* The words of the rest of the line that look like IDs, checked as --format=text does. */
 void hexoid_listing_text(struct cursor *c);
+/* Where the first word that text would take for an ID begins, plus one (0: none). */
+size_t hexoid_listing_id_word(const struct cursor *c);
 
 /* rev-list's state (see hexoid_parse_rev_list): at the start; in the commits, after
  * lines of parents (which are IDs); the same after a line that was an ID alone (so
@@ -57,6 +62,9 @@ enum { DIFF_DIFF = 0, DIFF_COMMIT, DIFF_BLANK };
 /* blame --porcelain's and worktree list --porcelain's: before the first line, after it. */
 enum { BLAME_START = 0, BLAME_IN };
 enum { WORKTREES_START = 0, WORKTREES_IN };
+/* merge-tree --write-tree's: its first line (the tree); its conflicted entries (or their
+ * names alone, --name-only); the messages after the blank line. */
+enum { MERGE_START = 0, MERGE_ENTRIES, MERGE_NAMES, MERGE_MESSAGES };
 /* A bundle's: before its first line, in its capabilities (v3), in its refs. */
 enum { BUNDLE_START = 0, BUNDLE_V2, BUNDLE_V3, BUNDLE_REFS };
 

@@ -54,4 +54,7 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_PRETTY_RAW] = { "pretty-raw", hexoid_parse_pretty_raw, NL, 1, 26, NONE, 0 },
 	[HEXOID_FORMAT_BLAME] = { "blame", hexoid_parse_blame, NL, 0, 27, NONE, 0 },
 	[HEXOID_FORMAT_WORKTREES] = { "worktrees", hexoid_parse_worktrees, NL, 1, 28, NONE, 0 },
+	[HEXOID_FORMAT_ID_FIELDS] = { "id-fields", hexoid_parse_id_fields, NL, 1, 29, NONE, 0 },
+	[HEXOID_FORMAT_GRAPH] = { "graph", hexoid_parse_graph, NL, 0, 30, NONE, 0 },
+	[HEXOID_FORMAT_MERGE_TREE] = { "merge-tree", hexoid_parse_merge_tree, NL, 1, 31, NONE, 0 },
 };

@@ -51,3 +51,22 @@ void hexoid_parse_text(struct cursor *c)
 {
 	hexoid_listing_text(c);
 }
+
+/* Where the first word of the line that text would take for an ID begins, plus one; 0
+ * when there is none. */
+size_t hexoid_listing_id_word(const struct cursor *c)
+{
+	size_t hexsz = c->l->hexsz, p = 0;
+	while (p < c->len) {
+		while (p < c->len && !is_alnum((unsigned char)c->s[p]))
+			p++;
+		size_t start = p, odd = 0;
+		for (; p < c->len && is_alnum((unsigned char)c->s[p]); p++)
+			odd += !is_hex((unsigned char)c->s[p]);
+		size_t n = p - start;
+		if (odd <= 2 && (hexsz ? n + 2 >= hexsz && n <= hexsz + 2
+				       : (n >= 38 && n <= 42) || (n >= 62 && n <= 66)))
+			return start + 1;
+	}
+	return 0;
+}
