@@ -32,6 +32,9 @@ make_repo() { # make_repo HASH DIR
 	idish=$(printf '%s' 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef |
 		cut -c1-$((k - 1)))g
 	mkdir h && echo h >"h/$idish" && echo t >"$idish" && git_ add -A && git_ commit -q -m idish
+	# And a file named with hexsz hex digits in uppercase: a path, not a delta base.
+	mkdir u && echo u >"u/$(printf '%s' 0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF | cut -c1-$k)"
+	git_ add -A && git_ commit -q -m upper
 	git_ tag -a -m t "$(printf '%s' abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl |
 		cut -c1-$k)"
 	for b in x y z; do
@@ -139,6 +142,8 @@ listings() { # listings HASH DIR L
 	g batch-all batch-check cat-file --batch-all-objects --batch-check
 	git_ rev-list --objects --all |
 		g batch-rest batch-check cat-file --batch-check='%(objectname) %(objecttype) %(rest)'
+	git_ rev-list --objects --all |
+		g batch-size-rest batch-check cat-file --batch-check='%(objectname) %(objecttype) %(objectsize) %(rest)'
 	g fsck fsck fsck --unreachable --dangling --root --tags --no-progress
 	git_ -C "$r.missing" fsck --no-progress --no-dangling >"$L/fsck-missing" 2>/dev/null
 	echo "fsck fsck-missing"
@@ -334,7 +339,7 @@ for fmt in sha1 sha256; do
 		mv "$tmp/list3" "$tmp/list"
 		want=31
 	else
-		want=77
+		want=78
 	fi
 	[ "$(wc -l <"$tmp/list")" -ge $want ] && pass "$prog $fmt: git printed $(wc -l <"$tmp/list") listings" ||
 		{ fail "$prog $fmt: git printed only $(wc -l <"$tmp/list") listings: $(awk '{ print $2 }' "$tmp/list" | tr '\n' ' ')"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }

@@ -319,6 +319,11 @@ TEST(listing_every_format_whatever_the_pieces)
 		C(HEXOID_FORMAT_MERGE_TREE, A "\n100644 " B " 1\tf\n100644 " U " 2\tf\n\nAuto-merging f\nCONFLICT (content): Merge conflict in f\n", "P3:28:2:"),
 		C(HEXOID_FORMAT_MERGE_TREE, U "\nf\n\nAuto-merging f\n", "P1:21:2:"),
 		C_GIVEN(HEXOID_FORMAT_MERGE_TREE, A "\nsubject\n" B "\n", "P3:1:1:expected a path, not an object ID"),
+		/* '%(objectname) %(objecttype) %(objectsize) %(rest)' fed by rev-list
+		 * --objects: after a commit's line (no rest), a path named with 40 hex digits
+		 * in uppercase is the path, not a delta base. */
+		C(HEXOID_FORMAT_BATCH_CHECK, A " commit 12\n" B " blob 3 0123456789ABCDEF0123456789ABCDEF01234567\n" U " tree 4 d\n", "P3:21:2:"),
+		C(HEXOID_FORMAT_BATCH_CHECK, A " commit 12 30 " B "\n" A " blob 3 4 " U "\n", "P2:71:2:"),
 		/* An abbreviated ID before any ID told the hash, then a sha256 one. */
 		C(HEXOID_FORMAT_DIFF_RAW, ":000000 100644 000000000000 6be19 A\tf2\n"
 		  ":000000 100644 " A "0123456789abcdef01234567 " A "0123456789abcdef01234567 A\tf\n",

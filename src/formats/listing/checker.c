@@ -538,11 +538,14 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 				    : 0;
 		int ok = (s[hexsz] == ' ') & (t != 0) & (last == space) & (s[last] == ' ') &
 			 (space + 1 < n);
+		/* The first such line goes to the grammar: it tells that the listing has
+		 * no %(deltabase) (BATCH_PLAIN). */
 		if (ok)
-			return REC_FAST;
+			return state == BATCH_PLAIN ? REC_FAST : 0;
 		/* <oid> <type> <size> <size> <deltabase>, the deltabase all hex digits (as
 		 * the grammar's surest shape of an ID: so its sizes_follow() is true). */
-		if (s[hexsz] != ' ' || !t || s[space] != ' ' || n < space + 5 + hexsz)
+		if (state == BATCH_PLAIN || s[hexsz] != ' ' || !t || s[space] != ' ' ||
+		    n < space + 5 + hexsz)
 			return 0;
 		size_t d1 = fast_number(s, space + 1, n);
 		if (!d1 || s[d1] != ' ')

@@ -188,8 +188,11 @@ static int sizes_follow(const struct cursor *c)
  * %(objectname) first, then %(objecttype) or %(objectsize), then any of the sizes and
  * %(deltabase) (an ID, the null ID when there is none), or after the type, %(rest): any
  * text, told from sizes by sizes_follow (so a %(rest) that looks like sizes is read as
- * sizes, and a broken size as %(rest)). "<name> missing" and "<name> ambiguous" are what
- * was asked for, as given.
+ * sizes, and a broken size as %(rest)). Once a line has ended with its size (or an
+ * empty %(rest) after it, a space), the listing
+ * has no %(deltabase): what follows a size is %(rest), even a path named like an ID
+ * (rev-list --objects fed to '... %(objectsize) %(rest)', its commits first).
+ * "<name> missing" and "<name> ambiguous" are what was asked for, as given.
  */
 void hexoid_parse_batch_check(struct cursor *c)
 {
@@ -207,6 +210,19 @@ void hexoid_parse_batch_check(struct cursor *c)
 		if (c->failed || c->pos == c->len)
 			return;
 		sep(c, ' ', "a space after the type");
+		n = token_len(c);
+		if (!c->failed && all_digits(c, n) && n <= 20 &&
+		    (c->pos + n == c->len || (c->s[c->pos + n] == ' ' && c->pos + n + 1 == c->len))) {
+			/* The size ends the line, or an empty %(rest) after it: the listing has
+			 * no %(deltabase). */
+			c->pos = c->len;
+			c->l->state = BATCH_PLAIN;
+			return;
+		}
+		if (!c->failed && c->l->state == BATCH_PLAIN) {
+			c->pos = c->len; /* the size, then %(rest): not IDs */
+			return;
+		}
 		if (!c->failed && !sizes_follow(c)) {
 			c->pos = c->len; /* %(rest) */
 			return;

@@ -50,6 +50,9 @@ size_t hexoid_listing_id_word(const struct cursor *c);
  * "<oid> " is a tree); after "<oid> " as the first line (a root commit or a tree); in the
  * objects (paths). */
 enum { REV_START = 0, REV_COMMITS, REV_BARE, REV_ROOT, REV_OBJECTS };
+/* cat-file --batch-check's: at the start; after a line that ended with the object's
+ * size, so that the listing has no %(deltabase), and what follows a size is %(rest). */
+enum { BATCH_START = 0, BATCH_PLAIN };
 /* rev-list --format's: before the first commit line, after it. */
 enum { REVF_START = 0, REVF_COMMITS };
 /* pretty-raw's: before the first line; in a commit's or tag's headers; in a message
