@@ -95,6 +95,8 @@ static const char usage_verify[] =
 	"                  (log --format='%H%x09%P', for-each-ref --format='%(*objectname)')\n"
 	"    graph         log --graph --format='%H[ %P]': the graph, then the IDs\n"
 	"    merge-tree    merge-tree --write-tree: <tree>, conflicted entries, messages\n"
+	"    fast-export   a fast-export stream: original-oid, from, merge, M, N with IDs;\n"
+	"                  each data block's bytes skipped\n"
 	"    text          any text, a heuristic: each word (letters and digits) as long as an\n"
 	"                  ID give or take two, hex but for at most two bytes, is an ID\n"
 	"  --mixed          accept uppercase digits too, as Git 2.x does (default: lowercase\n"

@@ -75,6 +75,9 @@ enum hexoid_format {
 	HEXOID_FORMAT_GRAPH,        /* log --graph --format='%H[ %P]': the graph, then IDs */
 	HEXOID_FORMAT_MERGE_TREE,   /* merge-tree --write-tree: <tree oid>, conflicted
 				       entries, a blank line, messages */
+	HEXOID_FORMAT_FAST_EXPORT,  /* a fast-export stream: original-oid <oid>, from/merge
+				       <oid or mark>, M ... <oid or mark> <path>; the bytes
+				       of each data block skipped */
 	HEXOID_FORMAT_COUNT
 };
 

@@ -324,6 +324,11 @@ TEST(listing_every_format_whatever_the_pieces)
 		 * in uppercase is the path, not a delta base. */
 		C(HEXOID_FORMAT_BATCH_CHECK, A " commit 12\n" B " blob 3 0123456789ABCDEF0123456789ABCDEF01234567\n" U " tree 4 d\n", "P3:21:2:"),
 		C(HEXOID_FORMAT_BATCH_CHECK, A " commit 12 30 " B "\n" A " blob 3 4 " U "\n", "P2:71:2:"),
+		/* fast-export: what a data block holds is skipped, whatever it looks like. */
+		C(HEXOID_FORMAT_FAST_EXPORT, "blob\nmark :1\noriginal-oid " A "\ndata 54\noriginal-oid " U "\n\ncommit refs/heads/m\nmark :2\noriginal-oid " A "\nfrom " U "\nmerge :1\nM 100644 :1 f\nM 160000 " A " sm\n", "P10:26:2:"),
+		C(HEXOID_FORMAT_FAST_EXPORT, "reset refs/heads/m\nfrom " A "\n\ncommit refs/heads/m\ndata 2\nx\nN :1 " U "\n", "P7:26:2:"),
+		C_GIVEN(HEXOID_FORMAT_FAST_EXPORT, "blob\noriginal-oid " A "\ndata 10\nabc", "P4:1:1:the stream ends 7 bytes before the end of its data block"),
+		C_GIVEN(HEXOID_FORMAT_FAST_EXPORT, "blob\noriginal-oid " A "\nfrom x\n", "P3:6:1:"),
 		/* An abbreviated ID before any ID told the hash, then a sha256 one. */
 		C(HEXOID_FORMAT_DIFF_RAW, ":000000 100644 000000000000 6be19 A\tf2\n"
 		  ":000000 100644 " A "0123456789abcdef01234567 " A "0123456789abcdef01234567 A\tf\n",

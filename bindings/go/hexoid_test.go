@@ -436,8 +436,8 @@ func TestFormats(t *testing.T) {
 			t.Fatalf("%d: %q: %v, %v", int(f), f.String(), g, err)
 		}
 	}
-	if FormatMergeTree != formatCount-1 || FormatMergeTree.String() != "merge-tree" {
-		t.Fatalf("the last format: %d %q", int(FormatMergeTree), FormatMergeTree)
+	if FormatFastExport != formatCount-1 || FormatFastExport.String() != "fast-export" {
+		t.Fatalf("the last format: %d %q", int(FormatFastExport), FormatFastExport)
 	}
 }
 

@@ -54,6 +54,7 @@ const (
 	FormatIDFields        Format = C.HEXOID_FORMAT_ID_FIELDS       // IDs a space or tab apart, fields may be empty
 	FormatGraph           Format = C.HEXOID_FORMAT_GRAPH           // log --graph --format='%H[ %P]'
 	FormatMergeTree       Format = C.HEXOID_FORMAT_MERGE_TREE      // merge-tree --write-tree
+	FormatFastExport      Format = C.HEXOID_FORMAT_FAST_EXPORT     // fast-export streams (--show-original-ids)
 )
 
 // formatCount is one past the last Format.

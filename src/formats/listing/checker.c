@@ -803,7 +803,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			take_line(l, s, n, 0);
 		}
 		p = nl + 1;
-		if (HEXOID_UNLIKELY(l->body) ||
+		if (HEXOID_UNLIKELY(l->body) || HEXOID_UNLIKELY(l->data_left) ||
 		    (format != HEXOID_FORMAT_COUNT && HEXOID_UNLIKELY(l->format != format)))
 			break;
 	}
@@ -811,11 +811,11 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 }
 
 /* Whole records in buf[0, len), each ending with l->eol. Returns the bytes taken: fewer
- * than len when a bundle's pack begins. */
+ * than len when a bundle's pack or a data block begins. */
 static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 {
 	size_t p = 0;
-	while (p < len && !l->stopped && !l->body) {
+	while (p < len && !l->stopped && !l->body && !l->data_left) {
 		if (!l->hexsz) {
 			/* Until an ID has told the hash, one at a time. */
 			const char *nl = memchr(buf + p, l->eol, len - p);
@@ -940,6 +940,7 @@ static struct fit trial(struct hexoid_listing *l, size_t len, int whole,
 	l->format = format;
 	l->state = 0;
 	l->body = 0;
+	l->data_left = 0;
 	while (p < len && lines < PROBE_LINES && !l->body) {
 		const char *nl = memchr(l->probe + p, eol, len - p);
 		if (!nl && !whole && lines)
@@ -955,7 +956,13 @@ static struct fit trial(struct hexoid_listing *l, size_t len, int whole,
 		fit.oids += c.dry_ids;
 		p += n + 1;
 		lines++;
+		if (l->data_left) { /* a fast-export data block: not lines */
+			size_t left = p < len ? len - p : 0;
+			p += l->data_left < left ? (size_t)l->data_left : left;
+			l->data_left = 0;
+		}
 	}
+	l->data_left = 0;
 	return fit;
 }
 
@@ -1028,6 +1035,7 @@ static void decide(struct hexoid_listing *l, int whole)
 			}
 	l->state = 0;
 	l->body = 0;
+	l->data_left = 0;
 	if (!found) {
 		/* Not a problem of the listing, which is not checked at all: not counted. */
 		struct hexoid_problem p = { .line = 1, .column = 1, .status = HEXOID_EHEX,
@@ -1090,11 +1098,32 @@ static int need_carry(struct hexoid_listing *l)
 	return !l->stopped;
 }
 
+/* The bytes of a data block at the start of buf[0, len): how many there are; the lines
+ * they end are counted. */
+static size_t data_bytes(struct hexoid_listing *l, const char *buf, size_t len)
+{
+	size_t k = l->data_left < len ? (size_t)l->data_left : len;
+	for (const char *p = buf, *e = buf + k; (p = memchr(p, l->eol, (size_t)(e - p))); p++) {
+		l->lineno++;
+		l->stats.lines++;
+	}
+	l->data_left -= k;
+	return k;
+}
+
 static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 {
+again:
 	if (l->body) {
 		body_bytes(l, buf, len);
 		return l->stopped;
+	}
+	if (l->data_left) {
+		size_t k = data_bytes(l, buf, len);
+		buf += k;
+		len -= k;
+		if (!len || l->stopped)
+			return l->stopped;
 	}
 	/* First finish the line the last feed left open. */
 	if (l->carry_len || l->skipping) {
@@ -1125,10 +1154,8 @@ static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 		}
 		buf += n + 1;
 		len -= n + 1;
-		if (l->body) {
-			body_bytes(l, buf, len);
-			return l->stopped;
-		}
+		if (l->body || l->data_left)
+			goto again;
 	}
 	/* Whole lines straight from the caller's buffer; keep the unfinished rest. */
 	const char *last = NULL;
@@ -1140,9 +1167,10 @@ static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 	size_t whole = last ? (size_t)(last + 1 - buf) : 0;
 	if (whole && !l->stopped) {
 		size_t took = take_lines(l, buf, whole);
-		if (l->body) {
-			body_bytes(l, buf + took, len - took);
-			return l->stopped;
+		if (l->body || l->data_left) {
+			buf += took;
+			len -= took;
+			goto again;
 		}
 	}
 	buf += whole;
@@ -1202,6 +1230,15 @@ HEXOID_API int hexoid_listing_finish(struct hexoid_listing *l)
 	}
 	l->carry_len = 0;
 	l->skipping = 0;
+	if (!l->stopped && l->data_left) {
+		char what[96];
+		snprintf(what, sizeof(what), "the stream ends %llu bytes before the end of its data block",
+			 l->data_left);
+		struct item it = { .line = "", .lineno = l->lineno };
+		flush(l);
+		l->stats.bad_lines++;
+		emit(l, &it, 0, HEXOID_LISTING_SYNTAX, "%s", what);
+	}
 	/* A bundle must reach its pack, and hold more than a part of its signature. */
 	if (!l->stopped && l->format == HEXOID_FORMAT_BUNDLE && l->body_have < 4) {
 		if (!l->body)

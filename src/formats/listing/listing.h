@@ -71,6 +71,10 @@ struct hexoid_listing {
 	size_t body_have;    /* bytes of its signature seen */
 	unsigned long long body_line;
 
+	/* A fast-export stream's data block, after its "data <n>" line: bytes, not lines
+	 * (their newlines are counted). */
+	unsigned long long data_left;
+
 	/* The unfinished last line of the previous feed. */
 	char *carry;
 	size_t carry_len;

@@ -482,3 +482,80 @@ void hexoid_parse_merge_tree(struct cursor *c)
 			l->state == MERGE_NAMES ? "a path, not an object ID" : "a message, not an object ID");
 	c->pos = c->len;
 }
+
+/* A mark (":<n>") or an object ID, where fast-export names a commit or a blob. */
+static void mark_or_oid(struct cursor *c)
+{
+	if (take(c, ":"))
+		number(c, 10, 1, 20, "the mark's number");
+	else
+		oid(c);
+}
+
+/*
+ * A fast-export stream (--show-original-ids, --no-data, --reference-excluded-parents):
+ * its commands, one a line ("blob", "commit <ref>", "tag <name>", "reset <ref>", "mark
+ * :<n>", "original-oid <oid>", "from" and "merge" with a mark or an ID, "M <mode>
+ * <mark or oid> <path>", "N <mark or oid> <mark or oid>", "D", "C", "R", the
+ * identities, "feature", "option", "progress", "checkpoint", "done", blank lines), and
+ * after "data <n>" its n bytes, which are not read (the checker skips them).
+ */
+void hexoid_parse_fast_export(struct cursor *c)
+{
+	if (c->len == 0 || (c->len == 4 && !memcmp(c->s, "blob", 4)) ||
+	    (c->len == 9 && !memcmp(c->s, "deleteall", 9)) ||
+	    (c->len == 10 && !memcmp(c->s, "checkpoint", 10)) || (c->len == 4 && !memcmp(c->s, "done", 4)))
+		return;
+	if (take(c, "original-oid ")) {
+		oid(c);
+		end(c);
+		return;
+	}
+	if (take(c, "mark ")) {
+		lit(c, ":", "':' before the mark");
+		number(c, 10, 1, 20, "the mark's number");
+		end(c);
+		return;
+	}
+	if (take(c, "from ") || take(c, "merge ")) {
+		mark_or_oid(c);
+		end(c);
+		return;
+	}
+	if (take(c, "data ")) {
+		size_t start = c->pos;
+		if (!number(c, 10, 1, 20, "the size of the data") || !end(c))
+			return;
+		unsigned long long n = 0;
+		for (size_t i = start; i < c->pos; i++)
+			n = n > (~0ull - 9) / 10 ? ~0ull : n * 10 + (unsigned)(c->s[i] - '0');
+		c->l->data_left = n;
+		return;
+	}
+	if (take(c, "M ")) {
+		number(c, 8, 6, 6, "a 6-digit octal mode");
+		sep(c, ' ', "a space after the mode");
+		if (!take(c, "inline"))
+			mark_or_oid(c);
+		sep(c, ' ', "a space before the path");
+		rest_nonempty(c, "a path");
+		return;
+	}
+	if (take(c, "N ")) {
+		if (!take(c, "inline"))
+			mark_or_oid(c);
+		sep(c, ' ', "a space before the commit");
+		mark_or_oid(c);
+		end(c);
+		return;
+	}
+	static const char *const words[] = { "commit ", "tag ", "reset ", "author ", "committer ",
+					     "tagger ", "encoding ", "feature ", "option ",
+					     "progress ", "D ", "C ", "R " };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (take(c, words[i])) {
+			c->pos = c->len;
+			return;
+		}
+	problem(c, 0, P_EXPECT, 0, "a command of a fast-export stream");
+}

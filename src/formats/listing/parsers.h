@@ -39,6 +39,7 @@ void hexoid_parse_worktrees(struct cursor *c);
 void hexoid_parse_id_fields(struct cursor *c);
 void hexoid_parse_graph(struct cursor *c);
 void hexoid_parse_merge_tree(struct cursor *c);
+void hexoid_parse_fast_export(struct cursor *c);
 
 /* The words of the rest of the line that look like IDs, checked as --format=text does. */
 void hexoid_listing_text(struct cursor *c);
