@@ -244,6 +244,14 @@ others() { # others DIR L
 	branch-v branch -v --no-abbrev
 	describe describe --long --all main
 	ls-tree-names ls-tree --name-only -r main
+	ls-tree-format ls-tree -r --format='%(objectname) %(path)' main
+	batch-names cat-file --batch-all-objects --batch-check='%(objectname)'
+	no-object-names rev-list --objects --no-object-names --all
+	ref-tab-name for-each-ref --format='%(objectname)%09%(refname)'
+	log-email log --format='%H %ae' --all
+	show-raw show --raw --no-abbrev --format=%H main~1
+	log-patch log -p -2 main
+	whatchanged log --raw --no-abbrev -3 main
 	EOF
 }
 
@@ -277,7 +285,7 @@ rule() {
 		opts=
 	fi
 	first=0
-	case $what in *name-rev) first=1 ;; esac # a name may hold an ID: refs/replace/<oid>
+	case $what in *name-rev | *ref-tab-name) first=1 ;; esac # a name may hold an ID: refs/replace/<oid>
 	for mode in upper nonhex; do
 		: >"$tmp/want"
 		plant_awk $mode <"$in" >"$in.$mode"
