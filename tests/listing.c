@@ -327,6 +327,9 @@ TEST(listing_every_format_whatever_the_pieces)
 		/* fast-export: what a data block holds is skipped, whatever it looks like. */
 		C(HEXOID_FORMAT_FAST_EXPORT, "blob\nmark :1\noriginal-oid " A "\ndata 54\noriginal-oid " U "\n\ncommit refs/heads/m\nmark :2\noriginal-oid " A "\nfrom " U "\nmerge :1\nM 100644 :1 f\nM 160000 " A " sm\n", "P10:26:2:"),
 		C(HEXOID_FORMAT_FAST_EXPORT, "reset refs/heads/m\nfrom " A "\n\ncommit refs/heads/m\ndata 2\nx\nN :1 " U "\n", "P7:26:2:"),
+		/* A block that ends inside a line: what follows it there is at its column. */
+		C(HEXOID_FORMAT_FAST_EXPORT, "commit refs/heads/m\nmark :1\ndata 6\nab\nabcfrom " U "\n", "P5:29:2:"),
+		C(HEXOID_FORMAT_FAST_EXPORT, "commit refs/heads/m\nmark :1\ndata 3\nabcfrom " A "\n", "O4:9:"),
 		C_GIVEN(HEXOID_FORMAT_FAST_EXPORT, "blob\noriginal-oid " A "\ndata 10\nabc", "P4:1:1:the stream ends 7 bytes before the end of its data block"),
 		C_GIVEN(HEXOID_FORMAT_FAST_EXPORT, "blob\noriginal-oid " A "\nfrom x\n", "P3:6:1:"),
 		/* An abbreviated ID before any ID told the hash, then a sha256 one. */

@@ -299,7 +299,7 @@ static void walk(struct hexoid_listing *l)
 		} else {
 			for (size_t t = i; t < j && !l->stopped; t++) {
 				l->stats.oids++;
-				if (l->on_oid && l->on_oid(l->ctx, lineno, l->items[t].col + 1,
+				if (l->on_oid && l->on_oid(l->ctx, lineno, l->items[t].base + l->items[t].col + 1,
 							    l->raw + l->items[t].slot * rawsz, rawsz))
 					l->stopped = 1;
 			}
@@ -384,6 +384,7 @@ static void take_line(struct hexoid_listing *l, const char *s, size_t len, int c
 		l->recs[l->nrecs++] = (uint32_t)(l->lineno - l->batch_line) << REC_SHIFT | REC_GRAMMAR;
 	l->lineno++;
 	l->stats.lines++;
+	l->line_base = 0;
 }
 
 /*
@@ -1102,11 +1103,14 @@ static int need_carry(struct hexoid_listing *l)
  * they end are counted. */
 static size_t data_bytes(struct hexoid_listing *l, const char *buf, size_t len)
 {
-	size_t k = l->data_left < len ? (size_t)l->data_left : len;
+	size_t k = l->data_left < len ? (size_t)l->data_left : len, after = k;
 	for (const char *p = buf, *e = buf + k; (p = memchr(p, l->eol, (size_t)(e - p))); p++) {
 		l->lineno++;
 		l->stats.lines++;
+		after = (size_t)(e - p - 1);
+		l->line_base = 0;
 	}
+	l->line_base += after; /* the bytes of the block in the line it ends in */
 	l->data_left -= k;
 	return k;
 }

@@ -35,6 +35,7 @@ void hexoid_listing_push(struct cursor *c, unsigned char type, size_t col, unsig
 	it->code = code;
 	it->bad = 0;
 	it->cut = (unsigned char)c->cut;
+	it->base = c->l->line_base;
 	it->arg = arg;
 	it->what = what;
 }
