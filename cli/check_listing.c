@@ -53,6 +53,7 @@ struct check {
 	ptrdiff_t pos[BATCH];
 	size_t n, rawsz;
 	int stopped;
+	int unknown; /* --format=auto could not tell a listing's format: exit 2 */
 };
 
 static int counted(struct check *c)
@@ -66,6 +67,11 @@ static int counted(struct check *c)
 static int on_problem(void *ctx, const struct hexoid_problem *p)
 {
 	struct check *c = ctx;
+	if (p->code == HEXOID_LISTING_UNKNOWN_FORMAT) {
+		fprintf(stderr, "hexoid: %s: %s\n", c->name, p->message);
+		c->unknown = 1;
+		return 1;
+	}
 	fprintf(stderr, "%s:%llu:%zu: error: %s\n", c->name, p->line, p->column, p->message);
 	return counted(c);
 }
@@ -289,6 +295,7 @@ int cmd_check_listing(int argc, char **argv)
 			c->unlisted++;
 			counted(c);
 		}
+	trouble |= c->unknown;
 	if (c->stopped)
 		fprintf(stderr, "hexoid: stopped after %lu errors (--max-errors)\n", max_errors);
 	if (errors)

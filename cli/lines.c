@@ -73,6 +73,13 @@ static void trouble(struct run *r, const char *fmt, const char *arg)
 static int on_problem(void *ctx, const struct hexoid_problem *p)
 {
 	struct run *r = ctx;
+	if (p->code == HEXOID_LISTING_UNKNOWN_FORMAT) {
+		/* Not a problem of the listing: nothing was checked. */
+		char why[512];
+		snprintf(why, sizeof(why), "%s: %s", r->name, p->message);
+		trouble(r, "%s", why);
+		return 1;
+	}
 	if (r->opt->json) {
 		printf("{\"schema\": 1, \"type\": \"problem\", \"file\": ");
 		verify_json_string(stdout, r->name);

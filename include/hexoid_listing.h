@@ -3,7 +3,9 @@
  * input, rev-list in all its shapes, cat-file --batch-check, show-index, verify-pack -v,
  * ls-tree, ls-files --stage, diff --raw, for-each-ref, show-ref, ls-remote, packed-refs,
  * FETCH_HEAD, reflogs, git fsck, .promisor, marks and bundle files, replace -l and
- * for-each-ref with peeled IDs — in bulk, with exact
+ * for-each-ref with peeled IDs, commits and tags as --pretty=raw and cat-file -p print
+ * them, rev-list --format, porcelain blame and worktree lists, and any text by a
+ * heuristic — in bulk, with exact
  * line and column for every problem.
  *
  * SPDX-License-Identifier: MIT
@@ -20,7 +22,9 @@ extern "C" {
 
 enum hexoid_format {
 	HEXOID_FORMAT_AUTO = 0,     /* recognised from the first lines, widened when a later
-				       line fits a wider shape of the same command */
+				       line fits a wider shape of the same command; when no
+				       format fits them, one unknown-format problem and the
+				       listing stops (stats' format stays AUTO) */
 	HEXOID_FORMAT_OIDS,         /* <oid>: pack-objects output, shallow, *-chain files */
 	HEXOID_FORMAT_PACK_OBJECTS, /* pack-objects stdin: <oid>[ <name>] or -<oid> */
 	HEXOID_FORMAT_REV_LIST,     /* rev-list: <oid>[ <path>], -<oid>, ?<oid>, <oid> <parent>...,
@@ -36,7 +40,8 @@ enum hexoid_format {
 	HEXOID_FORMAT_LS_FILES,     /* ls-files --stage: <mode> <oid> <stage>\t<path> */
 	HEXOID_FORMAT_LS_REMOTE,    /* ls-remote: <oid>\t<ref> */
 	HEXOID_FORMAT_SHOW_REF,     /* show-ref (-d, --head): <oid> <ref> */
-	HEXOID_FORMAT_DIFF_RAW,     /* diff-tree/-index/-files --raw --no-abbrev */
+	HEXOID_FORMAT_DIFF_RAW,     /* diff-tree/-index/-files --raw --no-abbrev; log --raw
+				       (a blank line after a commit's line) */
 	HEXOID_FORMAT_FSCK,         /* git fsck: dangling|unreachable|missing <type> <oid>, ... */
 	HEXOID_FORMAT_PROMISOR,     /* a .promisor file: <oid> <ref> */
 	HEXOID_FORMAT_MARKS,        /* fast-import/fast-export marks: :<mark> <oid> */
@@ -49,6 +54,30 @@ enum hexoid_format {
 				       %(refname)': <oid> [<peeled oid>] <ref> */
 	HEXOID_FORMAT_CHERRY,       /* git cherry [-v]: + <oid>[ <subject>], - <oid>... */
 	HEXOID_FORMAT_SUBMODULE_STATUS, /* submodule status: [ +-U]<oid> <path>[ (<describe>)] */
+	HEXOID_FORMAT_TEXT,         /* any text: each word (a run of letters and digits) of an
+				       ID's length give or take two, hex but for at most two
+				       of its bytes, is an ID; nothing else is checked. A
+				       heuristic: AUTO never takes it */
+	HEXOID_FORMAT_REV_LIST_FORMAT, /* rev-list --format: commit <oid>[ <parent>...], then
+				       what the format made (its ID-like words checked as
+				       by TEXT) */
+	HEXOID_FORMAT_PRETTY_RAW,   /* log/rev-list --pretty=raw, cat-file -p of a commit or
+				       tag: commit <oid>, tree/parent/object <oid> headers,
+				       other headers, the message */
+	HEXOID_FORMAT_BLAME,        /* blame --porcelain, --line-porcelain: <oid> <line>
+				       <line>[ <lines>], headers, previous <oid> <path>,
+				       TAB<line of the file> */
+	HEXOID_FORMAT_WORKTREES,    /* worktree list --porcelain: worktree <path>, HEAD <oid>,
+				       branch <ref>, detached, bare, locked, prunable */
+	HEXOID_FORMAT_ID_FIELDS,    /* IDs a space or a tab apart, fields and lines may be
+				       empty: log --format='%H%x09%P', for-each-ref
+				       --format='%(*objectname)' */
+	HEXOID_FORMAT_GRAPH,        /* log --graph --format='%H[ %P]': the graph, then IDs */
+	HEXOID_FORMAT_MERGE_TREE,   /* merge-tree --write-tree: <tree oid>, conflicted
+				       entries, a blank line, messages */
+	HEXOID_FORMAT_FAST_EXPORT,  /* a fast-export stream: original-oid <oid>, from/merge
+				       <oid or mark>, M ... <oid or mark> <path>; the bytes
+				       of each data block skipped */
 	HEXOID_FORMAT_COUNT
 };
 
@@ -69,8 +98,8 @@ enum hexoid_listing_code {
 	HEXOID_LISTING_SHORT_ID,      /* error: an ID with too few digits */
 	HEXOID_LISTING_LONG_ID,       /* error: an ID with too many digits */
 	HEXOID_LISTING_LONG_LINE,     /* error: bare IDs: more bytes after the ID */
-	HEXOID_LISTING_ABBREVIATED,   /* error: an abbreviated ID (diff --raw without
-					 --no-abbrev) */
+	HEXOID_LISTING_ABBREVIATED,   /* error: an abbreviated ID (git run without
+					 --no-abbrev, or with --abbrev or --hash=N) */
 	HEXOID_LISTING_UNKNOWN_HASH,  /* error: the first ID is neither 40 nor 64 digits */
 	HEXOID_LISTING_CRLF,          /* error: a carriage return before the newline */
 	HEXOID_LISTING_NUL,           /* error: a NUL byte in a line */
@@ -78,6 +107,9 @@ enum hexoid_listing_code {
 	HEXOID_LISTING_HUGE_LINE,     /* error: a line longer than 1 MiB */
 	HEXOID_LISTING_SYNTAX,        /* error: the text around the IDs is not the format's */
 	HEXOID_LISTING_BUNDLE_PACK,   /* error: a bundle without its pack after the header */
+	HEXOID_LISTING_UNKNOWN_FORMAT, /* error: AUTO cannot tell which git output the listing
+					  is (line 1, column 1): nothing is checked or
+					  reported, nor counted in the stats */
 	HEXOID_LISTING_CODE_COUNT
 };
 
@@ -126,7 +158,8 @@ HEXOID_API struct hexoid_listing *hexoid_listing_new(enum hexoid_format format,
 /*
  * Feed the next `len` bytes of the listing. Whole lines are checked as they complete;
  * memory stays bounded whatever the line length (a line longer than 1 MiB is reported,
- * not stored). Returns 0, or 1 once a callback asked to stop.
+ * not stored). Returns 0, or 1 once a callback asked to stop or AUTO could not tell the
+ * format.
  */
 HEXOID_API int hexoid_listing_feed(struct hexoid_listing *listing, const char *buf, size_t len);
 

@@ -37,6 +37,10 @@ for fmt in sha1 sha256; do
 	expect "$fmt: --exact holds for the whole listing" 0 "" check-listing --idx "$idx" --exact "$L"
 	expect "$fmt: rev-list lines with --format=rev-list" 0 "" check-listing --idx "$idx" --exact --format=rev-list "$tmp/objects"
 	expect "$fmt: --object-format=$fmt" 0 "" check-listing --idx "$idx" --object-format=$fmt "$L"
+	expect "$fmt: rev-list lines with --format=auto" 0 "" check-listing --idx "$idx" --exact --format=auto "$tmp/objects"
+	git -C "$r" log >"$tmp/log"
+	expect "$fmt: auto cannot tell git log" 2 "hexoid: $tmp/log: cannot tell which git output this is" \
+		check-listing --idx "$idx" --format=auto "$tmp/log"
 	head -n $((count - 2)) "$L" >"$tmp/part"
 	expect "$fmt: a partial listing holds without --exact" 0 "" check-listing --idx "$idx" "$tmp/part"
 	expect "$fmt: --exact names the packed objects not listed" 1 "is in the pack but not listed" check-listing --idx "$idx" --exact "$tmp/part"

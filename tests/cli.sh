@@ -84,7 +84,7 @@ for fmt in sha1 sha256; do
 	awk 'NR == 4 { $0 = $0 "0" } { print }' "$ids" >"$tmp/long"
 	expect "$fmt: long line" 1 "<stdin>:4:$((hexsz + 1)): error: line too long" "$tmp/long" verify
 	awk 'NR == 6 { $0 = "" } { print }' "$ids" >"$tmp/empty"
-	expect "$fmt: empty line" 1 "<stdin>:6:1: error: empty line" "$tmp/empty" verify
+	expect "$fmt: empty line" 1 "<stdin>:6:1: error: empty line" "$tmp/empty" verify --format=oids
 	sed 's/$/\r/' "$ids" >"$tmp/crlf"
 	expect "$fmt: CRLF" 1 "<stdin>:1:$((hexsz + 1)): error: carriage return before end of line" "$tmp/crlf" verify
 	{ head -n 2 "$ids"; printf '%s\000%s\n' "$(head -c 10 "$ids")" "$(sed -n 3p "$ids" | cut -c12-)"; } >"$tmp/nul"
@@ -129,7 +129,7 @@ first256=$(($(wc -l <"$tmp/ids-sha1") + 1))
 expect "auto: a sha256 line in a sha1 listing" 1 "<stdin>:$first256:41: error: line too long" "$tmp/mixedfmt" verify
 expect "--algo=sha256 on a sha1 listing" 1 "<stdin>:1:41: error: object ID too short" "$tmp/ids-sha1" verify --algo=sha256
 printf 'abc\n' >"$tmp/odd"
-expect "auto cannot tell the format" 1 "<stdin>:1:1: error: cannot tell the object format" "$tmp/odd" verify
+expect "auto cannot tell the format" 2 "hexoid: <stdin>: cannot tell which git output this is" "$tmp/odd" verify
 expect "empty input is valid" 0 "" /dev/null verify
 
 # Usage and I/O errors: exit 2.

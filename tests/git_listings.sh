@@ -12,7 +12,8 @@ set -u
 plant_awk=$(dirname "$0")/plant.awk
 gitprog=git
 git_() { "$gitprog" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main \
-	-c protocol.file.allow=always -c uploadpack.allowFilter=true -c advice.detachedHead=false "$@"; }
+	-c protocol.file.allow=always -c uploadpack.allowFilter=true -c advice.detachedHead=false \
+	-c gc.auto=0 -c maintenance.auto=false "$@"; }
 
 # The repository, its submodule, a clone with FETCH_HEAD, a partial clone.
 make_repo() { # make_repo HASH DIR
@@ -31,11 +32,17 @@ make_repo() { # make_repo HASH DIR
 	idish=$(printf '%s' 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef |
 		cut -c1-$((k - 1)))g
 	mkdir h && echo h >"h/$idish" && echo t >"$idish" && git_ add -A && git_ commit -q -m idish
+	# And a file named with hexsz hex digits in uppercase: a path, not a delta base.
+	mkdir u && echo u >"u/$(printf '%s' 0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF | cut -c1-$k)"
+	git_ add -A && git_ commit -q -m upper
 	git_ tag -a -m t "$(printf '%s' abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl |
 		cut -c1-$k)"
 	for b in x y z; do
 		git_ checkout -q -b $b main~2 && echo $b >$b && git_ add $b && git_ commit -q -m $b
 	done
+	# Two branches whose merge conflicts: merge-tree.
+	git_ checkout -q -b c1 main~2 && echo one >top && git_ commit -qam c1
+	git_ checkout -q -b c2 main~2 && echo two >top && git_ commit -qam c2
 	git_ checkout -q main
 	git_ merge -q --no-edit x
 	git_ merge -q --no-edit y z # an octopus
@@ -48,6 +55,8 @@ make_repo() { # make_repo HASH DIR
 	# fsck's lines: a dangling blob, a dangling commit.
 	echo dangling | git_ hash-object -w --stdin >/dev/null
 	git_ commit-tree -m loose "$(git_ rev-parse HEAD^{tree})" >/dev/null
+	git_ worktree add -q --detach "$2.wt" main~1 && git_ worktree add -q -b wt "$2.wt2" main~2
+	git_ worktree lock --reason 'on a stick' "$2.wt2"
 	git_ clone -q "file://$2" "$2.clone" && git_ -C "$2.clone" fetch -q origin
 	git_ clone -q --no-local --filter=blob:none "file://$2" "$2.partial"
 	# A copy with a blob gone (its loose object), for --missing=print and fsck.
@@ -87,6 +96,27 @@ listings() { # listings HASH DIR L
 	g cherry cherry cherry x w
 	g cherry-v cherry cherry -v main w
 	g pack-objects pack-objects rev-list --objects --boundary main ^x --
+	# Records that span lines.
+	g log-pretty-raw pretty-raw log --pretty=raw --all
+	g rev-list-pretty-raw pretty-raw rev-list --pretty=raw --parents main
+	g cat-file-commit pretty-raw cat-file -p main
+	g cat-file-tag pretty-raw cat-file -p v1
+	g rev-list-format rev-list-format rev-list --format=%s --all
+	g rev-list-format-ids rev-list-format rev-list --parents --format=%T%n%an main
+	g log-raw diff-raw log --raw --no-abbrev --format=%H --all
+	g blame blame blame --porcelain top
+	g blame-line blame blame --line-porcelain top
+	g worktrees worktrees worktree list --porcelain
+	g log-graph graph log --graph --format=%H --all
+	# (Not the notes: their paths are the IDs of the commits they annotate.)
+	refs=$(git_ for-each-ref --format='%(refname)' refs/heads refs/tags)
+	g fast-export fast-export fast-export --show-original-ids $refs
+	g fast-export-nodata fast-export fast-export --show-original-ids --no-data $refs
+	g log-graph-parents graph log --graph --format='%H %P' --all
+	g log-h-tab-p id-fields log --format=%H%x09%P --all
+	g peeled-only id-fields for-each-ref --format='%(*objectname)'
+	git_ merge-tree --write-tree c1 c2 >"$L/merge-tree"; echo "merge-tree merge-tree"
+	git_ merge-tree --write-tree --name-only c1 c2 >"$L/merge-tree-names"; echo "merge-tree merge-tree-names"
 	git_ -C "$r.missing" rev-list --objects --missing=print --all >"$L/rev-list-missing" &&
 		echo "rev-list rev-list-missing"
 	g ls-tree ls-tree ls-tree HEAD
@@ -116,6 +146,8 @@ listings() { # listings HASH DIR L
 	g batch-all batch-check cat-file --batch-all-objects --batch-check
 	git_ rev-list --objects --all |
 		g batch-rest batch-check cat-file --batch-check='%(objectname) %(objecttype) %(rest)'
+	git_ rev-list --objects --all |
+		g batch-size-rest batch-check cat-file --batch-check='%(objectname) %(objecttype) %(objectsize) %(rest)'
 	g fsck fsck fsck --unreachable --dangling --root --tags --no-progress
 	git_ -C "$r.missing" fsck --no-progress --no-dangling >"$L/fsck-missing" 2>/dev/null
 	echo "fsck fsck-missing"
@@ -192,11 +224,108 @@ found() {
 	fi
 }
 
+# The outputs of other commands, "NAME GIT-ARGS..." a line: what auto makes of them is
+# the rule, not a list of formats. (Not rev-list --objects: the notes tree names its
+# entries by IDs, and paths are not checked.)
+others() { # others DIR L
+	cd "$1"
+	while read -r name args; do
+		eval "git_ $args" >"$2/$name" 2>/dev/null && [ -s "$2/$name" ] && echo "$name"
+	done <<-'EOF'
+	log log main
+	log-subject log --format='%H %s' --all
+	refname-first for-each-ref --format='%(refname) %(objectname)'
+	count rev-list --count --all
+	rev-parse rev-parse --all
+	merge-base merge-base --all main x
+	name-rev name-rev --all
+	notes-list notes list
+	reflog-show reflog --no-abbrev
+	branch-v branch -v --no-abbrev
+	describe describe --long --all main
+	ls-tree-names ls-tree --name-only -r main
+	ls-tree-format ls-tree -r --format='%(objectname) %(path)' main
+	batch-names cat-file --batch-all-objects --batch-check='%(objectname)'
+	no-object-names rev-list --objects --no-object-names --all
+	ref-tab-name for-each-ref --format='%(objectname)%09%(refname)'
+	log-email log --format='%H %ae' --all
+	show-raw show --raw --no-abbrev --format=%H main~1
+	log-patch log -p -2 main
+	whatchanged log --raw --no-abbrev -3 main
+	EOF
+}
+
+# rule NAME FILE: auto either takes the output (exit 0), and then finds an uppercase digit
+# and a 'G' planted in its first, middle and last records at their LINE:COL, or says once
+# that it cannot tell what the output is (exit 2), and then --format=text does (where
+# no path looks like a broken ID). Never a report on valid output.
+rule() {
+	what=$1 in=$2
+	$H verify "$in" >/dev/null 2>"$tmp/err"
+	st=$?
+	if [ $st = 2 ]; then
+		if [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^hexoid: $in: cannot tell which git output this is: name it with --format=\.\.\., or --format=text$" "$tmp/err"; then
+			pass "$what: auto says once it cannot tell"
+		else
+			fail "$what: exit 2, but not the one line"
+			sed 's/^/#   /' "$tmp/err" | head -3
+		fi
+		# --format=text, where no path is named like a broken ID (the heuristic
+		# would take the file named hexsz-1 digits and a 'g' for one).
+		grep -Eq "[0-9a-f]{$((hexsz - 1))}g" "$in" && return
+		$H verify --format=text "$in" >/dev/null 2>"$tmp/err"
+		judge "$what: clean as --format=text" 0 "" $?
+		opts=--format=text
+	elif [ $st != 0 ]; then
+		fail "$what: valid output, exit $st with auto"
+		sed 's/^/#   /' "$tmp/err" | head -3
+		return
+	else
+		pass "$what: auto takes it ($(grep -c . "$in") lines)"
+		opts=
+	fi
+	first=0
+	case $what in *name-rev | *ref-tab-name) first=1 ;; esac # a name may hold an ID: refs/replace/<oid>
+	for mode in upper nonhex; do
+		: >"$tmp/want"
+		plant_awk $mode <"$in" >"$in.$mode"
+		[ -s "$tmp/want" ] || continue
+		$H verify $opts "$in.$mode" >/dev/null 2>"$tmp/err"
+		st=$?
+		grep ': error: ' "$tmp/err" | sed "s|^$in.$mode:||; s|: error: .*||" >"$tmp/got"
+		if [ $st = 1 ] && cmp -s "$tmp/want" "$tmp/got"; then
+			pass "$what: $mode at $(tr '\n' ' ' <"$tmp/want")found by ${opts:-auto}"
+		else
+			fail "$what: $mode at $(tr '\n' ' ' <"$tmp/want")exit $st, reported at $(tr '\n' ' ' <"$tmp/got")"
+			sed 's/^/#   /' "$tmp/err" | head -3
+		fi
+	done
+}
+
+# abbrev NAME FORMAT FILE COL: each line is reported once, as abbreviated, at COL, with the
+# format given and with auto.
+abbrev() {
+	for f in $2 auto; do
+		$H verify --format=$f "$3" >/dev/null 2>"$tmp/err"
+		st=$?
+		lines=$(grep -c . "$3")
+		if [ $st = 1 ] && [ "$(grep -c ": error: abbreviated object ID: [0-9]* hex digits, expected .*: run git with --no-abbrev to print whole IDs$" "$tmp/err")" = $lines ] &&
+			[ "$(grep -c ': error: ' "$tmp/err")" = $lines ] && grep -q "^$3:1:$4: error: abbreviated" "$tmp/err"; then
+			pass "$1: abbreviated, each of $lines lines at column $4, --format=$f"
+		else
+			fail "$1: --format=$f, exit $st"
+			sed 's/^/#   /' "$tmp/err" | head -3
+		fi
+	done
+}
+
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 g3=$srcdir/../shared/tools/git3/git
 # What the Git 3.0 build prints is checked for these listings (its other outputs are the
 # installed git's, or files).
-git3_names=' log-parents log-tree-parents log-parents-tree rev-list-parents left-right cherry-mark
+git3_names=' log-pretty-raw rev-list-pretty-raw cat-file-commit cat-file-tag rev-list-format
+ rev-list-format-ids log-raw blame blame-line worktrees log-graph log-graph-parents log-h-tab-p
+ peeled-only merge-tree merge-tree-names fast-export fast-export-nodata log-parents log-tree-parents log-parents-tree rev-list-parents left-right cherry-mark
  cherry-pick cherry-only left-right-objects filter-objects cherry cherry-v replace-medium
  replace-long ref-peeled submodule-status submodule-plus'
 for prog in git git3; do
@@ -219,9 +348,9 @@ for fmt in sha1 sha256; do
 			case " $(echo $git3_names) " in *" $name "*) echo "$f $name" ;; esac
 		done <"$tmp/list" >"$tmp/list3"
 		mv "$tmp/list3" "$tmp/list"
-		want=15
+		want=33
 	else
-		want=61
+		want=80
 	fi
 	[ "$(wc -l <"$tmp/list")" -ge $want ] && pass "$prog $fmt: git printed $(wc -l <"$tmp/list") listings" ||
 		{ fail "$prog $fmt: git printed only $(wc -l <"$tmp/list") listings: $(awk '{ print $2 }' "$tmp/list" | tr '\n' ' ')"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }
@@ -248,6 +377,28 @@ for fmt in sha1 sha256; do
 		$H verify --format=$f --mixed "$file.upper" >/dev/null 2>"$tmp/err"
 		judge "$fmt $name: --mixed accepts the uppercase" 0 "" $?
 	done <"$tmp/list"
+	# The rule for auto, on outputs no format was made for.
+	(others "$r" "$L") >"$tmp/others" 2>"$tmp/git.log"
+	[ "$(wc -l <"$tmp/others")" -ge 12 ] && pass "$fmt: git printed $(wc -l <"$tmp/others") other outputs" ||
+		fail "$fmt: git printed only $(tr '\n' ' ' <"$tmp/others")"
+	while read -r name; do
+		rule "$fmt $name" "$L/$name"
+	done <"$tmp/others"
+
+	# Abbreviated IDs, wherever they stand: one message, which names --no-abbrev.
+	git_ -C "$r" show-ref --hash=12 >"$L/show-ref-hash"
+	abbrev "$fmt show-ref --hash=12" oids "$L/show-ref-hash" 1
+	git_ -C "$r" ls-files --stage --abbrev >"$L/ls-files-abbrev"
+	abbrev "$fmt ls-files --stage --abbrev" ls-files "$L/ls-files-abbrev" 8
+	git_ -C "$r" rev-list --abbrev-commit --abbrev=9 --all >"$L/rev-list-abbrev"
+	abbrev "$fmt rev-list --abbrev-commit" rev-list "$L/rev-list-abbrev" 1
+	git_ -C "$r" log --oneline --all >"$L/log-oneline"
+	abbrev "$fmt log --oneline" rev-list "$L/log-oneline" 1
+	git_ -C "$r" diff-tree -r --abbrev main~4 main >"$L/diff-abbrev"
+	abbrev "$fmt diff-tree --abbrev" diff-raw "$L/diff-abbrev" 16
+	git_ -C "$r" ls-tree --abbrev=10 main >"$L/ls-tree-abbrev"
+	abbrev "$fmt ls-tree --abbrev" ls-tree "$L/ls-tree-abbrev" 13
+
 	[ $prog = git3 ] && continue
 
 	# The abbreviated IDs of git diff --raw (without --no-abbrev) say what to do.

@@ -43,17 +43,20 @@ for f in oids rev-list batch-check show-index packed-refs auto; do
 	$H verify --format=$f "$tmp/empty" 2>/dev/null; judge "empty file, --format=$f" 0 "" $?
 done
 printf '\n\n' >"$tmp/blank"
-$H verify "$tmp/blank" 2>"$tmp/err"; judge "blank lines" 1 "" $?
+$H verify "$tmp/blank" 2>"$tmp/err"; judge "blank lines: auto cannot tell" 2 "cannot tell which git output this is" $?
+$H verify --format=oids "$tmp/blank" 2>"$tmp/err"; judge "blank lines" 1 "" $?
 grep -q ":2:1: error: empty line" "$tmp/err" && pass "each blank line reported" || fail "blank lines report"
 head -c 4096 /dev/zero >"$tmp/zeros"
-$H verify "$tmp/zeros" 2>"$tmp/err"; judge "NUL bytes only" 1 "" $?
+$H verify "$tmp/zeros" 2>"$tmp/err"; judge "NUL bytes only: auto cannot tell" 2 "cannot tell which git output this is" $?
+$H verify --format=oids "$tmp/zeros" 2>"$tmp/err"; judge "NUL bytes only" 1 "" $?
 printf '%s\r\n%s\r\n' $id $id >"$tmp/crlf"
 $H verify --format=rev-list "$tmp/crlf" 2>"$tmp/err"; judge "CRLF in rev-list format" 1 "" $?
 grep -q ":1:41: error: carriage return" "$tmp/err" && pass "CRLF named as such" || fail "CRLF message: $(cat "$tmp/err")"
 head -c 65536 /dev/urandom >"$tmp/random"
-for f in oids pack-objects rev-list batch-check show-index verify-pack ls-tree for-each-ref packed-refs fetch-head reflog auto; do
+for f in oids pack-objects rev-list batch-check show-index verify-pack ls-tree for-each-ref packed-refs fetch-head reflog; do
 	$H verify --format=$f "$tmp/random" >/dev/null 2>&1; judge "random bytes, --format=$f" 1 "" $?
 done
+$H verify --format=auto "$tmp/random" >/dev/null 2>&1; judge "random bytes, --format=auto: cannot tell" 2 "" $?
 $H show-index "$tmp/random" >/dev/null 2>&1; judge "random bytes as a pack index" 2 "" $?
 $H check-listing --idx "$tmp/random" "$tmp/empty" >/dev/null 2>&1; judge "check-listing with a random index" 2 "" $?
 $H verify "$tmp" 2>"$tmp/err"; judge "a directory" 2 "" $?

@@ -436,8 +436,8 @@ func TestFormats(t *testing.T) {
 			t.Fatalf("%d: %q: %v, %v", int(f), f.String(), g, err)
 		}
 	}
-	if FormatSubmoduleStatus != formatCount-1 || FormatSubmoduleStatus.String() != "submodule-status" {
-		t.Fatalf("the last format: %d %q", int(FormatSubmoduleStatus), FormatSubmoduleStatus)
+	if FormatFastExport != formatCount-1 || FormatFastExport.String() != "fast-export" {
+		t.Fatalf("the last format: %d %q", int(FormatFastExport), FormatFastExport)
 	}
 }
 

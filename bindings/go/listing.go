@@ -46,6 +46,15 @@ const (
 	FormatCherry      Format = C.HEXOID_FORMAT_CHERRY       // git cherry [-v]
 	// git submodule status
 	FormatSubmoduleStatus Format = C.HEXOID_FORMAT_SUBMODULE_STATUS
+	FormatText            Format = C.HEXOID_FORMAT_TEXT            // any text: ID-like words (never chosen by FormatAuto)
+	FormatRevListFormat   Format = C.HEXOID_FORMAT_REV_LIST_FORMAT // rev-list --format: commit <oid> lines and what the format made
+	FormatPrettyRaw       Format = C.HEXOID_FORMAT_PRETTY_RAW      // log/rev-list --pretty=raw, cat-file -p of a commit or tag
+	FormatBlame           Format = C.HEXOID_FORMAT_BLAME           // blame --porcelain, --line-porcelain
+	FormatWorktrees       Format = C.HEXOID_FORMAT_WORKTREES       // worktree list --porcelain
+	FormatIDFields        Format = C.HEXOID_FORMAT_ID_FIELDS       // IDs a space or tab apart, fields may be empty
+	FormatGraph           Format = C.HEXOID_FORMAT_GRAPH           // log --graph --format='%H[ %P]'
+	FormatMergeTree       Format = C.HEXOID_FORMAT_MERGE_TREE      // merge-tree --write-tree
+	FormatFastExport      Format = C.HEXOID_FORMAT_FAST_EXPORT     // fast-export streams (--show-original-ids)
 )
 
 // formatCount is one past the last Format.

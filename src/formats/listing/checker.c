@@ -84,6 +84,7 @@ static const struct {
 	[HEXOID_LISTING_HUGE_LINE] = { "huge-line", HEXOID_CLASS_ERROR },
 	[HEXOID_LISTING_SYNTAX] = { "syntax", HEXOID_CLASS_ERROR },
 	[HEXOID_LISTING_BUNDLE_PACK] = { "bundle-pack", HEXOID_CLASS_ERROR },
+	[HEXOID_LISTING_UNKNOWN_FORMAT] = { "unknown-format", HEXOID_CLASS_ERROR },
 };
 
 HEXOID_API const char *hexoid_listing_code_name(enum hexoid_listing_code code)
@@ -118,11 +119,23 @@ static int emit(struct hexoid_listing *l, const struct item *it, size_t col,
 	return l->stopped;
 }
 
-/* What is wrong with byte `col` of the line, where a digit of an ID was expected. */
-static void report_byte(struct hexoid_listing *l, const struct item *it, size_t col,
-			size_t id_start)
+/* The one message of an abbreviated ID, wherever it stands. */
+#define ABBREVIATED                                                                         \
+	"abbreviated object ID: %zu hex digits, expected %s: run git with --no-abbrev to "  \
+	"print whole IDs"
+
+/* What is wrong with byte `col` of the line, where a digit of an ID was expected.
+ * Returns 1 when that is an abbreviated ID, after which the line is not read (as the
+ * grammar stops there). */
+static int report_byte(struct hexoid_listing *l, const struct item *it, size_t col,
+		       size_t id_start)
 {
 	unsigned char b = (unsigned char)it->line[col];
+	if ((b == ' ' || b == '\t') && abbreviation(col - id_start, l->hexsz)) {
+		emit(l, it, id_start, HEXOID_LISTING_ABBREVIATED, ABBREVIATED, col - id_start,
+		     hexoid_listing_whole(l));
+		return 1;
+	}
 	if (b >= 'A' && b <= 'F' && l->kind == HEXOID_LOWER)
 		emit(l, it, col, HEXOID_LISTING_UPPERCASE,
 		     "uppercase hex digit '%c' in object ID: Git 3.0 accepts only lowercase "
@@ -139,6 +152,7 @@ static void report_byte(struct hexoid_listing *l, const struct item *it, size_t 
 		emit(l, it, col, HEXOID_LISTING_BAD_HEX, "invalid hex digit '%c' in object ID", b);
 	else
 		emit(l, it, col, HEXOID_LISTING_BAD_HEX, "invalid byte 0x%02x in object ID", b);
+	return 0;
 }
 
 /* Is the bad ID item's report an uppercase digit (the ID is otherwise valid)? */
@@ -192,10 +206,7 @@ static void report(struct hexoid_listing *l, const struct item *it)
 		emit(l, it, col, HEXOID_LISTING_HUGE_LINE, "line longer than %u bytes", MAX_LINE);
 		break;
 	case P_ABBREV:
-		emit(l, it, col, HEXOID_LISTING_ABBREVIATED,
-		     "abbreviated object ID: %zu hex digits, expected %s: run git with "
-		     "--no-abbrev to print whole IDs",
-		     it->arg, it->what);
+		emit(l, it, col, HEXOID_LISTING_ABBREVIATED, ABBREVIATED, it->arg, it->what);
 		break;
 	case P_TEXT:
 		emit(l, it, col, HEXOID_LISTING_SYNTAX, "%s", it->what);
@@ -230,8 +241,11 @@ static void walk(struct hexoid_listing *l)
 				 * only reads the ID's bytes, and whether it ends the line, for a
 				 * final CR. */
 				l->stats.bad_lines++;
+				int abbreviated = 0;
 				for (; bad < l->nbad && l->bad_slot[bad] < slot && !l->stopped; bad++) {
 					size_t s = l->bad_slot[bad];
+					if (abbreviated)
+						continue; /* the line is not read past it */
 					int ends = (kind & 1) && s + 1 == slot;
 					struct item it = { .line = l->packed + s * hexsz,
 							   .len = ends ? hexsz : hexsz + 1,
@@ -240,7 +254,7 @@ static void walk(struct hexoid_listing *l)
 							   .bad = 1,
 							   .badcol = l->bad_col[bad],
 							   .base = l->slot_col[s] };
-					report(l, &it);
+					abbreviated = report_byte(l, &it, it.badcol, 0);
 				}
 			} else {
 				for (size_t s = s0; s < slot && !l->stopped; s++) {
@@ -285,7 +299,7 @@ static void walk(struct hexoid_listing *l)
 		} else {
 			for (size_t t = i; t < j && !l->stopped; t++) {
 				l->stats.oids++;
-				if (l->on_oid && l->on_oid(l->ctx, lineno, l->items[t].col + 1,
+				if (l->on_oid && l->on_oid(l->ctx, lineno, l->items[t].base + l->items[t].col + 1,
 							    l->raw + l->items[t].slot * rawsz, rawsz))
 					l->stopped = 1;
 			}
@@ -370,6 +384,7 @@ static void take_line(struct hexoid_listing *l, const char *s, size_t len, int c
 		l->recs[l->nrecs++] = (uint32_t)(l->lineno - l->batch_line) << REC_SHIFT | REC_GRAMMAR;
 	l->lineno++;
 	l->stats.lines++;
+	l->line_base = 0;
 }
 
 /*
@@ -524,11 +539,14 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 				    : 0;
 		int ok = (s[hexsz] == ' ') & (t != 0) & (last == space) & (s[last] == ' ') &
 			 (space + 1 < n);
+		/* The first such line goes to the grammar: it tells that the listing has
+		 * no %(deltabase) (BATCH_PLAIN). */
 		if (ok)
-			return REC_FAST;
+			return state == BATCH_PLAIN ? REC_FAST : 0;
 		/* <oid> <type> <size> <size> <deltabase>, the deltabase all hex digits (as
 		 * the grammar's surest shape of an ID: so its sizes_follow() is true). */
-		if (s[hexsz] != ' ' || !t || s[space] != ' ' || n < space + 5 + hexsz)
+		if (state == BATCH_PLAIN || s[hexsz] != ' ' || !t || s[space] != ' ' ||
+		    n < space + 5 + hexsz)
 			return 0;
 		size_t d1 = fast_number(s, space + 1, n);
 		if (!d1 || s[d1] != ' ')
@@ -570,8 +588,10 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			       : 0;
 	}
 	case HEXOID_FORMAT_DIFF_RAW: { /* :<mode> <mode> <oid> <oid> <status>TAB<path> */
-		if (s[0] != ':') /* diff-tree's commit line, <oid> (or more IDs: the grammar) */
-			return n == hexsz ? REC_FAST_END : 0;
+		/* Not a commit's line, nor the first line of a diff after one: those set
+		 * the state (where a blank line may be). */
+		if (s[0] != ':' || state != DIFF_DIFF)
+			return 0;
 		if (n < 2 * hexsz + 20 || s[1] == ':' || !fast_mode(s + 1) || !fast_mode(s + 8) ||
 		    s[15 + hexsz] != ' ' || s[16 + 2 * hexsz] != ' ')
 			return 0;
@@ -784,7 +804,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			take_line(l, s, n, 0);
 		}
 		p = nl + 1;
-		if (HEXOID_UNLIKELY(l->body) ||
+		if (HEXOID_UNLIKELY(l->body) || HEXOID_UNLIKELY(l->data_left) ||
 		    (format != HEXOID_FORMAT_COUNT && HEXOID_UNLIKELY(l->format != format)))
 			break;
 	}
@@ -792,11 +812,11 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 }
 
 /* Whole records in buf[0, len), each ending with l->eol. Returns the bytes taken: fewer
- * than len when a bundle's pack begins. */
+ * than len when a bundle's pack or a data block begins. */
 static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 {
 	size_t p = 0;
-	while (p < len && !l->stopped && !l->body) {
+	while (p < len && !l->stopped && !l->body && !l->data_left) {
 		if (!l->hexsz) {
 			/* Until an ID has told the hash, one at a time. */
 			const char *nl = memchr(buf + p, l->eol, len - p);
@@ -876,38 +896,77 @@ static void body_bytes(struct hexoid_listing *l, const char *buf, size_t len)
 
 /* ---- AUTO ------------------------------------------------------------------------- */
 
-/* The problems of the probed lines in the format: 0 when it takes them all. *depth
- * adds up how far into each line the grammar got. */
-static size_t trial(struct hexoid_listing *l, size_t len, enum hexoid_format format, char eol,
-		    size_t *depth)
+/*
+ * AUTO's trial: is the first problem the grammar found in a line one of its IDs' (too
+ * short, too long, abbreviated, a CR or NUL in it or at the end of the line), so that the
+ * line is of the format but for its IDs? Otherwise the line is no line of the format.
+ */
+static int id_problem(const struct cursor *c)
 {
-	size_t problems = 0, p = 0, lines = 0;
-	*depth = 0;
+	size_t col = c->dry_col;
+	unsigned char b = col < c->len ? (unsigned char)c->s[col] : 0;
+	if (col < c->len && ((b == '\r' && col + 1 == c->len) || b == '\0'))
+		return 1;
+	switch (c->dry_code) {
+	case P_SHORT:
+	case P_LONGID:
+		return 1;
+	case P_LINE_LONG: /* bare IDs: a digit more */
+		return is_hex(b);
+	case P_ABBREV: /* as git abbreviates: at least 7 digits (a count has fewer) */
+		return c->dry_arg >= 7;
+	case P_ALGO: /* the first ID, a digit or two short or long */
+		if (c->dry_arg < 38 || c->dry_arg > 66 || (c->dry_arg > 42 && c->dry_arg < 62))
+			return 0;
+		for (size_t i = 0; i < c->dry_arg; i++)
+			if (!is_hex((unsigned char)c->s[col + i]))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* How the probed lines fit a format: lines that are none of its (shape), lines that are
+ * but for their IDs (ids), and how far into each line the grammar got (depth). */
+struct fit {
+	size_t shape, ids, depth, oids;
+};
+
+static struct fit trial(struct hexoid_listing *l, size_t len, int whole,
+			enum hexoid_format format, char eol)
+{
+	struct fit fit = { 0, 0, 0, 0 };
+	size_t p = 0, lines = 0;
 	l->format = format;
 	l->state = 0;
 	l->body = 0;
+	l->data_left = 0;
 	while (p < len && lines < PROBE_LINES && !l->body) {
 		const char *nl = memchr(l->probe + p, eol, len - p);
+		if (!nl && !whole && lines)
+			break; /* a record the probe holds only the start of */
 		size_t n = nl ? (size_t)(nl - (l->probe + p)) : len - p;
 		struct cursor c = { .l = l, .s = l->probe + p, .len = n, .dry = 1 };
-		if (n || hexoid_listing_formats[format].empty_ok)
-			parse_line(&c);
-		problems += c.dry_problems;
-		*depth += c.dry_problems ? c.dry_col : n;
+		parse_line(&c);
+		if (c.dry_problems && id_problem(&c))
+			fit.ids++;
+		else if (c.dry_problems)
+			fit.shape++;
+		fit.depth += c.dry_problems ? c.dry_col : n;
+		fit.oids += c.dry_ids;
 		p += n + 1;
 		lines++;
+		if (l->data_left) { /* a fast-export data block: not lines */
+			size_t left = p < len ? len - p : 0;
+			p += l->data_left < left ? (size_t)l->data_left : left;
+			l->data_left = 0;
+		}
 	}
-	return problems;
+	l->data_left = 0;
+	return fit;
 }
 
-/*
- * The format: the first by rank whose grammar takes every probed line. When none does,
- * the one with the fewest problems, and of those the one whose grammar got furthest
- * into the lines, bare IDs first: so a broken listing is reported by the grammar that
- * fits it best, and one that fits nothing as bare IDs. Those that end records as the probe's first record ends are
- * tried first; the others (NUL-ended records, or newline-ended ones) only when none of
- * those fits and the probe holds their end at all (a -z path may hold a newline).
- */
 /* Where the probe's PROBE_LINES-th record ended by `eol` ends (0 if it has fewer). */
 static size_t records_end(const char *s, size_t len, char eol)
 {
@@ -918,7 +977,23 @@ static size_t records_end(const char *s, size_t len, char eol)
 	return 0;
 }
 
-static void decide(struct hexoid_listing *l)
+#define UNKNOWN_FORMAT                                                                      \
+	"cannot tell which git output this is: name it with --format=..., or --format=text"
+
+/*
+ * The format: the first by rank whose grammar takes every probed line, finding an ID in
+ * one at least. When none does,
+ * of those that take every line but for its IDs (a short, long or abbreviated one, a CR
+ * or a NUL), the one with the fewest such lines, and of those the one whose grammar got
+ * furthest into the lines, bare IDs first: so a listing with bad IDs is reported by the
+ * grammar that fits it best. When no format takes the lines even so, AUTO cannot tell
+ * what they are: it says so once, and the listing stops. Those that end records as the
+ * probe's first record ends are tried first; the others (NUL-ended records, or
+ * newline-ended ones) only when none of those fits and the probe holds their end at all
+ * (a -z path may hold a newline). `whole`: the probe holds the whole listing, so its last
+ * record is whole even without its end.
+ */
+static void decide(struct hexoid_listing *l, int whole)
 {
 	/* What the choice looks at depends on the bytes alone, never on how the listing
 	 * was cut into pieces: up to the end of the PROBE_LINES-th record of either kind. */
@@ -931,37 +1006,53 @@ static void decide(struct hexoid_listing *l)
 	const char *nul = memchr(l->probe, '\0', len);
 	char first = nul && (!nl || nul < nl) ? '\0' : '\n';
 	char eols[2] = { first, first ? '\0' : '\n' };
-	int neols = nl && nul ? 2 : 1;
-	size_t best_problems = (size_t)-1, best_depth = 0;
-	enum hexoid_format best = HEXOID_FORMAT_OIDS;
+	int neols = nl && nul ? 2 : 1, found = 0, clean = 0;
+	struct fit best = { 0, 0, 0, 0 };
+	enum hexoid_format choice = HEXOID_FORMAT_OIDS;
 	if (!len)
-		neols = 0; /* nothing to go by: bare IDs */
+		found = clean = 1; /* nothing to go by: bare IDs */
 	enum hexoid_algo given = l->algo;
-	for (int e = 0; e < neols && best_problems; e++)
-		for (unsigned rank = 1; rank < 256 && best_problems; rank++)
-			for (int f = 0; f < HEXOID_FORMAT_COUNT; f++) {
+	for (int e = 0; e < neols && !clean; e++)
+		for (unsigned rank = 1; rank < 256 && !clean; rank++)
+			for (int f = 0; f < HEXOID_FORMAT_COUNT && !clean; f++) {
 				const struct listing_format *lf = &hexoid_listing_formats[f];
 				if (lf->rank != rank || lf->eol != eols[e])
 					continue;
-				size_t depth, problems = trial(l, len, (enum hexoid_format)f, eols[e], &depth);
+				struct fit fit = trial(l, len, whole, (enum hexoid_format)f, eols[e]);
 				hexoid_listing_set_algo(l, given); /* a trial may have guessed the hash */
 				if (!given)
 					l->algo = 0, l->hexsz = 0, l->rawsz = 0;
-				if (problems < best_problems ||
-				    (problems == best_problems &&
-				     (depth > best_depth ||
-				      (depth == best_depth && f == HEXOID_FORMAT_OIDS)))) {
-					best_problems = problems;
-					best_depth = depth;
-					best = (enum hexoid_format)f;
+				if (fit.shape || !(fit.oids || fit.ids)) /* no ID: nothing to go by */
+					continue;
+				clean = !fit.ids;
+				if (!found || fit.ids < best.ids ||
+				    (fit.ids == best.ids &&
+				     (fit.depth > best.depth ||
+				      (fit.depth == best.depth && f == HEXOID_FORMAT_OIDS)))) {
+					found = 1;
+					best = fit;
+					choice = (enum hexoid_format)f;
 				}
 			}
-	l->format = best;
 	l->state = 0;
 	l->body = 0;
-	l->eol = hexoid_listing_formats[best].eol;
+	l->data_left = 0;
+	if (!found) {
+		/* Not a problem of the listing, which is not checked at all: not counted. */
+		struct hexoid_problem p = { .line = 1, .column = 1, .status = HEXOID_EHEX,
+					    .message = UNKNOWN_FORMAT,
+					    .code = HEXOID_LISTING_UNKNOWN_FORMAT };
+		l->format = HEXOID_FORMAT_AUTO;
+		l->stats.format = HEXOID_FORMAT_AUTO;
+		if (l->on_problem)
+			l->on_problem(l->ctx, &p);
+		l->stopped = 1;
+		return;
+	}
+	l->format = choice;
+	l->eol = hexoid_listing_formats[choice].eol;
 	l->widening = 1;
-	l->stats.format = best;
+	l->stats.format = choice;
 }
 
 /* ---- The streaming interface ------------------------------------------------------- */
@@ -1008,11 +1099,35 @@ static int need_carry(struct hexoid_listing *l)
 	return !l->stopped;
 }
 
+/* The bytes of a data block at the start of buf[0, len): how many there are; the lines
+ * they end are counted. */
+static size_t data_bytes(struct hexoid_listing *l, const char *buf, size_t len)
+{
+	size_t k = l->data_left < len ? (size_t)l->data_left : len, after = k;
+	for (const char *p = buf, *e = buf + k; (p = memchr(p, l->eol, (size_t)(e - p))); p++) {
+		l->lineno++;
+		l->stats.lines++;
+		after = (size_t)(e - p - 1);
+		l->line_base = 0;
+	}
+	l->line_base += after; /* the bytes of the block in the line it ends in */
+	l->data_left -= k;
+	return k;
+}
+
 static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 {
+again:
 	if (l->body) {
 		body_bytes(l, buf, len);
 		return l->stopped;
+	}
+	if (l->data_left) {
+		size_t k = data_bytes(l, buf, len);
+		buf += k;
+		len -= k;
+		if (!len || l->stopped)
+			return l->stopped;
 	}
 	/* First finish the line the last feed left open. */
 	if (l->carry_len || l->skipping) {
@@ -1043,10 +1158,8 @@ static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 		}
 		buf += n + 1;
 		len -= n + 1;
-		if (l->body) {
-			body_bytes(l, buf, len);
-			return l->stopped;
-		}
+		if (l->body || l->data_left)
+			goto again;
 	}
 	/* Whole lines straight from the caller's buffer; keep the unfinished rest. */
 	const char *last = NULL;
@@ -1058,9 +1171,10 @@ static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 	size_t whole = last ? (size_t)(last + 1 - buf) : 0;
 	if (whole && !l->stopped) {
 		size_t took = take_lines(l, buf, whole);
-		if (l->body) {
-			body_bytes(l, buf + took, len - took);
-			return l->stopped;
+		if (l->body || l->data_left) {
+			buf += took;
+			len -= took;
+			goto again;
 		}
 	}
 	buf += whole;
@@ -1089,11 +1203,12 @@ static int probe_then_feed(struct hexoid_listing *l, const char *buf, size_t len
 	if (!eof && l->probe_len < PROBE_BYTES &&
 	    !records_end(l->probe, l->probe_len, '\n') && !records_end(l->probe, l->probe_len, '\0'))
 		return 0;
-	decide(l);
+	decide(l, eof);
 	char *probe = l->probe;
 	size_t probe_len = l->probe_len;
 	l->probe = NULL;
-	feed_lines(l, probe, probe_len);
+	if (!l->stopped)
+		feed_lines(l, probe, probe_len);
 	free(probe);
 	if (!l->stopped && len > take)
 		feed_lines(l, buf + take, len - take);
@@ -1119,6 +1234,15 @@ HEXOID_API int hexoid_listing_finish(struct hexoid_listing *l)
 	}
 	l->carry_len = 0;
 	l->skipping = 0;
+	if (!l->stopped && l->data_left) {
+		char what[96];
+		snprintf(what, sizeof(what), "the stream ends %llu bytes before the end of its data block",
+			 l->data_left);
+		struct item it = { .line = "", .lineno = l->lineno };
+		flush(l);
+		l->stats.bad_lines++;
+		emit(l, &it, 0, HEXOID_LISTING_SYNTAX, "%s", what);
+	}
 	/* A bundle must reach its pack, and hold more than a part of its signature. */
 	if (!l->stopped && l->format == HEXOID_FORMAT_BUNDLE && l->body_have < 4) {
 		if (!l->body)

@@ -27,7 +27,10 @@ struct cursor {
 	int failed; /* a problem was recorded: stop parsing this line */
 	int dry;    /* AUTO's trial parse: count problems, record nothing */
 	size_t dry_problems;
-	size_t dry_col; /* where the first of them is */
+	size_t dry_col;   /* where the first of them is */
+	unsigned char dry_code; /* and its P_* code (P_EXPECT: an ID that does not fit) */
+	size_t dry_arg;   /* and its arg */
+	size_t dry_ids;   /* the IDs it found */
 	size_t oid_end; /* where the last object ID ended (0: none yet) */
 };
 
@@ -45,6 +48,8 @@ void hexoid_listing_push(struct cursor *c, unsigned char type, size_t col, unsig
 HEXOID_INLINE int problem(struct cursor *c, size_t col, unsigned char code, size_t arg,
 			  const char *what)
 {
+	if (c->failed)
+		return 0; /* one problem of the grammar's own per line */
 	hexoid_listing_push(c, ITEM_PROBLEM, col, code, arg, what);
 	c->failed = 1;
 	return 0;
@@ -54,9 +59,23 @@ HEXOID_INLINE int problem(struct cursor *c, size_t col, unsigned char code, size
 int hexoid_listing_oid(struct cursor *c);
 #define oid hexoid_listing_oid
 
-/* An ID where git may print an abbreviated one (diff --raw): one of 4 to hexsz-1 hex
- * digits ended by a space or "..." is reported as such. */
-int hexoid_listing_full_oid(struct cursor *c);
+/*
+ * Is a run of n hex digits an abbreviated ID, as git prints one without --no-abbrev
+ * (--abbrev, --hash=N, --oneline, diff --raw), in a listing of hexsz-digit IDs (0: not
+ * known yet)? 4 or more digits, fewer than the listing's IDs have by more than two (an ID
+ * one or two digits short is reported as too short), and not within two of either hash's
+ * length (an ID of the other hash, or a broken one): 4 to 37 digits, or 43 to 61 in a
+ * listing that is not sha1. The grammar (hexoid_listing_oid) and the report of a fast
+ * line's ID that the engine stopped at a blank (checker.c) both ask this.
+ */
+HEXOID_INLINE int abbreviation(size_t n, size_t hexsz)
+{
+	if (n < 4 || (n + 2 >= 40 && (n <= 42 || n + 2 >= 62)))
+		return 0;
+	return !hexsz || n + 2 < hexsz;
+}
+/* What an abbreviated ID's message says was expected. */
+const char *hexoid_listing_whole(const struct hexoid_listing *l);
 
 /* The byte `ch` (a separator); `what` names it for the message. */
 HEXOID_INLINE int sep(struct cursor *c, char ch, const char *what)
@@ -209,7 +228,8 @@ HEXOID_INLINE int rest_nonempty(struct cursor *c, const char *what)
 }
 
 /* A ref name: the rest of the line, not empty, with no space or tab. AUTO's trial also
- * wants it to look like one git prints (refs/..., or HEAD and the like), so that other
+ * wants it to look like one git prints (refs/..., worktrees/<name>/..., main-worktree/...,
+ * or HEAD and the like), so that other
  * "<oid> <word>" lines are not taken for refs. */
 int hexoid_listing_refname(struct cursor *c);
 #define refname hexoid_listing_refname

@@ -71,6 +71,12 @@ struct hexoid_listing {
 	size_t body_have;    /* bytes of its signature seen */
 	unsigned long long body_line;
 
+	/* A fast-export stream's data block, after its "data <n>" line: bytes, not lines
+	 * (their newlines are counted). */
+	unsigned long long data_left;
+	size_t line_base; /* where the next line's text begins in its line: after a data
+			     block that ended inside it (0 otherwise) */
+
 	/* The unfinished last line of the previous feed. */
 	char *carry;
 	size_t carry_len;

@@ -188,8 +188,11 @@ static int sizes_follow(const struct cursor *c)
  * %(objectname) first, then %(objecttype) or %(objectsize), then any of the sizes and
  * %(deltabase) (an ID, the null ID when there is none), or after the type, %(rest): any
  * text, told from sizes by sizes_follow (so a %(rest) that looks like sizes is read as
- * sizes, and a broken size as %(rest)). "<name> missing" and "<name> ambiguous" are what
- * was asked for, as given.
+ * sizes, and a broken size as %(rest)). Once a line has ended with its size (or an
+ * empty %(rest) after it, a space), the listing
+ * has no %(deltabase): what follows a size is %(rest), even a path named like an ID
+ * (rev-list --objects fed to '... %(objectsize) %(rest)', its commits first).
+ * "<name> missing" and "<name> ambiguous" are what was asked for, as given.
  */
 void hexoid_parse_batch_check(struct cursor *c)
 {
@@ -207,6 +210,19 @@ void hexoid_parse_batch_check(struct cursor *c)
 		if (c->failed || c->pos == c->len)
 			return;
 		sep(c, ' ', "a space after the type");
+		n = token_len(c);
+		if (!c->failed && all_digits(c, n) && n <= 20 &&
+		    (c->pos + n == c->len || (c->s[c->pos + n] == ' ' && c->pos + n + 1 == c->len))) {
+			/* The size ends the line, or an empty %(rest) after it: the listing has
+			 * no %(deltabase). */
+			c->pos = c->len;
+			c->l->state = BATCH_PLAIN;
+			return;
+		}
+		if (!c->failed && c->l->state == BATCH_PLAIN) {
+			c->pos = c->len; /* the size, then %(rest): not IDs */
+			return;
+		}
 		if (!c->failed && !sizes_follow(c)) {
 			c->pos = c->len; /* %(rest) */
 			return;
@@ -346,4 +362,200 @@ void hexoid_parse_marks(struct cursor *c)
 	sep(c, ' ', "a space after the mark");
 	oid(c);
 	end(c);
+}
+
+/*
+ * rev-list --format=<format> (and --pretty=<format>): each commit is a line
+ * "commit <oid>" (with --parents, its parents' IDs after it), then the lines its format
+ * made, which may say anything: a line of IDs one space apart (%H, %T, %P: ids_follow's
+ * shape) is read as IDs, and in any other, the words that look like IDs are checked as
+ * --format=text checks them. A line of the format that begins "commit " and has only IDs
+ * after it is read as a commit's line. The listing begins with one, and has no empty
+ * line (git log's own formats have them; a format with %n%n is given by name).
+ */
+void hexoid_parse_rev_list_format(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	if (c->len == 0) {
+		problem(c, 0, P_EMPTY, 0, NULL);
+		return;
+	}
+	if (peek(c, "commit ")) {
+		c->pos = 7;
+		if (l->state == REVF_START || (l->hexsz && ids_follow(c))) {
+			/* The first commit line must be whole for the rest to be read. */
+			while (oid(c) && c->pos < c->len)
+				sep(c, ' ', "a space after the object ID");
+			if (!c->failed)
+				l->state = REVF_COMMITS;
+			return;
+		}
+	} else if (l->state == REVF_START) {
+		problem(c, 0, P_EXPECT, 0, "\"commit <oid>\"");
+		return;
+	}
+	c->pos = 0;
+	if (l->hexsz && ids_follow(c) && c->s[0] != ' ') {
+		/* A line of IDs (%H, %T, %P): each is checked, whatever is wrong with it. */
+		while (oid(c) && c->pos < c->len)
+			sep(c, ' ', "a space after the object ID");
+		return;
+	}
+	hexoid_listing_text(c);
+}
+
+/* IDs, each field an ID or empty, fields a space or a tab apart. */
+static void id_fields(struct cursor *c)
+{
+	while (!c->failed && c->pos < c->len) {
+		if (c->s[c->pos] == ' ' || c->s[c->pos] == '\t') {
+			c->pos++; /* an empty field, or between two */
+			continue;
+		}
+		if (oid(c) && c->pos < c->len && c->s[c->pos] != '\t')
+			sep(c, ' ', "a space or a tab after the object ID");
+	}
+}
+
+/*
+ * Lines of IDs only, a space or a tab apart, any field or line of them empty: log
+ * --format of ID placeholders with %x09 between them ('%H%x09%P', a root commit's line
+ * ending in the tab), for-each-ref --format='%(*objectname)' (an empty line for each
+ * ref that is no annotated tag).
+ */
+void hexoid_parse_id_fields(struct cursor *c)
+{
+	id_fields(c);
+}
+
+/*
+ * log --graph, with a --format of IDs ('%H', '%H %P'): each line begins with the graph
+ * (its columns' '*', '|', '/', '\\', '_', '-', '.' and spaces), then the IDs, or
+ * nothing on a line of the graph alone.
+ */
+void hexoid_parse_graph(struct cursor *c)
+{
+	size_t p = 0;
+	while (p < c->len && memchr("*|/\\_-. ", c->s[p], 8))
+		p++;
+	if (!p) {
+		problem(c, 0, P_EXPECT, 0, "the graph ('*', '|', '/', '\\', ...)");
+		return;
+	}
+	c->pos = p;
+	id_fields(c);
+}
+
+/*
+ * merge-tree --write-tree with a conflict: the tree's ID; each conflicted entry as
+ * ls-files --stage prints it (or, with --name-only, its path); a blank line; the
+ * messages. A path or message with a word that looks like an ID (as text takes them)
+ * is not one: so no ID of another output is read as a path and passed over.
+ */
+void hexoid_parse_merge_tree(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	switch (l->state) {
+	case MERGE_START: /* the tree; until one is whole, nothing else is read */
+		if (oid(c) && end(c))
+			l->state = MERGE_ENTRIES;
+		return;
+	case MERGE_ENTRIES:
+	case MERGE_NAMES:
+		if (c->len == 0) {
+			l->state = MERGE_MESSAGES;
+			return;
+		}
+		if (l->state == MERGE_ENTRIES && c->len > 7 && c->s[6] == ' ' &&
+		    (unsigned char)(c->s[0] - '0') < 8) {
+			hexoid_parse_ls_files(c);
+			return;
+		}
+		l->state = MERGE_NAMES;
+		break;
+	default:
+		break;
+	}
+	size_t word = hexoid_listing_id_word(c);
+	if (word)
+		problem(c, word - 1, P_EXPECT, 0,
+			l->state == MERGE_NAMES ? "a path, not an object ID" : "a message, not an object ID");
+	c->pos = c->len;
+}
+
+/* A mark (":<n>") or an object ID, where fast-export names a commit or a blob. */
+static void mark_or_oid(struct cursor *c)
+{
+	if (take(c, ":"))
+		number(c, 10, 1, 20, "the mark's number");
+	else
+		oid(c);
+}
+
+/*
+ * A fast-export stream (--show-original-ids, --no-data, --reference-excluded-parents):
+ * its commands, one a line ("blob", "commit <ref>", "tag <name>", "reset <ref>", "mark
+ * :<n>", "original-oid <oid>", "from" and "merge" with a mark or an ID, "M <mode>
+ * <mark or oid> <path>", "N <mark or oid> <mark or oid>", "D", "C", "R", the
+ * identities, "feature", "option", "progress", "checkpoint", "done", blank lines), and
+ * after "data <n>" its n bytes, which are not read (the checker skips them).
+ */
+void hexoid_parse_fast_export(struct cursor *c)
+{
+	if (c->len == 0 || (c->len == 4 && !memcmp(c->s, "blob", 4)) ||
+	    (c->len == 9 && !memcmp(c->s, "deleteall", 9)) ||
+	    (c->len == 10 && !memcmp(c->s, "checkpoint", 10)) || (c->len == 4 && !memcmp(c->s, "done", 4)))
+		return;
+	if (take(c, "original-oid ")) {
+		oid(c);
+		end(c);
+		return;
+	}
+	if (take(c, "mark ")) {
+		lit(c, ":", "':' before the mark");
+		number(c, 10, 1, 20, "the mark's number");
+		end(c);
+		return;
+	}
+	if (take(c, "from ") || take(c, "merge ")) {
+		mark_or_oid(c);
+		end(c);
+		return;
+	}
+	if (take(c, "data ")) {
+		size_t start = c->pos;
+		if (!number(c, 10, 1, 20, "the size of the data") || !end(c))
+			return;
+		unsigned long long n = 0;
+		for (size_t i = start; i < c->pos; i++)
+			n = n > (~0ull - 9) / 10 ? ~0ull : n * 10 + (unsigned)(c->s[i] - '0');
+		c->l->data_left = n;
+		return;
+	}
+	if (take(c, "M ")) {
+		number(c, 8, 6, 6, "a 6-digit octal mode");
+		sep(c, ' ', "a space after the mode");
+		if (!take(c, "inline"))
+			mark_or_oid(c);
+		sep(c, ' ', "a space before the path");
+		rest_nonempty(c, "a path");
+		return;
+	}
+	if (take(c, "N ")) {
+		if (!take(c, "inline"))
+			mark_or_oid(c);
+		sep(c, ' ', "a space before the commit");
+		mark_or_oid(c);
+		end(c);
+		return;
+	}
+	static const char *const words[] = { "commit ", "tag ", "reset ", "author ", "committer ",
+					     "tagger ", "encoding ", "feature ", "option ",
+					     "progress ", "D ", "C ", "R " };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (take(c, words[i])) {
+			c->pos = c->len;
+			return;
+		}
+	problem(c, 0, P_EXPECT, 0, "a command of a fast-export stream");
 }

@@ -163,3 +163,163 @@ void hexoid_parse_bundle(struct cursor *c)
 	sep(c, ' ', "a space after the object ID");
 	refname(c);
 }
+
+/* A header's name: lowercase letters, digits and '-', then a space or the end. */
+static int header_name(const struct cursor *c)
+{
+	size_t i = 0;
+	while (i < c->len && ((c->s[i] >= 'a' && c->s[i] <= 'z') || (c->s[i] >= '0' && c->s[i] <= '9') ||
+			      c->s[i] == '-'))
+		i++;
+	return i > 0 && (i == c->len || c->s[i] == ' ');
+}
+
+/*
+ * Commits and tags as git log --pretty=raw and rev-list --pretty=raw print them, and
+ * cat-file -p of a commit or a tag:
+ *   commit <oid>[ <parent>...][ (from <oid>)][ (<decorations>)]   log, rev-list
+ *   tree <oid>, parent <oid>, object <oid>, mergetag object <oid>  checked
+ *   author ..., committer ..., type ..., tag ..., gpgsig ...      other headers
+ *    <continuation>                                               (a space first)
+ *   a blank line, then the message: indented by four spaces in log and rev-list, where
+ *   a blank line and "commit <oid>" begin the next; as it is in cat-file -p, where the
+ *   rest of the listing is the message.
+ */
+void hexoid_parse_pretty_raw(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	unsigned state = l->state;
+	if (c->len == 0) {
+		if (state == PRAW_START)
+			problem(c, 0, P_EMPTY, 0, NULL);
+		else if (state != PRAW_FREE)
+			l->state = PRAW_BLANK;
+		return;
+	}
+	if (state == PRAW_FREE) {
+		c->pos = c->len;
+		return;
+	}
+	if ((state == PRAW_START || state == PRAW_BLANK) && take(c, "commit ")) {
+		l->state = PRAW_HEADERS;
+		oid(c);
+		while (!c->failed && c->pos < c->len && !peek(c, " (")) {
+			sep(c, ' ', "a space after the object ID");
+			oid(c);
+		}
+		if (take(c, " (from ")) {
+			oid(c);
+			lit(c, ")", "')' after the object ID");
+		} else if (peek(c, " (") && line_ends_with(c, ")")) {
+			c->pos = c->len; /* --decorate */
+		}
+		end(c);
+		return;
+	}
+	if (state == PRAW_MESSAGE || state == PRAW_BLANK) {
+		/* The message; a line of it not indented is cat-file's: the rest is all
+		 * message. */
+		l->state = peek(c, "    ") ? PRAW_MESSAGE : PRAW_FREE;
+		c->pos = c->len;
+		return;
+	}
+	if (take(c, "tree ") || take(c, "parent ") || take(c, "object ") ||
+	    take(c, "mergetag object ")) {
+		l->state = PRAW_HEADERS;
+		oid(c);
+		end(c);
+		return;
+	}
+	if (state == PRAW_START) {
+		problem(c, 0, P_EXPECT, 0, "\"commit <oid>\", \"tree <oid>\" or \"object <oid>\"");
+		return;
+	}
+	if (c->s[0] == ' ' || header_name(c)) { /* a header, or a line more of one */
+		c->pos = c->len;
+		return;
+	}
+	problem(c, 0, P_EXPECT, 0, "a header (its name, a space and its value)");
+}
+
+/*
+ * git blame --porcelain and --line-porcelain: a group's first line
+ * "<oid> <line> <final line>[ <lines>]", then its headers ("author ...", "summary ...",
+ * "boundary", "previous <oid> <path>", "filename <path>", ...) and the line of the file
+ * after a tab. The IDs of the first lines and of "previous" are checked.
+ */
+void hexoid_parse_blame(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	if (c->len && c->s[0] == '\t' && l->state == BLAME_IN) {
+		c->pos = c->len; /* the line of the file */
+		return;
+	}
+	if (l->state == BLAME_IN && take(c, "previous ")) {
+		oid(c);
+		sep(c, ' ', "a space after the object ID");
+		rest_nonempty(c, "a path");
+		return;
+	}
+	/* A header: its name is a word with a letter that is no hex digit ("author",
+	 * "summary"); a group's first line begins with an ID. */
+	size_t word = token_len(c), letters = 0;
+	for (size_t i = 0; i < word; i++)
+		letters += !is_hex((unsigned char)c->s[i]) && c->s[i] >= 'g' && c->s[i] <= 'z';
+	if (l->state == BLAME_IN && letters && word < 38 && header_name(c)) {
+		c->pos = c->len;
+		return;
+	}
+	l->state = BLAME_IN;
+	oid(c);
+	for (int i = 0; i < 3 && !c->failed; i++) {
+		if (i == 2 && c->pos == c->len)
+			break;
+		sep(c, ' ', i ? "a space before the line number" : "a space after the object ID");
+		number(c, 10, 1, 20, "a line number");
+	}
+	end(c);
+}
+
+/*
+ * git worktree list --porcelain: per worktree, "worktree <path>", "HEAD <oid>" (none for
+ * a bare one), "branch <ref>" or "detached", "bare", "locked[ <reason>]",
+ * "prunable[ <reason>]", and a blank line after each.
+ */
+void hexoid_parse_worktrees(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	if (c->len == 0) {
+		if (l->state == WORKTREES_START)
+			problem(c, 0, P_EMPTY, 0, NULL);
+		return;
+	}
+	if (take(c, "worktree ")) {
+		l->state = WORKTREES_IN;
+		rest_nonempty(c, "a path");
+		return;
+	}
+	if (l->state == WORKTREES_START) {
+		problem(c, 0, P_EXPECT, 0, "\"worktree <path>\"");
+		return;
+	}
+	if (take(c, "HEAD ")) {
+		oid(c);
+		end(c);
+		return;
+	}
+	if (take(c, "branch ")) {
+		refname(c);
+		return;
+	}
+	if (take(c, "detached") || take(c, "bare")) {
+		end(c);
+		return;
+	}
+	if (take(c, "locked") || take(c, "prunable")) {
+		if (c->pos < c->len)
+			sep(c, ' ', "a space before the reason");
+		c->pos = c->len;
+		return;
+	}
+	problem(c, 0, P_EXPECT, 0, "a line of a worktree (HEAD, branch, detached, bare, locked or prunable)");
+}

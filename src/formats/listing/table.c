@@ -34,7 +34,7 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_LS_FILES] = { "ls-files", hexoid_parse_ls_files, NL, 0, 6, NONE, 0 },
 	[HEXOID_FORMAT_LS_REMOTE] = { "ls-remote", hexoid_parse_ls_remote, NL, 0, 11, NONE, 0 },
 	[HEXOID_FORMAT_SHOW_REF] = { "show-ref", hexoid_parse_show_ref, NL, 0, 4, NONE, 0 },
-	[HEXOID_FORMAT_DIFF_RAW] = { "diff-raw", hexoid_parse_diff_raw, NL, 0, 24, NONE, 0 },
+	[HEXOID_FORMAT_DIFF_RAW] = { "diff-raw", hexoid_parse_diff_raw, NL, 1, 24, NONE, 0 },
 	[HEXOID_FORMAT_FSCK] = { "fsck", hexoid_parse_fsck, NL, 0, 12, NONE, 0 },
 	/* Written as show-ref prints: AUTO calls it show-ref. */
 	[HEXOID_FORMAT_PROMISOR] = { "promisor", hexoid_parse_show_ref, NL, 0, 0, NONE, 0 },
@@ -48,4 +48,14 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_REF_PEELED] = { "ref-peeled", hexoid_parse_ref_peeled, NL, 0, 18, NONE, 0 },
 	[HEXOID_FORMAT_CHERRY] = { "cherry", hexoid_parse_cherry, NL, 0, 17, NONE, 0 },
 	[HEXOID_FORMAT_SUBMODULE_STATUS] = { "submodule-status", hexoid_parse_submodule_status, NL, 0, 21, NONE, 0 },
+	/* A heuristic, never chosen by AUTO; an empty line is text too. */
+	[HEXOID_FORMAT_TEXT] = { "text", hexoid_parse_text, NL, 1, 0, NONE, 0 },
+	[HEXOID_FORMAT_REV_LIST_FORMAT] = { "rev-list-format", hexoid_parse_rev_list_format, NL, 1, 25, NONE, 0 },
+	[HEXOID_FORMAT_PRETTY_RAW] = { "pretty-raw", hexoid_parse_pretty_raw, NL, 1, 26, NONE, 0 },
+	[HEXOID_FORMAT_BLAME] = { "blame", hexoid_parse_blame, NL, 0, 27, NONE, 0 },
+	[HEXOID_FORMAT_WORKTREES] = { "worktrees", hexoid_parse_worktrees, NL, 1, 28, NONE, 0 },
+	[HEXOID_FORMAT_ID_FIELDS] = { "id-fields", hexoid_parse_id_fields, NL, 1, 29, NONE, 0 },
+	[HEXOID_FORMAT_GRAPH] = { "graph", hexoid_parse_graph, NL, 0, 30, NONE, 0 },
+	[HEXOID_FORMAT_MERGE_TREE] = { "merge-tree", hexoid_parse_merge_tree, NL, 1, 31, NONE, 0 },
+	[HEXOID_FORMAT_FAST_EXPORT] = { "fast-export", hexoid_parse_fast_export, NL, 1, 32, NONE, 0 },
 };

@@ -56,15 +56,31 @@ void hexoid_parse_ls_files(struct cursor *c)
  * diff-tree, diff-index, diff-files --raw, with full IDs:
  *   :<mode> <mode> <oid> <oid> <status>[<score>]TAB<path>[TAB<path>]
  * one more ':', mode and ID per parent in a combined diff (-c), one status letter each;
- * and diff-tree's line of the commit it compares: <oid>[ <oid>...] (--parents).
+ * and diff-tree's line of the commit it compares: <oid>[ <oid>...] (--parents). In
+ * log --raw --no-abbrev --format=%H, a commit's line and its diff have a blank line
+ * between them: an empty line is taken only there.
  */
 void hexoid_parse_diff_raw(struct cursor *c)
 {
+	struct hexoid_listing *l = c->l;
+	if (c->len == 0) {
+		if (l->state == DIFF_COMMIT)
+			l->state = DIFF_BLANK;
+		else
+			problem(c, 0, P_EMPTY, 0, NULL);
+		return;
+	}
 	if (c->s[0] != ':') {
+		if (l->state == DIFF_BLANK) {
+			problem(c, 0, P_EXPECT, 0, "a line of the diff (':') after the blank line");
+			return;
+		}
+		l->state = DIFF_COMMIT;
 		while (oid(c) && c->pos < c->len)
 			sep(c, ' ', "a space after the object ID");
 		return;
 	}
+	l->state = DIFF_DIFF;
 	size_t n = 0;
 	while (c->pos < c->len && c->s[c->pos] == ':')
 		c->pos++, n++;
@@ -73,7 +89,7 @@ void hexoid_parse_diff_raw(struct cursor *c)
 		sep(c, ' ', "a space after the mode");
 	}
 	for (size_t i = 0; i <= n; i++) {
-		hexoid_listing_full_oid(c);
+		oid(c);
 		sep(c, ' ', "a space after the object ID");
 	}
 	for (size_t i = 0; i < n && !c->failed; i++) {
