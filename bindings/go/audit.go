@@ -11,6 +11,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"runtime/cgo"
 	"unsafe"
 )
@@ -162,8 +164,60 @@ func hxGoProgress(h C.uintptr_t, what *C.char, done, total C.uint64_t) (stop C.i
 	return 0
 }
 
-// ErrNotAudited wraps why a repository could not be opened or read.
+// ErrNotAudited wraps why a repository could not be opened or read: an *OpenError when
+// it could not be opened.
 var ErrNotAudited = errors.New("hexoid: not audited")
+
+// OpenError is why Audit or Repair could not open the repository (or objects folder) at
+// Path. errors.Is(err, ErrNotAudited) holds for Audit's, errors.Is(err, ErrNotRepaired)
+// for Repair's; when the path itself cannot be reached, Err is the OS's *fs.PathError,
+// so that errors.Is(err, fs.ErrNotExist) or fs.ErrPermission holds as well.
+type OpenError struct {
+	Op   string // "audit" or "repair"
+	Path string // as given
+	// Code is the library's name for why: "not-found", "unreadable", "not-a-folder",
+	// "not-a-repository", "broken-gitdir", "unknown-format", "out-of-memory"; "" when
+	// it gives none.
+	Code    string
+	Message string // the library's line, naming the path
+	Err     error  // the OS's error when the path cannot be reached, else nil
+}
+
+func (e *OpenError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
+	return "hexoid: not " + e.Op + "ed: " + e.Message
+}
+
+// Unwrap is the OS's error, or nil.
+func (e *OpenError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// Is holds for ErrNotAudited (Op "audit") and ErrNotRepaired (Op "repair").
+func (e *OpenError) Is(target error) bool {
+	return e != nil && (target == ErrNotAudited && e.Op == "audit" || target == ErrNotRepaired && e.Op == "repair")
+}
+
+// openError is the *OpenError of a failed open: code is the library's name, or "";
+// the OS's error comes from a stat of the path, which fails when the library's open
+// failed for want of the path itself.
+func openError(op, path, code, message string) error {
+	e := &OpenError{Op: op, Path: path, Code: code, Message: message}
+	if _, err := os.Stat(path); err != nil {
+		e.Err = err
+		if e.Code == "" && errors.Is(err, fs.ErrNotExist) {
+			e.Code = "not-found"
+		} else if e.Code == "" && errors.Is(err, fs.ErrPermission) {
+			e.Code = "unreadable"
+		}
+	}
+	return e
+}
 
 // Audit reads everything in the repository at or above path (found as git finds it)
 // that Git 3.0 will reject, and everything malformed, and calls fn with each finding
@@ -199,13 +253,18 @@ func Audit(ctx context.Context, path string, opts *AuditOptions, fn func(Finding
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	var a *C.struct_hexoid_audit
+	var why C.enum_hexoid_audit_open_error
 	if o.ObjectsDir {
 		a = C.hexoid_audit_open_objects(cpath, C.enum_hexoid_algo(o.Algo), &h.err[0], C.size_t(len(h.err)))
 	} else {
-		a = C.hexoid_audit_open(cpath, &h.err[0], C.size_t(len(h.err)))
+		a = C.hexoid_audit_open_with(cpath, 0, &why, &h.err[0], C.size_t(len(h.err)))
 	}
 	if a == nil {
-		return sum, fmt.Errorf("%w: %s", ErrNotAudited, C.GoString(&h.err[0]))
+		code := ""
+		if s := C.hexoid_audit_open_error_name(why); s != nil {
+			code = C.GoString(s)
+		}
+		return sum, openError("audit", path, code, C.GoString(&h.err[0]))
 	}
 	defer C.hexoid_audit_close(a)
 
@@ -262,6 +321,9 @@ func Audit(ctx context.Context, path string, opts *AuditOptions, fn func(Finding
 // then the error channel gives Audit's summary error (nil when done) and is closed. A
 // reader that stops reading must cancel ctx, or the audit waits for it.
 func AuditFindings(ctx context.Context, path string, opts *AuditOptions) (<-chan Finding, <-chan error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	findings := make(chan Finding, 16)
 	errc := make(chan error, 1)
 	go func() {

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/cgo"
 	"time"
 	"unsafe"
@@ -166,7 +167,9 @@ var ErrPushArgs = errors.New("hexoid: push check not started")
 // done in full is Unchecked, with its reasons in Errors. Once ctx is done the check is
 // cancelled from another goroutine (its git processes killed) and CheckPush returns
 // promptly with the result so far (Verdict Unchecked) and an error wrapping ctx.Err().
-// Bad options or updates are an error wrapping ErrPushArgs.
+// Bad options or updates are an error wrapping ErrPushArgs, as is a repository or
+// quarantine path that cannot be reached (wrapping the OS's error too). The result is never nil: a
+// check that did not run is Unchecked.
 func CheckPush(ctx context.Context, repo, quarantine string, updates []RefUpdate, opts *PushOptions) (*PushResult, error) {
 	if ctx == nil {
 		ctx = context.Background()
@@ -176,19 +179,29 @@ func CheckPush(ctx context.Context, repo, quarantine string, updates []RefUpdate
 		o = *opts
 	}
 	if o.Jobs < 0 || o.Jobs > 256 {
-		return nil, fmt.Errorf("%w: Jobs %d (0..256)", ErrPushArgs, o.Jobs)
+		return unchecked(), fmt.Errorf("%w: Jobs %d (0..256)", ErrPushArgs, o.Jobs)
 	}
 	if o.Timeout < 0 {
-		return nil, fmt.Errorf("%w: negative Timeout", ErrPushArgs)
+		return unchecked(), fmt.Errorf("%w: negative Timeout", ErrPushArgs)
 	}
 	if len(updates) == 0 {
-		return nil, fmt.Errorf("%w: no ref updates", ErrPushArgs)
+		return unchecked(), fmt.Errorf("%w: no ref updates", ErrPushArgs)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("hexoid: push check: %w", err)
+		return unchecked(), fmt.Errorf("hexoid: push check: %w", err)
 	}
 	if o.GitDir == "" {
 		o.GitDir = repo
+	}
+	// A repository or quarantine that is not there is the caller's mistake, told with
+	// the OS's error (errors.Is(err, fs.ErrNotExist)) rather than as a failed git.
+	for _, p := range []string{o.GitDir, quarantine} {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err != nil {
+			return unchecked(), &argError{err}
+		}
 	}
 
 	var co C.struct_hexoid_gate_options
@@ -227,7 +240,7 @@ func CheckPush(ctx context.Context, repo, quarantine string, updates []RefUpdate
 		size := C.size_t(len(o.Alternates)+1) * C.size_t(unsafe.Sizeof((*C.char)(nil)))
 		arr := C.calloc(1, size)
 		if arr == nil {
-			return nil, errors.New("hexoid: out of memory")
+			return unchecked(), errors.New("hexoid: out of memory")
 		}
 		frees = append(frees, arr)
 		list := unsafe.Slice((**C.char)(arr), len(o.Alternates)+1)
@@ -243,12 +256,12 @@ func CheckPush(ctx context.Context, repo, quarantine string, updates []RefUpdate
 	defer handle.Delete()
 	errbuf := (*C.char)(C.calloc(1, 512))
 	if errbuf == nil {
-		return nil, errors.New("hexoid: out of memory")
+		return unchecked(), errors.New("hexoid: out of memory")
 	}
 	frees = append(frees, unsafe.Pointer(errbuf))
 	g := C.hx_gate_new(&co, C.uintptr_t(handle), errbuf, 512)
 	if g == nil {
-		return nil, fmt.Errorf("%w: %s", ErrPushArgs, C.GoString(errbuf))
+		return unchecked(), fmt.Errorf("%w: %s", ErrPushArgs, C.GoString(errbuf))
 	}
 	defer C.hexoid_gate_free(g)
 	for _, u := range updates {
@@ -258,7 +271,7 @@ func CheckPush(ctx context.Context, repo, quarantine string, updates []RefUpdate
 		C.free(unsafe.Pointer(cnew))
 		C.free(unsafe.Pointer(cref))
 		if rc != 0 {
-			return nil, fmt.Errorf("%w: %s: %s", ErrPushArgs, u.Ref, C.GoString(errbuf))
+			return unchecked(), fmt.Errorf("%w: %s: %s", ErrPushArgs, u.Ref, C.GoString(errbuf))
 		}
 	}
 
@@ -277,7 +290,8 @@ func CheckPush(ctx context.Context, repo, quarantine string, updates []RefUpdate
 	res.Rejecting = uint64(cr.rejecting)
 	res.Warnings = uint64(cr.warnings)
 	if rc < 0 {
-		return nil, fmt.Errorf("%w: %s", ErrPushArgs, C.GoString(errbuf))
+		res.Verdict, res.Complete = Unchecked, false
+		return res, fmt.Errorf("%w: %s", ErrPushArgs, C.GoString(errbuf))
 	}
 	if rc == 1 {
 		res.Verdict, res.Complete = Unchecked, false
@@ -288,6 +302,18 @@ func CheckPush(ctx context.Context, repo, quarantine string, updates []RefUpdate
 	}
 	return res, nil
 }
+
+// argError is an OS error that keeps a push check from starting: it is ErrPushArgs
+// (errors.Is) and unwraps to the OS's error.
+type argError struct{ err error }
+
+func (e *argError) Error() string        { return ErrPushArgs.Error() + ": " + e.err.Error() }
+func (e *argError) Unwrap() error        { return e.err }
+func (e *argError) Is(target error) bool { return target == ErrPushArgs }
+
+// unchecked is the result of a check that did not run: never nil, so that a hook that
+// exits with its Verdict fails closed.
+func unchecked() *PushResult { return &PushResult{Verdict: Unchecked} }
 
 func cBool(b bool) C.int {
 	if b {

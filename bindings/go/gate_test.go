@@ -227,7 +227,7 @@ func TestCheckPushDirect(t *testing.T) {
 			if err != nil || res.Verdict != Reject || len(res.Findings) != 1 || res.Findings[0].Ref != "refs/heads/other" {
 				t.Fatalf("new ref: %+v, %v", res, err)
 			}
-			// Bad arguments: errors, never a verdict.
+			// Bad arguments: errors, and a result that fails closed.
 			for _, c := range []struct {
 				up   []RefUpdate
 				opts *PushOptions
@@ -238,7 +238,8 @@ func TestCheckPushDirect(t *testing.T) {
 				{up, &PushOptions{Jobs: -1}},
 				{up, &PushOptions{Timeout: -time.Second}},
 			} {
-				if res, err := CheckPush(context.Background(), gitDir, "", c.up, c.opts); !errors.Is(err, ErrPushArgs) || res != nil {
+				if res, err := CheckPush(context.Background(), gitDir, "", c.up, c.opts); !errors.Is(err, ErrPushArgs) ||
+					res == nil || res.Verdict != Unchecked || len(res.Findings) != 0 {
 					t.Fatalf("%+v %+v: %+v, %v", c.up, c.opts, res, err)
 				}
 			}
@@ -271,7 +272,7 @@ func TestCheckPushCancel(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if res, err := CheckPush(ctx, gitDir, "", up, nil); !errors.Is(err, context.Canceled) || res != nil {
+	if res, err := CheckPush(ctx, gitDir, "", up, nil); !errors.Is(err, context.Canceled) || res == nil || res.Verdict != Unchecked {
 		t.Fatalf("cancelled before: %+v, %v", res, err)
 	}
 

@@ -87,8 +87,12 @@ type ListingStats struct {
 	Algo                  Algo   // the hash used; AutoAlgo if no ID was seen
 }
 
-// ErrBadListingOptions: an unknown format, algo or kind.
-var ErrBadListingOptions = errors.New("hexoid: unknown listing format, algo or kind")
+var (
+	// ErrBadListingOptions: an unknown format, algo or kind.
+	ErrBadListingOptions = errors.New("hexoid: unknown listing format, algo or kind")
+	// ErrNilReader: VerifyListing given no reader.
+	ErrNilReader = errors.New("hexoid: nil io.Reader")
+)
 
 type listingState struct {
 	fn       func(Problem) error
@@ -140,6 +144,9 @@ func hxGoProblem(h C.uintptr_t, p *C.struct_hexoid_problem) (stop C.int) {
 // when VerifyListing returns. A panic in fn is raised again from VerifyListing.
 func VerifyListing(r io.Reader, format Format, algo Algo, kind Kind, fn func(Problem) error) (ListingStats, error) {
 	var stats ListingStats
+	if r == nil {
+		return stats, ErrNilReader
+	}
 	st := &listingState{fn: fn}
 	h := cgo.NewHandle(st)
 	defer h.Delete()

@@ -285,6 +285,9 @@ var ErrNotRepaired = errors.New("hexoid: not repaired")
 // runtime/cgo.Handle, deleted when Repair returns.
 func Repair(ctx context.Context, path string, opts *RepairOptions) (RepairResult, error) {
 	var res RepairResult
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	var o RepairOptions
 	if opts != nil {
 		o = *opts
@@ -304,7 +307,7 @@ func Repair(ctx context.Context, path string, opts *RepairOptions) (RepairResult
 	defer C.free(unsafe.Pointer(cpath))
 	rp := C.hexoid_repair_open(cpath, &h.err[0], C.size_t(len(h.err)))
 	if rp == nil {
-		return res, fmt.Errorf("%w: %s", ErrNotRepaired, C.GoString(&h.err[0]))
+		return res, openError("repair", path, "", C.GoString(&h.err[0]))
 	}
 	defer C.hexoid_repair_close(rp)
 
