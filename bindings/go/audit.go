@@ -97,6 +97,7 @@ type auditState struct {
 	fn       func(Finding) error
 	progress func(string, uint64, uint64) error
 	err      error
+	dropped  *dropped
 	panicked interface{}
 	didPanic bool
 }
@@ -113,16 +114,28 @@ func hxGoFinding(h C.uintptr_t, f *C.struct_hexoid_audit_finding) (stop C.int) {
 	// A panic must not unwind through the C frames: it is raised again once C returns.
 	defer st.recovered(&stop)
 	if st.ctx.Err() != nil {
+		st.dropped = &dropped{int(f.area), f.cls}
 		return 1
 	}
 	if st.fn == nil {
 		return 0
 	}
 	if err := st.fn(goFinding(f)); err != nil {
+		if nt, ok := err.(notTaken); ok {
+			st.dropped = &dropped{int(f.area), f.cls}
+			err = nt.err
+		}
 		st.err = err
 		return 1
 	}
 	return 0
+}
+
+// dropped is the finding the library counted and fn did not have: the last one, since
+// none follows a callback that returns nonzero.
+type dropped struct {
+	area  int
+	class C.enum_hexoid_finding_class
 }
 
 // goFinding copies a finding out of C memory, valid only during the callback.
@@ -223,10 +236,14 @@ func openError(op, path, code, message string) error {
 // that Git 3.0 will reject, and everything malformed, and calls fn with each finding
 // (nil only counts them), in report order, from the calling goroutine. A non-nil error
 // from fn stops the audit and is returned; so does ctx's error once ctx is done: fn is
-// not called again, and the audit stops at its next finding or progress report (several
-// times a second while packs are scanned). A panic in fn is raised again from
-// Audit. A nil ctx is context.Background(). The error wraps ErrNotAudited when there is no repository or it cannot be
-// read. Findings alone are not an error: the summary counts them.
+// not called again, and the audit stops promptly (the library reads a flag set from a
+// goroutine watching ctx before each file and pack, and several times a second while
+// packs are scanned). A panic in fn is raised again from Audit. A nil ctx is
+// context.Background(). The error wraps ErrNotAudited when there is no repository (an
+// *OpenError) or it cannot be read. Findings alone are not an error: the summary
+// counts them. Once the repository is opened the summary is filled whatever the error:
+// when the audit was stopped, it counts what was read up to the stop, and of the
+// findings, exactly those fn was given.
 //
 // The C side holds no Go pointer: fn is reached through a runtime/cgo.Handle, deleted
 // when Audit returns. Several audits may run at once in different goroutines.
@@ -285,16 +302,8 @@ func Audit(ctx context.Context, path string, opts *AuditOptions, fn func(Finding
 	if st.didPanic {
 		panic(st.panicked)
 	}
-	if st.err != nil {
-		return sum, st.err
-	}
-	if rc != 0 && ctx.Err() != nil {
-		return sum, ctx.Err()
-	}
-	if rc < 0 {
-		return sum, fmt.Errorf("%w: %s", ErrNotAudited, C.GoString(&h.err[0]))
-	}
 
+	// The summary, whatever stopped the audit: what it read up to then.
 	sum.GitDir = C.GoString(C.hexoid_audit_gitdir(a))
 	sum.Algo = Algo(C.hexoid_audit_algo(a))
 	if !o.ObjectsDir {
@@ -308,39 +317,74 @@ func Audit(ctx context.Context, path string, opts *AuditOptions, fn func(Finding
 		C.hexoid_audit_summary(a, C.enum_hexoid_audit_area(i), &c)
 		ac := AreaCount{Area: C.GoString(C.hexoid_audit_area_name(C.enum_hexoid_audit_area(i))),
 			Scanned: uint64(c.scanned), Git3: uint64(c.git3), Warn: uint64(c.warn), Errs: uint64(c.errors)}
+		if d := st.dropped; d != nil && d.area == i {
+			// The library counted the finding at which the context was seen done,
+			// which fn never had.
+			switch d.class {
+			case C.HEXOID_CLASS_GIT3:
+				ac.Git3--
+			case C.HEXOID_CLASS_WARN:
+				ac.Warn--
+			default:
+				ac.Errs--
+			}
+		}
 		sum.Areas = append(sum.Areas, ac)
 		sum.Total.Scanned += ac.Scanned
 		sum.Total.Git3 += ac.Git3
 		sum.Total.Warn += ac.Warn
 		sum.Total.Errs += ac.Errs
 	}
+
+	switch {
+	case st.err != nil:
+		return sum, st.err
+	case rc != 0 && ctx.Err() != nil:
+		return sum, ctx.Err()
+	case rc < 0:
+		return sum, fmt.Errorf("%w: %s", ErrNotAudited, C.GoString(&h.err[0]))
+	}
 	return sum, nil
 }
 
+// AuditResult is how an audit ended: its summary (what it read up to its end, or up to
+// the stop), and Audit's error.
+type AuditResult struct {
+	Summary AuditSummary
+	Err     error
+}
+
 // AuditFindings is Audit with the findings on a channel, closed when the audit ends;
-// then the error channel gives Audit's summary error (nil when done) and is closed. A
-// reader that stops reading must cancel ctx, or the audit waits for it.
-func AuditFindings(ctx context.Context, path string, opts *AuditOptions) (<-chan Finding, <-chan error) {
+// then the result channel gives Audit's summary and error (nil when done) and is
+// closed. A reader that stops reading must cancel ctx, or the audit waits for it; the
+// summary then counts the findings sent on the channel, and no other.
+func AuditFindings(ctx context.Context, path string, opts *AuditOptions) (<-chan Finding, <-chan AuditResult) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	findings := make(chan Finding, 16)
-	errc := make(chan error, 1)
+	done := make(chan AuditResult, 1)
 	go func() {
-		_, err := Audit(ctx, path, opts, func(f Finding) error {
+		sum, err := Audit(ctx, path, opts, func(f Finding) error {
 			select {
 			case findings <- f:
 				return nil
 			case <-ctx.Done():
-				return ctx.Err()
+				return notTaken{ctx.Err()}
 			}
 		})
 		close(findings)
-		errc <- err
-		close(errc)
+		done <- AuditResult{Summary: sum, Err: err}
+		close(done)
 	}()
-	return findings, errc
+	return findings, done
 }
+
+// notTaken, from fn, stops the audit with err as a non-nil error does, and says fn did
+// not take the finding: the summary does not count it.
+type notTaken struct{ err error }
+
+func (e notTaken) Error() string { return e.err.Error() }
 
 // watch calls cancel, from a goroutine of its own, if ctx is done before the returned
 // function is called; that function returns only once the goroutine has ended, so the

@@ -77,8 +77,8 @@ func TestNil(t *testing.T) {
 	findings, done := AuditFindings(ctx, dir, nil)
 	for range findings {
 	}
-	if err := <-done; !errors.Is(err, ErrNotAudited) {
-		t.Fatalf("AuditFindings: %v", err)
+	if r := <-done; !errors.Is(r.Err, ErrNotAudited) {
+		t.Fatalf("AuditFindings: %v", r.Err)
 	}
 	if _, err := Repair(ctx, dir, nil); !errors.Is(err, ErrNotRepaired) {
 		t.Fatalf("Repair: %v", err)
