@@ -17,39 +17,26 @@ import (
 	"unsafe"
 )
 
-// FindingClass says what a finding means for Git 3.0.
-type FindingClass int
-
-const (
-	// Git3: Git 2.x accepts it, Git 3.0 rejects or ignores it (uppercase hex).
-	Git3 FindingClass = C.HEXOID_CLASS_GIT3
-	// FindingError: both reject it: malformed, damaged or unreadable.
-	FindingError FindingClass = C.HEXOID_CLASS_ERROR
-	// Warn: uppercase that Git 3.0 still accepts (a pack's name, a note's own name).
-	Warn FindingClass = C.HEXOID_CLASS_WARN
+// Class's values are the library's enum hexoid_finding_class (a build fails otherwise).
+var (
+	_ = [1]struct{}{}[ClassGit3-C.HEXOID_CLASS_GIT3]
+	_ = [1]struct{}{}[ClassError-C.HEXOID_CLASS_ERROR]
+	_ = [1]struct{}{}[ClassWarn-C.HEXOID_CLASS_WARN]
 )
-
-// String is "git3", "error" or "warn", as hexoid audit prints it.
-func (c FindingClass) String() string {
-	if s := C.hexoid_finding_class_name(C.enum_hexoid_finding_class(c)); s != nil {
-		return C.GoString(s)
-	}
-	return fmt.Sprintf("FindingClass(%d)", int(c))
-}
 
 // Finding is one thing the audit found. Its strings are Go's own: they stay valid.
 type Finding struct {
-	Code       string       // a stable name: "uppercase-id", "bad-id", "not-a-file", ...
-	Class      FindingClass // what it means for Git 3.0
-	Area       string       // "refs", "packed-refs", ..., "pack-objects", "alternates"
-	Path       string       // relative to the git directory (or the objects folder)
-	Line       int          // in a file of lines or in the object's text, from 1; 0 if none
-	Column     int          // from 1; 0 if none
-	Object     string       // the object's ID in lowercase hex, "" when not about an object
-	ObjectType string       // "commit" or "tag" for an object's headers, else ""
-	Header     string       // "tree", "parent", "object", "mergetag object", or ""
-	Offset     int64        // in a pack, or -1
-	Message    string       // one line, for people
+	Code       string // a stable name: "uppercase-id", "bad-id", "not-a-file", ...
+	Class      Class  // what it means for Git 3.0
+	Area       string // "refs", "packed-refs", ..., "pack-objects", "alternates"
+	Path       string // relative to the git directory (or the objects folder)
+	Line       int    // in a file of lines or in the object's text, from 1; 0 if none
+	Column     int    // from 1; 0 if none
+	Object     string // the object's ID in lowercase hex, "" when not about an object
+	ObjectType string // "commit" or "tag" for an object's headers, else ""
+	Header     string // "tree", "parent", "object", "mergetag object", or ""
+	Offset     int64  // in a pack, or -1
+	Message    string // one line, for people
 }
 
 func (f Finding) String() string {
@@ -142,7 +129,7 @@ type dropped struct {
 func goFinding(f *C.struct_hexoid_audit_finding) Finding {
 	g := Finding{
 		Code:    C.GoString(C.hexoid_audit_code_name(f.code)),
-		Class:   FindingClass(f.cls),
+		Class:   Class(f.cls),
 		Area:    C.GoString(C.hexoid_audit_area_name(f.area)),
 		Path:    C.GoString(f.path),
 		Line:    int(f.line),

@@ -77,7 +77,7 @@ func TestAudit(t *testing.T) {
 				t.Fatalf("%v pack=%v: %d findings, summary %+v", algo, pack, len(got), sum.Total)
 			}
 			for _, f := range got {
-				if !bad[f.Object] || f.Code != "uppercase-id" || f.Class != Git3 || f.Area != area ||
+				if !bad[f.Object] || f.Code != "uppercase-id" || f.Class != ClassGit3 || f.Area != area ||
 					f.Header != "tree" || f.Line != 1 || f.Column != col || f.ObjectType != "commit" ||
 					(pack != (f.Offset >= 0)) || !strings.Contains(f.Message, "Git 3.0") {
 					t.Fatalf("%v pack=%v: finding %+v", algo, pack, f)

@@ -66,19 +66,19 @@ func (v Verdict) String() string {
 
 // PushFinding is one thing the push check found, in report order.
 type PushFinding struct {
-	Code       string       // the library's stable name: "uppercase", "bad-id", "crc", ...
-	Class      FindingClass // Git3 or FindingError
-	Rejects    bool         // it rejects the push (with Mixed or ReportOnly, it may not)
-	Update     int          // index of the update whose ref reaches it, or -1
-	Ref        string       // that update's ref, or ""
-	Pushed     string       // found in the pushed objects: the pack's or loose object's name
-	Object     string       // the object's ID in lowercase hex, or ""
-	ObjectType string       // "commit" or "tag" for a header finding, else as known or ""
-	Header     string       // "tree", "parent", "object", "mergetag object", or ""
-	Line       int          // in the object's text, from 1; 0 if not about text
-	Column     int          // from 1; 0 if not about text
-	Offset     int64        // in the pushed pack, or -1
-	Message    string       // one line, for people
+	Code       string // the library's stable name: "uppercase", "bad-id", "crc", ...
+	Class      Class  // ClassGit3 or ClassError
+	Rejects    bool   // it rejects the push (with Mixed or ReportOnly, it may not)
+	Update     int    // index of the update whose ref reaches it, or -1
+	Ref        string // that update's ref, or ""
+	Pushed     string // found in the pushed objects: the pack's or loose object's name
+	Object     string // the object's ID in lowercase hex, or ""
+	ObjectType string // "commit" or "tag" for a header finding, else as known or ""
+	Header     string // "tree", "parent", "object", "mergetag object", or ""
+	Line       int    // in the object's text, from 1; 0 if not about text
+	Column     int    // from 1; 0 if not about text
+	Offset     int64  // in the pushed pack, or -1
+	Message    string // one line, for people
 }
 
 // PushResult is the push check's verdict and what it found.
@@ -109,7 +109,7 @@ func hxGoGateFinding(h C.uintptr_t, f *C.struct_hexoid_gate_finding) (stop C.int
 	st := cgo.Handle(h).Value().(*gateState)
 	defer st.recovered(&stop)
 	g := PushFinding{
-		Class:   FindingClass(f.cls),
+		Class:   Class(f.cls),
 		Rejects: f.rejects != 0,
 		Update:  -1,
 		Line:    int(f.line),

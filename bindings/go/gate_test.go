@@ -208,7 +208,7 @@ func TestCheckPushDirect(t *testing.T) {
 				t.Fatalf("nil options: %+v, %v", res, err)
 			}
 			f := res.Findings[0]
-			want := PushFinding{Code: "uppercase", Class: Git3, Rejects: true, Update: 0, Ref: "refs/heads/main",
+			want := PushFinding{Code: "uppercase", Class: ClassGit3, Rejects: true, Update: 0, Ref: "refs/heads/main",
 				Object: p.bad, ObjectType: "commit", Header: "tree", Line: 1, Column: p.badColumn, Offset: -1,
 				Message: f.Message}
 			if f != want || f.Message == "" {

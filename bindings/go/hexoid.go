@@ -76,22 +76,30 @@ func cKind(k Kind) C.int {
 	return C.HEXOID_LOWER
 }
 
-// Class says why a byte is wrong.
+// Class says what something wrong means for Git 3.0: a bad digit of an ID, a problem
+// of a listing, a finding of the audit or of the push check.
 type Class int
 
 const (
-	// ClassHex: not a hex digit at all; every version of git rejects it.
-	ClassHex Class = 1
-	// ClassUpper: 'A'..'F' where only lowercase is accepted; Git 2.x takes it, Git 3.0 does not.
-	ClassUpper Class = 2
+	// ClassGit3: Git 2.x accepts it, Git 3.0 rejects or ignores it: uppercase hex
+	// where only lowercase is accepted.
+	ClassGit3 Class = 1
+	// ClassError: every git rejects it: not hex, malformed, damaged or unreadable.
+	ClassError Class = 2
+	// ClassWarn: uppercase that Git 3.0 still accepts (a pack's name, a note's own
+	// name); only the audit finds it.
+	ClassWarn Class = 3
 )
 
+// String is "git3", "error" or "warn", as hexoid audit prints it.
 func (c Class) String() string {
 	switch c {
-	case ClassHex:
-		return "not hex"
-	case ClassUpper:
-		return "uppercase"
+	case ClassGit3:
+		return "git3"
+	case ClassError:
+		return "error"
+	case ClassWarn:
+		return "warn"
 	}
 	return fmt.Sprintf("Class(%d)", int(c))
 }
@@ -102,7 +110,7 @@ func (c Class) String() string {
 type Error struct {
 	Record int
 	Column int
-	Class  Class  // ClassUpper for an uppercase digit alone, else ClassHex
+	Class  Class  // ClassGit3 for an uppercase digit alone, else ClassError
 	Code   string // the listing checker's name for it: "uppercase-id", "bad-hex", "short-id", ...
 }
 
@@ -110,7 +118,7 @@ func (e *Error) Error() string {
 	if e == nil {
 		return "<nil>"
 	}
-	if e.Class == ClassUpper {
+	if e.Class == ClassGit3 {
 		return fmt.Sprintf("hexoid: record %d, column %d: uppercase hex digit: Git 3.0 accepts only lowercase", e.Record, e.Column)
 	}
 	switch e.Code {
@@ -221,10 +229,10 @@ func strict(dst, src []byte, algo Algo, kind Kind) (int, error) {
 		if r.status != C.HEXOID_OK {
 			rec, col := int(r.record), int(r.column)
 			line := src[rec*stride : rec*stride+stride]
-			e := &Error{Record: rec, Column: col + 1, Class: Class(r.status), Code: codeOf(r.status)}
+			e := &Error{Record: rec, Column: col + 1, Class: statusClass(r.status), Code: codeOf(r.status)}
 			// A line cut short: the newline (or a CR before it) where a digit should be.
 			if nl := indexEOL(line[:hexsz]); nl >= 0 && nl <= col {
-				e.Column, e.Class, e.Code = nl+1, ClassHex, "short-id"
+				e.Column, e.Class, e.Code = nl+1, ClassError, "short-id"
 			}
 			zero(dst, rec*rawsz, (whole+1)*rawsz)
 			return rec, e
@@ -239,7 +247,7 @@ func strict(dst, src []byte, algo Algo, kind Kind) (int, error) {
 	if len(line) > stride {
 		line = line[:stride]
 	}
-	e := &Error{Record: shape, Class: ClassHex}
+	e := &Error{Record: shape, Class: ClassError}
 	if digitsError(e, line[:min(len(line), hexsz)], kind) {
 		return shape, e
 	}
@@ -264,7 +272,7 @@ func strict(dst, src []byte, algo Algo, kind Kind) (int, error) {
 func digitsError(e *Error, digits []byte, kind Kind) bool {
 	for i, c := range digits {
 		if mixedTable[c]&bad != 0 {
-			e.Column, e.Class, e.Code = i+1, ClassHex, "bad-hex"
+			e.Column, e.Class, e.Code = i+1, ClassError, "bad-hex"
 			if c == '\n' || c == '\r' {
 				e.Code = "short-id"
 			}
@@ -276,7 +284,7 @@ func digitsError(e *Error, digits []byte, kind Kind) bool {
 	}
 	for i, c := range digits {
 		if lowerTable[c]&bad != 0 {
-			e.Column, e.Class, e.Code = i+1, ClassUpper, "uppercase-id"
+			e.Column, e.Class, e.Code = i+1, ClassGit3, "uppercase-id"
 			return true
 		}
 	}
@@ -305,6 +313,14 @@ func indexEOL(b []byte) int {
 		}
 	}
 	return -1
+}
+
+// statusClass is the Class of a bad ID as the library's status says.
+func statusClass(status C.int) Class {
+	if status == C.HEXOID_EUPPER {
+		return ClassGit3
+	}
+	return ClassError
 }
 
 func codeOf(status C.int) string {
@@ -357,7 +373,7 @@ func result(r C.struct_hx_result, n int) (int, error) {
 	case C.HEXOID_OK:
 		return n, nil
 	case C.HEXOID_EHEX, C.HEXOID_EUPPER:
-		return int(r.record), &Error{Record: int(r.record), Column: int(r.column) + 1, Class: Class(r.status),
+		return int(r.record), &Error{Record: int(r.record), Column: int(r.column) + 1, Class: statusClass(r.status),
 			Code: codeOf(C.int(r.status))}
 	}
 	return 0, ErrStride // HEXOID_EARG: excluded by check(); kept as an error, never a panic

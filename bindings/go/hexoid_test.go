@@ -18,7 +18,7 @@ import (
 
 var algos = []Algo{SHA1, SHA256}
 
-var codeName = map[Class]string{ClassHex: "bad-hex", ClassUpper: "uppercase-id"}
+var codeName = map[Class]string{ClassError: "bad-hex", ClassGit3: "uppercase-id"}
 
 // lines makes n random IDs as records of stride bytes (hex, then '\n' and padding),
 // and their raw bytes.
@@ -88,7 +88,7 @@ func TestDecodeErrors(t *testing.T) {
 				b     byte
 				kind  Kind
 				class Class
-			}{{'G', Lower, ClassHex}, {'g', Mixed, ClassHex}, {'B', Lower, ClassUpper}, {0, Mixed, ClassHex}} {
+			}{{'G', Lower, ClassError}, {'g', Mixed, ClassError}, {'B', Lower, ClassGit3}, {0, Mixed, ClassError}} {
 				text, raw := lines(rng, n, stride, algo)
 				text[bad*stride+col] = c.b
 				dst := bytes.Repeat([]byte{0xAA}, (n+2)*rawsz)
@@ -189,9 +189,9 @@ func TestDecodeID(t *testing.T) {
 						continue
 					}
 					var e *Error
-					class, code := ClassHex, "bad-hex"
+					class, code := ClassError, "bad-hex"
 					if isUpper {
-						class, code = ClassUpper, "uppercase-id"
+						class, code = ClassGit3, "uppercase-id"
 					}
 					if !errors.As(err, &e) || *e != (Error{0, pos + 1, class, code}) {
 						t.Fatalf("%v pos %d byte %#x kind %d: %v", algo, pos, b, kind, err)
@@ -265,8 +265,8 @@ func TestListing(t *testing.T) {
 		if err != nil || st.Lines != 5000 || st.OIDs != 4998 || st.Problems != 2 || st.Algo != SHA1 {
 			t.Fatalf("%s: %+v, %v", name, st, err)
 		}
-		if len(got) != 2 || got[0].Line != 1235 || got[0].Column != 8 || got[0].Class != ClassUpper || got[0].Code != "uppercase-id" || got[1].Code != "crlf" ||
-			got[1].Line != 4001 || got[1].Column != 40 || got[1].Class != ClassHex || got[1].Message == "" {
+		if len(got) != 2 || got[0].Line != 1235 || got[0].Column != 8 || got[0].Class != ClassGit3 || got[0].Code != "uppercase-id" || got[1].Code != "crlf" ||
+			got[1].Line != 4001 || got[1].Column != 40 || got[1].Class != ClassError || got[1].Message == "" {
 			t.Fatalf("%s: problems %v", name, got)
 		}
 	}
@@ -344,7 +344,7 @@ func TestListingFromGit(t *testing.T) {
 		var n uint64
 		up := bytes.ToUpper(revs)
 		VerifyListing(bytes.NewReader(up), FormatRevList, algo, Lower, func(p Problem) error {
-			if p.Class == ClassUpper {
+			if p.Class == ClassGit3 {
 				n++
 			}
 			return nil
@@ -464,5 +464,24 @@ func TestEncodeID(t *testing.T) {
 	}
 	if _, err := EncodeID(make([]byte, 39), make([]byte, 20)); err != ErrLength {
 		t.Fatalf("short dst: %v", err)
+	}
+}
+
+// One Class for IDs, listings, the audit and the push check, named as hexoid audit
+// names it.
+func TestClass(t *testing.T) {
+	for c, want := range map[Class]string{ClassGit3: "git3", ClassError: "error", ClassWarn: "warn", 0: "Class(0)", 9: "Class(9)"} {
+		if c.String() != want {
+			t.Fatalf("%d: %q", int(c), c.String())
+		}
+	}
+	_, err := Validate([]byte(strings.Repeat("A", 40)+"\n"), SHA1, Lower)
+	var e *Error
+	if !errors.As(err, &e) || e.Class != ClassGit3 || !strings.Contains(e.Error(), "uppercase") {
+		t.Fatalf("uppercase: %v", err)
+	}
+	_, err = Validate([]byte(strings.Repeat("A", 39)+"g\n"), SHA1, Mixed)
+	if !errors.As(err, &e) || e.Class != ClassError || e.Column != 40 {
+		t.Fatalf("not hex: %v", err)
 	}
 }

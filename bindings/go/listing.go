@@ -73,7 +73,7 @@ func ParseFormat(name string) (Format, error) {
 type Problem struct {
 	Line    int    // from 1
 	Column  int    // from 1: the first byte that is wrong
-	Class   Class  // ClassUpper when only an uppercase digit is wrong, else ClassHex
+	Class   Class  // ClassGit3 when only an uppercase digit is wrong, else ClassError
 	Code    string // for programs: the library's stable name ("uppercase-id", "bad-hex", "crlf", ...)
 	Message string // for people: what is wrong
 }
@@ -123,7 +123,7 @@ func hxGoProblem(h C.uintptr_t, p *C.struct_hexoid_problem) (stop C.int) {
 	prob := Problem{
 		Line:    int(p.line),
 		Column:  int(p.column),
-		Class:   Class(p.status),
+		Class:   statusClass(C.int(p.status)),
 		Code:    listingCodeName(p.code),
 		Message: C.GoString(&p.message[0]),
 	}
