@@ -181,9 +181,11 @@ check: all $(TESTRUN)
 
 # The Go package against this build: a hexoid.pc naming the source's headers and the
 # build's libraries, then go test linked with the shared library (found at run time
-# through LD_LIBRARY_PATH), again statically (-tags hexoid_static), and the calls that
-# run C threads beside Go's (the push check, the audit) under -race. No module is
-# fetched: the package needs nothing outside Go's standard library.
+# through LD_LIBRARY_PATH), again statically (-tags hexoid_static), the calls that
+# run C threads beside Go's (the push check, the audit) under -race, and built and
+# tested without cgo (CGO_ENABLED=0: the pure-Go package, the same tests where they do
+# not need the library). No module is fetched: the package needs nothing outside Go's
+# standard library.
 GO ?= go
 GO_TEST_FLAGS ?=
 GO_ENV = PKG_CONFIG_PATH=$(CURDIR)/$(BUILD)/pkgconfig GOPROXY=off GOFLAGS=-mod=mod \
@@ -199,6 +201,9 @@ check-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -tags hexoid_static $(GO_TEST_FLAGS) ./...
 	@echo '# go test (race)'
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -race -run 'CheckPush|Audit' $(GO_TEST_FLAGS) .
+	@echo '# go test (purego)'
+	cd bindings/go && $(GO_ENV) CGO_ENABLED=0 $(GO) build ./... && \
+		$(GO_ENV) CGO_ENABLED=0 $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
 
 # The Go package's benchmarks beside encoding/hex, against this build.
 bench-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc

@@ -1,6 +1,8 @@
 #!/bin/sh
 # The Go package (bindings/go) through make check-go: go test against this build, linked
-# with the shared library and again statically; each Go test becomes a TAP line.
+# with the shared library, again statically, under -race, and built without cgo (the
+# pure-Go package, the same tests and examples on the same cases where they do not need
+# the library); each Go test becomes a TAP line.
 # Skipped for a cross build (RUN set: cgo would need the target's toolchain for Go) and a
 # sanitizer build (its library needs the sanitizer's runtime, which go does not link).
 # Needs: MAKE, BUILD, CFLAGS from the Makefile.

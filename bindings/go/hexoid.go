@@ -6,19 +6,18 @@
 // which pays from a few records on: a cgo call costs about as much as decoding two IDs
 // in Go. Single IDs (DecodeID, EncodeID) are decoded in Go, without cgo.
 //
+// Built without cgo (CGO_ENABLED=0), the package is pure Go: the single-ID calls, the
+// bulk calls and their errors give the same results, one ID at a time in Go, and
+// VerifyListing checks FormatOIDs listings as the library does. What needs the library
+// (Audit, CheckPush, Repair, VerifyListing of any other format) returns an error that
+// is ErrNeedsCgo.
+//
 // Every function is safe for concurrent use.
 package hexoid
-
-/*
-#include <stdlib.h>
-#include "shim.h"
-*/
-import "C"
 
 import (
 	"errors"
 	"fmt"
-	"unsafe"
 )
 
 // Algo is the hash of the object IDs.
@@ -67,14 +66,6 @@ const (
 	// Mixed accepts 'A'..'F' as well, as Git 2.x does.
 	Mixed Kind = 1
 )
-
-// cKind is the library's value of a Kind: anything but Mixed is lowercase only.
-func cKind(k Kind) C.int {
-	if k == Mixed {
-		return C.HEXOID_MIXED
-	}
-	return C.HEXOID_LOWER
-}
 
 // Class says what something wrong means for Git 3.0: a bad digit of an ID, a problem
 // of a listing, a finding of the audit or of the push check.
@@ -145,6 +136,9 @@ var (
 	ErrLength = errors.New("hexoid: an object ID is 40 or 64 hex digits")
 	// ErrShortDst: a dst without room for every record of src.
 	ErrShortDst = errors.New("hexoid: dst has no room for every record")
+	// ErrNeedsCgo: the call needs libhexoid, and the program was built without cgo
+	// (CGO_ENABLED=0).
+	ErrNeedsCgo = errors.New("hexoid: needs libhexoid: built without cgo (CGO_ENABLED=0)")
 )
 
 // Records is how many records of stride bytes src holds for DecodeStride, the last one
@@ -220,16 +214,9 @@ func strict(dst, src []byte, algo Algo, kind Kind) (int, error) {
 		n = shape
 	}
 	if n > 0 {
-		var out *C.uchar
-		if dst != nil {
-			out = (*C.uchar)(unsafe.Pointer(&dst[0]))
-		}
-		r := C.hx_decode(out, (*C.char)(unsafe.Pointer(&src[0])), C.size_t(n), C.size_t(stride),
-			C.int(algo), cKind(kind))
-		if r.status != C.HEXOID_OK {
-			rec, col := int(r.record), int(r.column)
+		if rec, col, class := decodeRecords(dst, src, n, stride, algo, kind); class != 0 {
 			line := src[rec*stride : rec*stride+stride]
-			e := &Error{Record: rec, Column: col + 1, Class: statusClass(r.status), Code: codeOf(r.status)}
+			e := &Error{Record: rec, Column: col + 1, Class: class, Code: codeOf(class)}
 			// A line cut short: the newline (or a CR before it) where a digit should be.
 			if nl := indexEOL(line[:hexsz]); nl >= 0 && nl <= col {
 				e.Column, e.Class, e.Code = nl+1, ClassError, "short-id"
@@ -315,16 +302,9 @@ func indexEOL(b []byte) int {
 	return -1
 }
 
-// statusClass is the Class of a bad ID as the library's status says.
-func statusClass(status C.int) Class {
-	if status == C.HEXOID_EUPPER {
-		return ClassGit3
-	}
-	return ClassError
-}
-
-func codeOf(status C.int) string {
-	if status == C.HEXOID_EUPPER {
+// codeOf is the Code of a bad digit of the Class.
+func codeOf(class Class) string {
+	if class == ClassGit3 {
 		return "uppercase-id"
 	}
 	return "bad-hex"
@@ -349,9 +329,8 @@ func DecodeStride(dst, src []byte, stride int, algo Algo, kind Kind) (int, error
 	if n == 0 {
 		return 0, nil
 	}
-	r := C.hx_decode((*C.uchar)(unsafe.Pointer(&dst[0])), (*C.char)(unsafe.Pointer(&src[0])),
-		C.size_t(n), C.size_t(stride), C.int(algo), cKind(kind))
-	return result(r, n)
+	rec, col, class := decodeRecords(dst, src, n, stride, algo, kind)
+	return result(n, rec, col, class)
 }
 
 // ValidateStride checks src's records as DecodeStride does, writing nothing.
@@ -363,20 +342,16 @@ func ValidateStride(src []byte, stride int, algo Algo, kind Kind) (int, error) {
 	if n == 0 {
 		return 0, nil
 	}
-	r := C.hx_decode(nil, (*C.char)(unsafe.Pointer(&src[0])), C.size_t(n), C.size_t(stride),
-		C.int(algo), cKind(kind))
-	return result(r, n)
+	rec, col, class := decodeRecords(nil, src, n, stride, algo, kind)
+	return result(n, rec, col, class)
 }
 
-func result(r C.struct_hx_result, n int) (int, error) {
-	switch r.status {
-	case C.HEXOID_OK:
+// result is DecodeStride's of what decodeRecords said: n records in all.
+func result(n, rec, col int, class Class) (int, error) {
+	if class == 0 {
 		return n, nil
-	case C.HEXOID_EHEX, C.HEXOID_EUPPER:
-		return int(r.record), &Error{Record: int(r.record), Column: int(r.column) + 1, Class: statusClass(r.status),
-			Code: codeOf(C.int(r.status))}
 	}
-	return 0, ErrStride // HEXOID_EARG: excluded by check(); kept as an error, never a panic
+	return rec, &Error{Record: rec, Column: col + 1, Class: class, Code: codeOf(class)}
 }
 
 // Encode writes the IDs in src (rawsz bytes each, packed) as lowercase hex at
@@ -397,14 +372,6 @@ func Encode(dst []byte, stride int, src []byte, algo Algo) (int, error) {
 	if n == 0 {
 		return 0, nil
 	}
-	C.hexoid_encode((*C.char)(unsafe.Pointer(&dst[0])), C.size_t(stride),
-		(*C.uchar)(unsafe.Pointer(&src[0])), C.size_t(n), C.enum_hexoid_algo(algo))
+	encodeRecords(dst, stride, src, n, algo)
 	return n, nil
 }
-
-// Kernel is the library's active kernel: "scalar", "sse", "avx2", "avx512", "avx512bw",
-// "neon" or "neonwide".
-func Kernel() string { return C.GoString(C.hexoid_kernel()) }
-
-// Version is the library's version, "MAJOR.MINOR.PATCH".
-func Version() string { return C.GoString(C.hexoid_version()) }
