@@ -26,7 +26,8 @@ trap 'rm -f "$log"' EXIT
 ${MAKE:-make} -s --no-print-directory BUILD="${BUILD:-build}" GO_TEST_FLAGS=-v check-go >"$log" 2>&1
 rc=$?
 # Only our own lines: go's "ok <package>" would be counted as a test of its own.
-awk '/^# go test \(/ { how = $4; gsub(/[()]/, "", how) }
+awk '/^# go test \(race\) skipped/ { sub(/^# go test \(race\) skipped: /, ""); print "ok - go (race) # skip: " $0; next }
+	/^# go test \(/ { how = $4; gsub(/[()]/, "", how) }
 	/^--- PASS: / { print "ok - go (" how "): " $3 }
 	/^--- SKIP: / { print "ok - go (" how "): " $3 " # skip" }
 	/^--- FAIL: / { print "not ok - go (" how "): " $3 }' "$log" >"$log.tap"

@@ -311,3 +311,39 @@ func TestCheckPushCancel(t *testing.T) {
 		}
 	}
 }
+
+// FullWalk changes what is walked: git's connectivity walk leaves out what an existing
+// ref already reaches, the full walk does not. A bad commit already on a branch, pushed
+// again as a new branch or as main's new value: accepted by the default walk (its
+// findings are the audit's business), rejected by the full one.
+func TestCheckPushFullWalk(t *testing.T) {
+	for _, algo := range algos {
+		t.Run(algo.String(), func(t *testing.T) {
+			p := newPushRepos(t, algo)
+			gitDir := filepath.Join(p.client, ".git")
+			for _, up := range []RefUpdate{
+				{Old: zeroIDs[algo], New: p.bad, Ref: "refs/heads/other"},
+				{Old: p.head, New: p.bad, Ref: "refs/heads/main"},
+			} {
+				res, err := CheckPush(context.Background(), gitDir, "", []RefUpdate{up}, nil)
+				if err != nil || res.Verdict != Accept || !res.Complete || len(res.Findings) != 0 {
+					t.Fatalf("%s, git's walk: %+v, %v", up.Ref, res, err)
+				}
+				res, err = CheckPush(context.Background(), gitDir, "", []RefUpdate{up}, &PushOptions{FullWalk: true})
+				if err != nil || res.Verdict != Reject || !res.Complete || len(res.Findings) != 1 ||
+					res.Findings[0].Object != p.bad || res.Findings[0].Ref != up.Ref {
+					t.Fatalf("%s, full walk: %+v, %v", up.Ref, res, err)
+				}
+			}
+			// Once no ref reaches it, both walks find it.
+			gitIn(t, p.client, "", "update-ref", "-d", "refs/heads/bad")
+			up := []RefUpdate{{Old: zeroIDs[algo], New: p.bad, Ref: "refs/heads/other"}}
+			for _, full := range []bool{false, true} {
+				res, err := CheckPush(context.Background(), gitDir, "", up, &PushOptions{FullWalk: full})
+				if err != nil || res.Verdict != Reject || len(res.Findings) != 1 {
+					t.Fatalf("unreached, full walk %v: %+v, %v", full, res, err)
+				}
+			}
+		})
+	}
+}
