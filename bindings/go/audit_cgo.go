@@ -146,7 +146,11 @@ func Audit(ctx context.Context, path string, opts *AuditOptions, fn func(Finding
 	if o.ObjectsDir {
 		a = C.hexoid_audit_open_objects(cpath, C.enum_hexoid_algo(o.Algo), &h.err[0], C.size_t(len(h.err)))
 	} else {
-		a = C.hexoid_audit_open_with(cpath, 0, &why, &h.err[0], C.size_t(len(h.err)))
+		var flags C.uint
+		if o.Exact {
+			flags = C.HEXOID_AUDIT_OPEN_EXACT
+		}
+		a = C.hexoid_audit_open_with(cpath, flags, &why, &h.err[0], C.size_t(len(h.err)))
 	}
 	if a == nil {
 		code := ""

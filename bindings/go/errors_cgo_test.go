@@ -67,3 +67,30 @@ func TestOpenErrors(t *testing.T) {
 		}
 	}
 }
+
+// An empty folder inside a repository: found as git finds it, the repository above;
+// with Exact, not a repository, and its summary names nothing.
+func TestAuditExact(t *testing.T) {
+	repo, _ := plantedRepo(t, SHA1, 1, false)
+	sub := filepath.Join(repo, "srv", "sub.git")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Audit(context.Background(), sub, nil, nil)
+	if err != nil || sum.Total.Git3 != 1 || filepath.Base(sum.GitDir) != ".git" {
+		t.Fatalf("found upward: %+v, %v", sum, err)
+	}
+	var oe *OpenError
+	sum, err = Audit(context.Background(), sub, &AuditOptions{Exact: true}, nil)
+	if !errors.As(err, &oe) || oe.Code != "not-a-repository" || sum.GitDir != "" {
+		t.Fatalf("exact: %+v, %v", sum, err)
+	}
+	if sum, err := Audit(context.Background(), repo, &AuditOptions{Exact: true}, nil); err != nil || sum.Total.Git3 != 1 {
+		t.Fatalf("exact, the repository itself: %+v, %v", sum, err)
+	}
+	// Below a ceiling, nothing is found upward either.
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Join(repo, "srv"))
+	if _, err := Audit(context.Background(), sub, nil, nil); !errors.As(err, &oe) || oe.Code != "not-a-repository" {
+		t.Fatalf("ceiling: %v", err)
+	}
+}
