@@ -42,12 +42,12 @@ type AuditOptions struct {
 	// object pool, a quarantine); Algo is its hash, AutoAlgo to take it from its
 	// contents.
 	ObjectsDir bool
+	Algo       Algo
 	// Exact: the repository at path and no other: path is a git directory, or a folder
 	// holding .git; nothing above it is searched (hexoid audit --exact). Without it,
 	// the repository is found as git finds it, upward from path, stopping below each
 	// folder GIT_CEILING_DIRECTORIES names.
 	Exact bool
-	Algo       Algo
 	// Progress, if set, is called now and then while packs are scanned: what is
 	// scanned, and done of total objects. A non-nil error stops the audit.
 	Progress func(what string, done, total uint64) error

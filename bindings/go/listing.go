@@ -57,7 +57,9 @@ func ParseFormat(name string) (Format, error) {
 	return 0, fmt.Errorf("hexoid: unknown listing format %q", name)
 }
 
-// Problem is one bad line of a listing, at most one a line.
+// Problem is one thing wrong in a line of a listing: each bad ID of the line is one,
+// and so is where the text around them breaks the format (a line may have both: an
+// uppercase ID then a CR before its newline).
 type Problem struct {
 	Line    int    // from 1
 	Column  int    // from 1: the first byte that is wrong
@@ -68,7 +70,9 @@ type Problem struct {
 
 func (p Problem) String() string { return fmt.Sprintf("%d:%d: %s", p.Line, p.Column, p.Message) }
 
-// ListingStats is what VerifyListing saw.
+// ListingStats is what VerifyListing saw: its lines, the IDs of its good lines, and its
+// problems. When fn stopped the check, Problems counts those fn was given, and Lines
+// and OIDs may count lines the library had read beyond the last of them.
 type ListingStats struct {
 	Lines, OIDs, Problems uint64
 	Format                Format // the format used (what FormatAuto recognised)
@@ -112,7 +116,7 @@ type checker interface {
 var bufs = sync.Pool{New: func() interface{} { b := make([]byte, 64<<10); return &b }}
 
 // VerifyListing reads a listing from r to its end and checks every line and the IDs in
-// it, in bounded memory whatever its size or its lines' lengths. Each bad line goes to
+// it, in bounded memory whatever its size or its lines' lengths. Each problem goes to
 // fn (nil only counts them), in line order. A non-nil error from fn stops the check and
 // is returned. The error is nil when the listing was read to its end, bad lines or not:
 // ListingStats.Problems counts them; otherwise it is r's error or fn's. A nil r is
