@@ -212,6 +212,9 @@ check-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
 	@echo '# go test (purego)'
 	cd bindings/go && $(GO_ENV) CGO_ENABLED=0 $(GO) build ./... && \
 		$(GO_ENV) CGO_ENABLED=0 $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
+	cd bindings/go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) CGO_ENABLED=0 $(GO) vet ./... && \
+		{ ! command -v gofmt >/dev/null || test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }; }
+	@echo '# go vet and gofmt: clean, with cgo and without'
 
 # The Go package's benchmarks beside encoding/hex, against this build.
 bench-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc

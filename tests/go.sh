@@ -27,6 +27,7 @@ ${MAKE:-make} -s --no-print-directory BUILD="${BUILD:-build}" GO_TEST_FLAGS=-v c
 rc=$?
 # Only our own lines: go's "ok <package>" would be counted as a test of its own.
 awk '/^# go test \(race\) skipped/ { sub(/^# go test \(race\) skipped: /, ""); print "ok - go (race) # skip: " $0; next }
+	/^# go vet and gofmt: clean/ { print "ok - go vet and gofmt: clean, with cgo and without" }
 	/^# go test \(/ { how = $4; gsub(/[()]/, "", how) }
 	/^--- PASS: / { print "ok - go (" how "): " $3 }
 	/^--- SKIP: / { print "ok - go (" how "): " $3 " # skip" }
