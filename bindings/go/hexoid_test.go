@@ -502,3 +502,27 @@ func TestClass(t *testing.T) {
 		t.Fatalf("not hex: %v", err)
 	}
 }
+
+// pack-objects' input, as git pack-objects reads it (checked in Go too without cgo):
+// each way a line is wrong, at its column, with the library's code and message.
+func TestPackObjectsListing(t *testing.T) {
+	id := "e83c5163316f89bfbde7d9ab23ca2e25604af290"
+	text := "-" + id + "\n" + id + " path/to/file\n" + id + "\n" + id + "x\n" + strings.ToUpper(id) + "0\n" +
+		"-" + id + " x\n" + id[:12] + " y\n" + id + "\r\n"
+	var got []string
+	st, err := VerifyListing(strings.NewReader(text), FormatPackObjects, AutoAlgo, Lower, func(p Problem) error {
+		got = append(got, fmt.Sprintf("%d:%d %s %s: %s", p.Line, p.Column, p.Class, p.Code, p.Message))
+		return nil
+	})
+	want := []string{
+		"4:41 error syntax: expected a space after the object ID, found 'x'",
+		"5:41 error long-id: object ID too long: more than 40 hex digits (sha1)",
+		"6:42 error syntax: expected the end of the line, found ' '",
+		"7:13 error short-id: object ID too short: 12 hex digits, expected 40 (sha1)",
+		"8:41 error crlf: carriage return before end of line (CRLF line ending)",
+	}
+	if err != nil || st.Lines != 8 || st.OIDs != 3 || st.Problems != 5 || st.Algo != SHA1 || st.Format != FormatPackObjects ||
+		strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%+v %v:\n%s", st, err, strings.Join(got, "\n"))
+	}
+}

@@ -4,8 +4,8 @@ package hexoid
 
 import "fmt"
 
-// Without cgo, bare-ID listings are checked in Go (purego.go); other formats need the
-// library.
+// Without cgo, bare IDs and pack-objects' input are checked in Go (purego.go); other
+// formats need the library.
 
 const formatCount = Format(len(formatNames))
 
@@ -29,8 +29,9 @@ func newChecker(format Format, algo Algo, kind Kind, st *listingState) (checker,
 	if format < 0 || format >= formatCount || (algo != AutoAlgo && algo.RawSize() == 0) {
 		return nil, ErrBadListingOptions
 	}
-	if format != FormatOIDs {
-		return nil, fmt.Errorf("%w: listings of format %s (only %s is checked in Go)", ErrNeedsCgo, format, FormatOIDs)
+	if format != FormatOIDs && format != FormatPackObjects {
+		return nil, fmt.Errorf("%w: listings of format %s (only %s and %s are checked in Go)", ErrNeedsCgo, format,
+			FormatOIDs, FormatPackObjects)
 	}
-	return newGoOIDs(algo, kind, st), nil
+	return newGoListing(format, algo, kind, st), nil
 }

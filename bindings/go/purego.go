@@ -52,12 +52,14 @@ var formatNames = [...]string{"auto", "oids", "pack-objects", "rev-list", "batch
 // bytes checked and the rest skipped.
 const maxLine = 1 << 20
 
-// goOIDs checks a bare-ID listing (FormatOIDs) as the library does: each line one ID
-// and nothing else, each way it is not reported with the library's code, column and
-// message, problems in line order, at most one ID problem and one about the line's
-// shape for a line.
-type goOIDs struct {
+// goListing checks a listing of bare IDs (FormatOIDs: each line one ID and nothing
+// else) or pack-objects' input (FormatPackObjects: <oid>[ <name>], or -<oid>) as the
+// library does: each way a line is wrong reported with the library's code, column and
+// message, in line order, at most one problem for the line's ID and one for the text
+// around it.
+type goListing struct {
 	st       *listingState
+	format   Format
 	algo     Algo
 	kind     Kind
 	line     []byte // the line the last feed left open
@@ -66,14 +68,14 @@ type goOIDs struct {
 	n        ListingStats
 }
 
-func newGoOIDs(algo Algo, kind Kind, st *listingState) *goOIDs {
+func newGoListing(format Format, algo Algo, kind Kind, st *listingState) *goListing {
 	if kind != Mixed {
 		kind = Lower
 	}
-	return &goOIDs{st: st, algo: algo, kind: kind, n: ListingStats{Format: FormatOIDs}}
+	return &goListing{st: st, format: format, algo: algo, kind: kind, n: ListingStats{Format: format}}
 }
 
-func (g *goOIDs) feed(b []byte) bool {
+func (g *goListing) feed(b []byte) bool {
 	for len(b) > 0 && !g.stopped {
 		i := indexByte(b, '\n')
 		if i < 0 {
@@ -97,7 +99,7 @@ func (g *goOIDs) feed(b []byte) bool {
 }
 
 // add keeps b as more of the open line; past maxLine, the line is checked then, cut.
-func (g *goOIDs) add(b []byte) {
+func (g *goListing) add(b []byte) {
 	if g.skipping {
 		return
 	}
@@ -111,7 +113,7 @@ func (g *goOIDs) add(b []byte) {
 	g.line = append(g.line, b...)
 }
 
-func (g *goOIDs) finish() bool {
+func (g *goListing) finish() bool {
 	if !g.stopped && len(g.line) > 0 && !g.skipping {
 		g.take(g.line, false)
 	}
@@ -119,13 +121,13 @@ func (g *goOIDs) finish() bool {
 	return g.stopped
 }
 
-func (g *goOIDs) stats() ListingStats {
+func (g *goListing) stats() ListingStats {
 	s := g.n
 	s.Algo = g.algo
 	return s
 }
 
-func (g *goOIDs) close() {}
+func (g *goListing) close() {}
 
 func indexByte(b []byte, c byte) int {
 	for i, x := range b {
@@ -138,7 +140,7 @@ func indexByte(b []byte, c byte) int {
 
 func isHexDigit(c byte) bool { return mixedTable[c]&bad == 0 }
 
-func (g *goOIDs) algoName() string {
+func (g *goListing) algoName() string {
 	if g.algo == SHA256 {
 		return "sha256"
 	}
@@ -146,7 +148,7 @@ func (g *goOIDs) algoName() string {
 }
 
 // emit reports a problem at column col (from 0) of the line.
-func (g *goOIDs) emit(line uint64, col int, code, msg string) {
+func (g *goListing) emit(line uint64, col int, code, msg string) {
 	if g.stopped {
 		return
 	}
@@ -163,8 +165,9 @@ func (g *goOIDs) emit(line uint64, col int, code, msg string) {
 	}
 }
 
-// badByte reports byte col of s, where a digit of the ID that starts the line was wanted.
-func (g *goOIDs) badByte(line uint64, s []byte, col int) {
+// badByte reports byte col of s, where a digit of the ID that starts at idStart was
+// wanted.
+func (g *goListing) badByte(line uint64, s []byte, col, idStart int) {
 	b := s[col]
 	switch {
 	case b >= 'A' && b <= 'F' && g.kind == Lower:
@@ -174,7 +177,7 @@ func (g *goOIDs) badByte(line uint64, s []byte, col int) {
 	case b == 0:
 		g.emit(line, col, "nul-byte", "NUL byte in line")
 	case b == ' ' || b == '\t':
-		g.emit(line, col, "short-id", fmt.Sprintf("object ID too short: %d hex digits, expected %d (%s)", col, g.algo.HexSize(), g.algoName()))
+		g.emit(line, col, "short-id", fmt.Sprintf("object ID too short: %d hex digits, expected %d (%s)", col-idStart, g.algo.HexSize(), g.algoName()))
 	case b > ' ' && b < 0x7f:
 		g.emit(line, col, "bad-hex", fmt.Sprintf("invalid hex digit '%c' in object ID", b))
 	default:
@@ -182,35 +185,140 @@ func (g *goOIDs) badByte(line uint64, s []byte, col int) {
 	}
 }
 
-// shape reports what is wrong at byte col of s around the ID: a CR that ends the line or
-// a NUL say more than anything else there.
-func (g *goOIDs) shape(line uint64, s []byte, col int, code, msg string) {
-	if col < len(s) && s[col] == '\r' && col+1 == len(s) {
-		g.emit(line, col, "crlf", "carriage return before end of line (CRLF line ending)")
-	} else if col < len(s) && s[col] == 0 {
-		g.emit(line, col, "nul-byte", "NUL byte in line")
-	} else {
-		g.emit(line, col, code, msg)
-	}
+// The problems of a line's text, as the library's grammar names them.
+const (
+	pNone = iota
+	pEmpty
+	pShort  // arg: the hex digits seen
+	pLongID // a hex digit right after the ID
+	pLong   // bare IDs: more after the ID; arg: the line's length
+	pExpect // what: what was expected
+	pAlgo   // the first ID neither 40 nor 64 digits; arg: its length
+	pHuge   // the line was cut
+)
+
+// textProblem is where a line's text breaks its format.
+type textProblem struct {
+	code, col, arg int
+	what           string
 }
 
-// take checks one line (s without its newline); cut: s is the first maxLine bytes of
-// a longer one.
-func (g *goOIDs) take(s []byte, cut bool) {
-	g.n.Lines++
-	line := g.n.Lines
+// report reports p of the line s (cut: s is the first maxLine bytes of a longer one): a
+// CR that ends the line or a NUL says more than anything else there.
+func (g *goListing) report(line uint64, s []byte, cut bool, p textProblem) {
+	col := p.col
+	if col < len(s) && p.code != pHuge {
+		if s[col] == '\r' && col+1 == len(s) {
+			g.emit(line, col, "crlf", "carriage return before end of line (CRLF line ending)")
+			return
+		}
+		if s[col] == 0 {
+			g.emit(line, col, "nul-byte", "NUL byte in line")
+			return
+		}
+	}
 	more := ""
 	if cut {
 		more = "more than "
 	}
-	if len(s) == 0 {
-		g.shape(line, s, 0, "empty-line", "empty line")
-		return
+	switch p.code {
+	case pEmpty:
+		g.emit(line, col, "empty-line", "empty line")
+	case pShort:
+		g.emit(line, col, "short-id", fmt.Sprintf("object ID too short: %d hex digits, expected %d (%s)", p.arg, g.algo.HexSize(), g.algoName()))
+	case pLongID:
+		g.emit(line, col, "long-id", fmt.Sprintf("object ID too long: more than %d hex digits (%s)", g.algo.HexSize(), g.algoName()))
+	case pLong:
+		g.emit(line, col, "long-line", fmt.Sprintf("line too long: %s%d bytes, a %s object ID has %d hex digits", more, p.arg, g.algoName(), g.algo.HexSize()))
+	case pAlgo:
+		g.emit(line, col, "unknown-hash", fmt.Sprintf("cannot tell the object format: %s%d hex digits, expected 40 (sha1) or 64 (sha256)", more, p.arg))
+	case pHuge:
+		g.emit(line, col, "huge-line", fmt.Sprintf("line longer than %d bytes", maxLine))
+	default:
+		switch {
+		case col >= len(s):
+			g.emit(line, col, "syntax", fmt.Sprintf("expected %s, found the end of the line", p.what))
+		case s[col] >= ' ' && s[col] < 0x7f:
+			g.emit(line, col, "syntax", fmt.Sprintf("expected %s, found '%c'", p.what, s[col]))
+		default:
+			g.emit(line, col, "syntax", fmt.Sprintf("expected %s, found byte 0x%02x", p.what, s[col]))
+		}
 	}
+}
+
+// take checks one line (s without its newline); cut: s is the first maxLine bytes of
+// a longer one. The line is parsed first, its ID decoded after, then its problems are
+// reported in the order of the line: the ID's, then the text's.
+func (g *goListing) take(s []byte, cut bool) {
+	g.n.Lines++
+	line := g.n.Lines
+	id, idStart, badCol := noID, 0, 0
+	var tp textProblem
+	if len(s) == 0 {
+		tp = textProblem{code: pEmpty}
+	} else {
+		pos := 0
+		dash := g.format == FormatPackObjects && s[0] == '-'
+		if dash {
+			pos = 1
+		}
+		id, idStart, badCol, tp = g.oid(s, pos)
+		if id == fullID {
+			pos += g.algo.HexSize()
+			switch {
+			case g.format == FormatOIDs && pos < len(s):
+				tp = textProblem{code: pLong, col: pos, arg: len(s)}
+			case dash && pos < len(s):
+				tp = textProblem{code: pExpect, col: pos, what: "the end of the line"}
+			case !dash && g.format == FormatPackObjects && pos < len(s) && s[pos] != ' ':
+				if isHexDigit(s[pos]) {
+					tp = textProblem{code: pLongID, col: pos}
+				} else {
+					tp = textProblem{code: pExpect, col: pos, what: "a space after the object ID"}
+				}
+			}
+		}
+	}
+	if cut && tp.code == pNone {
+		tp = textProblem{code: pHuge, col: maxLine}
+	}
+	var raw [32]byte
+	idBad := id == shortBad
+	if id == fullID {
+		hexsz := g.algo.HexSize()
+		if !oid.DecodeBytes(raw[:], s[idStart:idStart+hexsz], mixMask(g.kind)) {
+			var e Error
+			digitsError(&e, s[idStart:idStart+hexsz], g.kind)
+			idBad, badCol = true, idStart+e.Column-1
+		}
+	}
+	// An ID with an uppercase digit that is also too long is reported as too long: it
+	// is not valid with uppercase allowed either.
+	if idBad && !(tp.code == pLongID && g.kind == Lower && s[badCol] >= 'A' && s[badCol] <= 'F') {
+		g.badByte(line, s, badCol, idStart)
+	}
+	if tp.code != pNone {
+		g.report(line, s, cut, tp)
+	}
+	if !idBad && tp.code == pNone && id == fullID {
+		g.n.OIDs++
+	}
+}
+
+// What oid found where an ID was wanted.
+const (
+	noID     = iota // none: a text problem says why
+	fullID          // hexsz bytes, to decode
+	shortBad        // too few digits, cut by a byte that is no digit (badCol)
+)
+
+// oid parses the ID at s[pos:], taking the hash from it when the listing has none yet:
+// fullID when hexsz bytes are there, else what is wrong.
+func (g *goListing) oid(s []byte, pos int) (id, idStart, badCol int, tp textProblem) {
 	if g.algo == AutoAlgo {
 		// The first ID tells the hash, by the length of its token.
 		run := 0
-		for run < len(s) && s[run] != ' ' && s[run] != '\t' && s[run] != '\r' {
+		for pos+run < len(s) && s[pos+run] != ' ' && s[pos+run] != '\t' && s[pos+run] != '\r' {
 			run++
 		}
 		switch run {
@@ -219,35 +327,19 @@ func (g *goOIDs) take(s []byte, cut bool) {
 		case 64:
 			g.algo = SHA256
 		default:
-			g.shape(line, s, 0, "unknown-hash", fmt.Sprintf("cannot tell the object format: %s%d hex digits, expected 40 (sha1) or 64 (sha256)", more, run))
-			return
+			return noID, pos, 0, textProblem{code: pAlgo, col: pos, arg: run}
 		}
 	}
-	hexsz := g.algo.HexSize()
-	if len(s) < hexsz {
-		i := 0
+	if pos+g.algo.HexSize() > len(s) {
+		// Too short: name the first byte that is not a digit, else say how short.
+		i := pos
 		for i < len(s) && isHexDigit(s[i]) {
 			i++
 		}
 		if i < len(s) && s[i] != ' ' && s[i] != '\t' {
-			g.badByte(line, s, i)
-			return
+			return shortBad, pos, i, textProblem{}
 		}
-		g.shape(line, s, i, "short-id", fmt.Sprintf("object ID too short: %d hex digits, expected %d (%s)", i, hexsz, g.algoName()))
-		return
+		return noID, pos, 0, textProblem{code: pShort, col: i, arg: i - pos}
 	}
-	var raw [32]byte
-	good := oid.DecodeBytes(raw[:], s[:hexsz], mixMask(g.kind))
-	if !good {
-		var e Error
-		digitsError(&e, s[:hexsz], g.kind)
-		g.badByte(line, s, e.Column-1)
-	}
-	if len(s) > hexsz {
-		g.shape(line, s, hexsz, "long-line", fmt.Sprintf("line too long: %s%d bytes, a %s object ID has %d hex digits", more, len(s), g.algoName(), hexsz))
-		return
-	}
-	if good && len(s) == hexsz {
-		g.n.OIDs++
-	}
+	return fullID, pos, 0, textProblem{}
 }

@@ -65,9 +65,9 @@ func TestPureGoFormatNames(t *testing.T) {
 	}
 }
 
-// oidsListing makes a listing of bare IDs, most of them good, each other line wrong in
-// one of the ways a listing can be, some of them more than one.
-func oidsListing(rng *rand.Rand, algo Algo, n int) []byte {
+// oidsListing makes a listing of bare IDs or of pack-objects' input, most lines good,
+// each other line wrong in one of the ways a listing can be, some in more than one.
+func oidsListing(rng *rand.Rand, format Format, algo Algo, n int) []byte {
 	var b bytes.Buffer
 	hexsz := algo.HexSize()
 	id := func() []byte {
@@ -111,13 +111,27 @@ func oidsListing(rng *rand.Rand, algo Algo, n int) []byte {
 			l[rng.Intn(hexsz)] = "ABCDEF"[rng.Intn(6)]
 			l[rng.Intn(hexsz)] = "g\x00 "[rng.Intn(3)]
 		}
+		if format == FormatPackObjects {
+			// pack-objects' input: a name after the ID, or an edge's '-' before it.
+			switch rng.Intn(6) {
+			case 0, 1:
+				l = append(l, " some/path"[:1+rng.Intn(10)]...)
+			case 2:
+				l = append([]byte{'-'}, l...)
+			case 3:
+				l = append([]byte{'-'}, l...)
+				l = append(l, " x0\r\x00"[rng.Intn(5)])
+			case 4:
+				l = append(l, "x0\t"[rng.Intn(3)])
+			}
+		}
 		b.Write(l)
 		b.WriteByte('\n')
 	}
 	return b.Bytes()
 }
 
-func runBoth(t *testing.T, name string, text []byte, algo Algo, kind Kind, stopAt int) {
+func runBoth(t *testing.T, name string, format Format, text []byte, algo Algo, kind Kind, stopAt int) {
 	t.Helper()
 	var got [2][]string
 	var stats [2]ListingStats
@@ -133,13 +147,13 @@ func runBoth(t *testing.T, name string, text []byte, algo Algo, kind Kind, stopA
 		}}
 		var c checker
 		if i == 0 {
-			cc, err := newCChecker(FormatOIDs, algo, kind, st)
+			cc, err := newCChecker(format, algo, kind, st)
 			if err != nil {
 				t.Fatal(err)
 			}
 			c = cc
 		} else {
-			c = newGoOIDs(algo, kind, st)
+			c = newGoListing(format, algo, kind, st)
 		}
 		// Read in pieces of every size, as a reader may give them.
 		stats[i], errs[i] = verify(iotest.HalfReader(bytes.NewReader(text)), c, st)
@@ -167,51 +181,41 @@ func runBoth(t *testing.T, name string, text []byte, algo Algo, kind Kind, stopA
 
 func TestPureGoListing(t *testing.T) {
 	rng := rand.New(rand.NewSource(21))
-	for _, algo := range algos {
-		for round := 0; round < 200; round++ {
-			text := oidsListing(rng, algo, 1+rng.Intn(300))
-			if rng.Intn(4) == 0 { // the last line without its newline
-				text = text[:len(text)-1]
-			}
-			for _, a := range []Algo{AutoAlgo, algo} {
-				for _, kind := range []Kind{Lower, Mixed} {
-					runBoth(t, fmt.Sprintf("%v round %d algo %v kind %d", algo, round, a, kind), text, a, kind, 0)
+	for _, format := range []Format{FormatOIDs, FormatPackObjects} {
+		for _, algo := range algos {
+			for round := 0; round < 150; round++ {
+				text := oidsListing(rng, format, algo, 1+rng.Intn(300))
+				if rng.Intn(4) == 0 { // the last line without its newline
+					text = text[:len(text)-1]
 				}
+				name := fmt.Sprintf("%v %v round %d", format, algo, round)
+				for _, a := range []Algo{AutoAlgo, algo} {
+					for _, kind := range []Kind{Lower, Mixed} {
+						runBoth(t, fmt.Sprintf("%s algo %v kind %d", name, a, kind), format, text, a, kind, 0)
+					}
+				}
+				runBoth(t, name+", stopped", format, text, algo, Lower, 1+rng.Intn(3))
 			}
-			runBoth(t, fmt.Sprintf("%v round %d, stopped", algo, round), text, algo, Lower, 1+rng.Intn(3))
 		}
 		// Lines the hash cannot be told from, first; the empty listing.
-		for _, text := range []string{"", "\n", "\r\n", "abc\n", " " + strings.Repeat("a", 40) + "\n", "\x00\n",
-			strings.Repeat("a", 40) + "\tx\n", strings.Repeat("a", 41)} {
-			runBoth(t, fmt.Sprintf("%q", text), []byte(text), AutoAlgo, Lower, 0)
+		id := strings.Repeat("a", 40)
+		for _, text := range []string{"", "\n", "\r\n", "abc\n", " " + id + "\n", "\x00\n", id + "\tx\n", id + "a",
+			"-\n", "-", "-" + id + " x\n", "-\r\n", "- " + id + "\n", "-" + id[:20] + "\n", id + " \n", id + "A\n"} {
+			runBoth(t, fmt.Sprintf("%v %q", format, text), format, []byte(text), AutoAlgo, Lower, 0)
+			runBoth(t, fmt.Sprintf("%v %q sha1", format, text), format, []byte(text), SHA1, Lower, 0)
 		}
-	}
-	// Lines longer than the library keeps: at its limit, one byte over, far over, with
-	// and without a newline, and the hash still unknown in one.
-	id := strings.Repeat("b", 40)
-	for _, text := range []string{
-		id + "\n" + id + strings.Repeat("x", maxLine-40) + "\n" + id + "\n",
-		id + "\n" + id + strings.Repeat("x", maxLine-39) + "\n" + id + "\n",
-		id + "\n" + strings.Repeat("G", 3*maxLine) + "\n" + id + "\n",
-		id + "\n" + id + strings.Repeat("\r", maxLine),
-		strings.Repeat("c", maxLine+5) + "\n" + id + "\n",
-	} {
-		runBoth(t, fmt.Sprintf("%d bytes", len(text)), []byte(text), AutoAlgo, Lower, 0)
-	}
-}
-
-// The names of repair kinds and outcomes, Go's own now, are the library's.
-func TestRepairNamesAreLibrarys(t *testing.T) {
-	for i := 0; i < 9; i++ {
-		kind, outcome := cRepairNames(RepairKind(i), RepairOutcome(i))
-		if kind == "" {
-			kind = fmt.Sprintf("RepairKind(%d)", i)
-		}
-		if outcome == "" {
-			outcome = fmt.Sprintf("RepairOutcome(%d)", i)
-		}
-		if RepairKind(i).String() != kind || RepairOutcome(i).String() != outcome {
-			t.Fatalf("%d: Go %q %q, library %q %q", i, RepairKind(i), RepairOutcome(i), kind, outcome)
+		// Lines longer than the library keeps: at its limit, one byte over, far over, with
+		// and without a newline, and the hash still unknown in one.
+		id = strings.Repeat("b", 40)
+		for _, text := range []string{
+			id + "\n" + id + strings.Repeat("x", maxLine-40) + "\n" + id + "\n",
+			id + "\n" + id + strings.Repeat("x", maxLine-39) + "\n" + id + "\n",
+			id + "\n" + id + " " + strings.Repeat("x", maxLine) + "\n" + id + "\n",
+			id + "\n" + strings.Repeat("G", 3*maxLine) + "\n" + id + "\n",
+			id + "\n" + id + strings.Repeat("\r", maxLine),
+			strings.Repeat("c", maxLine+5) + "\n" + id + "\n",
+		} {
+			runBoth(t, fmt.Sprintf("%v %d bytes", format, len(text)), format, []byte(text), AutoAlgo, Lower, 0)
 		}
 	}
 }
