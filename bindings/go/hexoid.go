@@ -8,7 +8,8 @@
 //
 // Built without cgo (CGO_ENABLED=0), the package is pure Go: the single-ID calls, the
 // bulk calls and their errors give the same results, one ID at a time in Go, and
-// VerifyListing checks FormatOIDs and FormatPackObjects listings as the library does. What needs the library
+// VerifyListing checks the listings whose lines hold one ID (bare IDs, pack-objects'
+// input, show-ref, .promisor files, ls-remote, packed-refs) as the library does. What needs the library
 // (Audit, CheckPush, Repair, VerifyListing of any other format) returns an error that
 // is ErrNeedsCgo.
 //

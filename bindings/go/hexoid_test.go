@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -344,6 +345,31 @@ func TestListingFromGit(t *testing.T) {
 		if want, _ := hex.DecodeString(string(ids[:algo.HexSize()])); !bytes.Equal(raw[:algo.RawSize()], want) {
 			t.Fatalf("%v: decoded ID differs", algo)
 		}
+		// Refs as git lists them (in Go too without cgo): show-ref -d, ls-remote
+		// --symref, a packed-refs file with a peeled tag. Clean, every ID counted.
+		run(nil, "tag", "-a", "-m", "a tag", "v1")
+		run(nil, "pack-refs", "--all")
+		packed, err := os.ReadFile(filepath.Join(repo, ".git", "packed-refs"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			format Format
+			text   []byte
+			ids    uint64
+		}{
+			{FormatShowRef, run(nil, "show-ref", "-d"), 3},
+			{FormatLsRemote, run(nil, "ls-remote", "--symref", "."), 4},
+			{FormatPackedRefs, packed, 3},
+		} {
+			st, err := VerifyListing(bytes.NewReader(c.text), c.format, AutoAlgo, Lower, func(p Problem) error {
+				return fmt.Errorf("problem %v", p)
+			})
+			if err != nil || st.OIDs != c.ids || st.Algo != algo {
+				t.Fatalf("%v %v: %+v %v\n%s", algo, c.format, st, err, c.text)
+			}
+		}
+		run(nil, "tag", "-d", "v1")
 		revs := run(nil, "rev-list", "--objects", "--all")
 		if !HaveCgo {
 			if _, err := VerifyListing(bytes.NewReader(revs), FormatAuto, AutoAlgo, Lower, nil); !errors.Is(err, ErrNeedsCgo) {

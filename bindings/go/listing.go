@@ -125,9 +125,10 @@ var bufs = sync.Pool{New: func() interface{} { b := make([]byte, 64<<10); return
 // The C side holds no Go pointer: fn is reached through a runtime/cgo.Handle, deleted
 // when VerifyListing returns. A panic in fn is raised again from VerifyListing.
 //
-// Built without cgo, FormatOIDs and FormatPackObjects listings are checked in Go, with
-// the same problems, messages and counts as the library's; any other format is an
-// error that is ErrNeedsCgo.
+// Built without cgo, the formats whose lines hold one ID (FormatOIDs,
+// FormatPackObjects, FormatShowRef, FormatPromisor, FormatLsRemote, FormatPackedRefs)
+// are checked in Go, with the same problems, messages and counts as the library's; any
+// other format is an error that is ErrNeedsCgo.
 func VerifyListing(r io.Reader, format Format, algo Algo, kind Kind, fn func(Problem) error) (ListingStats, error) {
 	var stats ListingStats
 	if r == nil {

@@ -4,8 +4,8 @@ package hexoid
 
 import "fmt"
 
-// Without cgo, bare IDs and pack-objects' input are checked in Go (purego.go); other
-// formats need the library.
+// Without cgo, the listings whose lines hold one ID are checked in Go (purego.go);
+// other formats need the library.
 
 const formatCount = Format(len(formatNames))
 
@@ -29,9 +29,9 @@ func newChecker(format Format, algo Algo, kind Kind, st *listingState) (checker,
 	if format < 0 || format >= formatCount || (algo != AutoAlgo && algo.RawSize() == 0) {
 		return nil, ErrBadListingOptions
 	}
-	if format != FormatOIDs && format != FormatPackObjects {
-		return nil, fmt.Errorf("%w: listings of format %s (only %s and %s are checked in Go)", ErrNeedsCgo, format,
-			FormatOIDs, FormatPackObjects)
+	if !goFormat(format) {
+		return nil, fmt.Errorf("%w: listings of format %s (checked in Go: oids, pack-objects, show-ref, promisor, ls-remote, packed-refs)",
+			ErrNeedsCgo, format)
 	}
 	return newGoListing(format, algo, kind, st), nil
 }

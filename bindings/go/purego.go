@@ -52,11 +52,12 @@ var formatNames = [...]string{"auto", "oids", "pack-objects", "rev-list", "batch
 // bytes checked and the rest skipped.
 const maxLine = 1 << 20
 
-// goListing checks a listing of bare IDs (FormatOIDs: each line one ID and nothing
-// else) or pack-objects' input (FormatPackObjects: <oid>[ <name>], or -<oid>) as the
-// library does: each way a line is wrong reported with the library's code, column and
-// message, in line order, at most one problem for the line's ID and one for the text
-// around it.
+// goListing checks a listing whose lines hold at most one ID (goFormat) as the library
+// does: bare IDs (FormatOIDs), pack-objects' input (<oid>[ <name>], -<oid>), show-ref's
+// and .promisor files' <oid> <ref>, ls-remote's <oid>TAB<ref> (and ref: lines),
+// packed-refs (its header, <oid> <ref>, ^<oid>). Each way a line is wrong is reported
+// with the library's code, column and message, in line order, at most one problem for
+// the line's ID and one for the text around it.
 type goListing struct {
 	st       *listingState
 	format   Format
@@ -257,27 +258,7 @@ func (g *goListing) take(s []byte, cut bool) {
 	if len(s) == 0 {
 		tp = textProblem{code: pEmpty}
 	} else {
-		pos := 0
-		dash := g.format == FormatPackObjects && s[0] == '-'
-		if dash {
-			pos = 1
-		}
-		id, idStart, badCol, tp = g.oid(s, pos)
-		if id == fullID {
-			pos += g.algo.HexSize()
-			switch {
-			case g.format == FormatOIDs && pos < len(s):
-				tp = textProblem{code: pLong, col: pos, arg: len(s)}
-			case dash && pos < len(s):
-				tp = textProblem{code: pExpect, col: pos, what: "the end of the line"}
-			case !dash && g.format == FormatPackObjects && pos < len(s) && s[pos] != ' ':
-				if isHexDigit(s[pos]) {
-					tp = textProblem{code: pLongID, col: pos}
-				} else {
-					tp = textProblem{code: pExpect, col: pos, what: "a space after the object ID"}
-				}
-			}
-		}
+		id, idStart, badCol, tp = g.parse(s)
 	}
 	if cut && tp.code == pNone {
 		tp = textProblem{code: pHuge, col: maxLine}
@@ -303,6 +284,97 @@ func (g *goListing) take(s []byte, cut bool) {
 	if !idBad && tp.code == pNone && id == fullID {
 		g.n.OIDs++
 	}
+}
+
+// goFormats are the formats goListing checks: each line at most one ID.
+func goFormat(f Format) bool {
+	switch f {
+	case FormatOIDs, FormatPackObjects, FormatShowRef, FormatPromisor, FormatLsRemote, FormatPackedRefs:
+		return true
+	}
+	return false
+}
+
+// parse reads the line s by the format's grammar: where its ID is, and the first
+// problem of its text, after which nothing of the line is looked at.
+func (g *goListing) parse(s []byte) (id, idStart, badCol int, tp textProblem) {
+	pos := 0
+	var after func(pos int) textProblem // the text after a whole ID
+	switch {
+	case g.format == FormatOIDs:
+		after = func(pos int) textProblem {
+			if pos < len(s) {
+				return textProblem{code: pLong, col: pos, arg: len(s)}
+			}
+			return textProblem{}
+		}
+	case g.format == FormatPackObjects && s[0] == '-', g.format == FormatPackedRefs && s[0] == '^':
+		pos = 1
+		after = func(pos int) textProblem { return endAt(s, pos) }
+	case g.format == FormatPackObjects:
+		after = func(pos int) textProblem {
+			if pos < len(s) {
+				_, tp := sepAt(s, pos, ' ', "a space after the object ID")
+				return tp
+			}
+			return textProblem{}
+		}
+	case g.format == FormatPackedRefs && hasPrefix(s, "# pack-refs with:"):
+		return noID, 0, 0, textProblem{}
+	case g.format == FormatLsRemote && hasPrefix(s, "ref: "): // --symref: ref: <target>TAB<ref>
+		return noID, 0, 0, textProblem{}
+	default: // show-ref, promisor, ls-remote, packed-refs: <oid> <ref>, <oid>TAB<ref>
+		ch, what := byte(' '), "a space after the object ID"
+		if g.format == FormatLsRemote {
+			ch, what = '\t', "a tab after the object ID"
+		}
+		after = func(pos int) textProblem {
+			pos, tp := sepAt(s, pos, ch, what)
+			if tp.code != pNone {
+				return tp
+			}
+			return refnameAt(s, pos)
+		}
+	}
+	id, idStart, badCol, tp = g.oid(s, pos)
+	if id == fullID {
+		tp = after(idStart + g.algo.HexSize())
+	}
+	return id, idStart, badCol, tp
+}
+
+func hasPrefix(s []byte, p string) bool { return len(s) >= len(p) && string(s[:len(p)]) == p }
+
+// sepAt takes the separator ch at s[pos], right after an ID: a hex digit there means
+// the ID is too long.
+func sepAt(s []byte, pos int, ch byte, what string) (int, textProblem) {
+	if pos < len(s) && s[pos] == ch {
+		return pos + 1, textProblem{}
+	}
+	if pos < len(s) && isHexDigit(s[pos]) {
+		return pos, textProblem{code: pLongID, col: pos}
+	}
+	return pos, textProblem{code: pExpect, col: pos, what: what}
+}
+
+// refnameAt takes a ref name, the rest of the line: not empty, no space or tab.
+func refnameAt(s []byte, pos int) textProblem {
+	if pos >= len(s) {
+		return textProblem{code: pExpect, col: pos, what: "a ref name"}
+	}
+	for i := pos; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\t' {
+			return textProblem{code: pExpect, col: i, what: "the end of the ref name"}
+		}
+	}
+	return textProblem{}
+}
+
+func endAt(s []byte, pos int) textProblem {
+	if pos == len(s) {
+		return textProblem{}
+	}
+	return textProblem{code: pExpect, col: pos, what: "the end of the line"}
 }
 
 // What oid found where an ID was wanted.

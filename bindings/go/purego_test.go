@@ -111,7 +111,8 @@ func oidsListing(rng *rand.Rand, format Format, algo Algo, n int) []byte {
 			l[rng.Intn(hexsz)] = "ABCDEF"[rng.Intn(6)]
 			l[rng.Intn(hexsz)] = "g\x00 "[rng.Intn(3)]
 		}
-		if format == FormatPackObjects {
+		switch format {
+		case FormatPackObjects:
 			// pack-objects' input: a name after the ID, or an edge's '-' before it.
 			switch rng.Intn(6) {
 			case 0, 1:
@@ -123,6 +124,36 @@ func oidsListing(rng *rand.Rand, format Format, algo Algo, n int) []byte {
 				l = append(l, " x0\r\x00"[rng.Intn(5)])
 			case 4:
 				l = append(l, "x0\t"[rng.Intn(3)])
+			}
+		case FormatShowRef, FormatPromisor, FormatLsRemote, FormatPackedRefs:
+			sep := " "
+			if format == FormatLsRemote {
+				sep = "\t"
+			}
+			switch rng.Intn(12) {
+			case 0:
+				l = append(l, " \t\r0x"[rng.Intn(5)]) // no ref, a wrong separator
+			case 1:
+				l = append(l, sep...) // an empty ref name
+			case 2:
+				l = append(l, (sep + "refs/heads/a b")...)
+			case 3:
+				l = append(l, (sep + "refs/heads/a\tb")...)
+			case 4:
+				l = append(l, (sep + "refs/tags/v1\r")...)
+			case 5:
+				if format == FormatPackedRefs {
+					l = append([]byte{'^'}, l...)
+					l = append(l, " x\r"[:rng.Intn(4)]...)
+				} else if format == FormatLsRemote {
+					l = []byte("ref: refs/heads/main\tHEAD"[:rng.Intn(26)])
+				}
+			case 6:
+				if format == FormatPackedRefs {
+					l = []byte("# pack-refs with: peeled fully-peeled sorted")
+				}
+			default:
+				l = append(l, (sep + "refs/heads/main")...)
 			}
 		}
 		b.Write(l)
@@ -181,9 +212,9 @@ func runBoth(t *testing.T, name string, format Format, text []byte, algo Algo, k
 
 func TestPureGoListing(t *testing.T) {
 	rng := rand.New(rand.NewSource(21))
-	for _, format := range []Format{FormatOIDs, FormatPackObjects} {
+	for _, format := range []Format{FormatOIDs, FormatPackObjects, FormatShowRef, FormatPromisor, FormatLsRemote, FormatPackedRefs} {
 		for _, algo := range algos {
-			for round := 0; round < 150; round++ {
+			for round := 0; round < 60; round++ {
 				text := oidsListing(rng, format, algo, 1+rng.Intn(300))
 				if rng.Intn(4) == 0 { // the last line without its newline
 					text = text[:len(text)-1]
@@ -200,7 +231,8 @@ func TestPureGoListing(t *testing.T) {
 		// Lines the hash cannot be told from, first; the empty listing.
 		id := strings.Repeat("a", 40)
 		for _, text := range []string{"", "\n", "\r\n", "abc\n", " " + id + "\n", "\x00\n", id + "\tx\n", id + "a",
-			"-\n", "-", "-" + id + " x\n", "-\r\n", "- " + id + "\n", "-" + id[:20] + "\n", id + " \n", id + "A\n"} {
+			"-\n", "-", "-" + id + " x\n", "-\r\n", "- " + id + "\n", "-" + id[:20] + "\n", id + " \n", id + "A\n",
+			"ref: \n", "ref:\n", "^\n", "^" + id + "\n", "# pack-refs with:\n", "#\n", id + " refs/x\n", id + "\trefs/x\n"} {
 			runBoth(t, fmt.Sprintf("%v %q", format, text), format, []byte(text), AutoAlgo, Lower, 0)
 			runBoth(t, fmt.Sprintf("%v %q sha1", format, text), format, []byte(text), SHA1, Lower, 0)
 		}
@@ -211,6 +243,8 @@ func TestPureGoListing(t *testing.T) {
 			id + "\n" + id + strings.Repeat("x", maxLine-40) + "\n" + id + "\n",
 			id + "\n" + id + strings.Repeat("x", maxLine-39) + "\n" + id + "\n",
 			id + "\n" + id + " " + strings.Repeat("x", maxLine) + "\n" + id + "\n",
+			id + "\n" + id + "\t" + strings.Repeat("x", maxLine) + "\n" + id + "\n",
+			id + "\n# pack-refs with:" + strings.Repeat(" x", maxLine) + "\nref: " + strings.Repeat("y", maxLine) + "\n",
 			id + "\n" + strings.Repeat("G", 3*maxLine) + "\n" + id + "\n",
 			id + "\n" + id + strings.Repeat("\r", maxLine),
 			strings.Repeat("c", maxLine+5) + "\n" + id + "\n",
