@@ -4,7 +4,7 @@
 #   make check            all tests (installs missing Debian packages when run as root);
 #                         T=NAME runs the C tests and shell suites whose names hold NAME
 #   make check-go         the Go package (bindings/go): go test, shared and static
-#   make bench-go         the Go package's benchmarks beside encoding/hex
+#   make bench-go         the Go package's benchmarks beside encoding/hex (and without cgo)
 #   make demo             verify this repository's and a fresh SHA-256 repository's listings
 #   make check-sanitize   the tests again under -fsanitize=address,undefined
 #   make check-tsan       the threading tests under -fsanitize=thread
@@ -219,6 +219,8 @@ check-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
 # The Go package's benchmarks beside encoding/hex, against this build.
 bench-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
 	cd bindings/go && $(GO_ENV) $(GO) test -run '^$$' -bench . $(GO_BENCH_FLAGS) .
+	@echo '# built without cgo (CGO_ENABLED=0): the bulk decode in Go'
+	cd bindings/go && $(GO_ENV) CGO_ENABLED=0 $(GO) test -run '^$$' -bench 'Decode64K/hexoid' $(GO_BENCH_FLAGS) .
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
