@@ -4,7 +4,7 @@
 #   make check            all tests (installs missing Debian packages when run as root);
 #                         T=NAME runs the C tests and shell suites whose names hold NAME
 #   make check-go         the Go package (bindings/go): go test, shared and static
-#   make bench-go         the Go package's benchmarks beside encoding/hex
+#   make bench-go         the Go package's benchmarks beside encoding/hex (and without cgo)
 #   make demo             verify this repository's and a fresh SHA-256 repository's listings
 #   make check-sanitize   the tests again under -fsanitize=address,undefined
 #   make check-tsan       the threading tests under -fsanitize=thread
@@ -181,11 +181,16 @@ check: all $(TESTRUN)
 
 # The Go package against this build: a hexoid.pc naming the source's headers and the
 # build's libraries, then go test linked with the shared library (found at run time
-# through LD_LIBRARY_PATH), again statically (-tags hexoid_static), and the calls that
-# run C threads beside Go's (the push check, the audit) under -race. No module is
-# fetched: the package needs nothing outside Go's standard library.
+# through LD_LIBRARY_PATH), again statically (-tags hexoid_static), the calls that
+# run C threads beside Go's (GO_RACE_TESTS) under -race when the toolchain has the race
+# detector, and built and tested without cgo (CGO_ENABLED=0: the pure-Go package, the
+# same tests where they do not need the library). No module is fetched: the package
+# needs nothing outside Go's standard library.
 GO ?= go
 GO_TEST_FLAGS ?=
+# What runs under -race (when the toolchain has the race detector): the push check, the
+# audit, the repair's cancellation, and their examples, all of which run C threads.
+GO_RACE_TESTS ?= CheckPush|Audit|Cancel|Stops|Nil|OpenErrors
 GO_ENV = PKG_CONFIG_PATH=$(CURDIR)/$(BUILD)/pkgconfig GOPROXY=off GOFLAGS=-mod=mod \
 	GOCACHE=$(CURDIR)/$(BUILD)/go-cache LD_LIBRARY_PATH=$(CURDIR)/$(BUILD) CC="$(CC)"
 $(BUILD)/pkgconfig/hexoid.pc: hexoid.pc.in $(BUILD)/.config
@@ -197,12 +202,25 @@ check-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
 	@echo '# go test (static)'
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -tags hexoid_static $(GO_TEST_FLAGS) ./...
-	@echo '# go test (race)'
-	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -race -run 'CheckPush|Audit' $(GO_TEST_FLAGS) .
+	@cd bindings/go && if $(GO_ENV) $(GO) test -race -count=1 -run '^$$' . >$(CURDIR)/$(BUILD)/go-race.log 2>&1 || \
+		! grep -q -e 'not supported' -e 'requires cgo' $(CURDIR)/$(BUILD)/go-race.log; then \
+		echo '# go test (race)'; \
+		$(GO_ENV) $(GO) test -count=1 -race -run '$(GO_RACE_TESTS)' $(GO_TEST_FLAGS) .; \
+	else \
+		echo "# go test (race) skipped: $$(head -1 $(CURDIR)/$(BUILD)/go-race.log)"; \
+	fi
+	@echo '# go test (purego)'
+	cd bindings/go && $(GO_ENV) CGO_ENABLED=0 $(GO) build ./... && \
+		$(GO_ENV) CGO_ENABLED=0 $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
+	cd bindings/go && $(GO_ENV) $(GO) vet ./... && $(GO_ENV) CGO_ENABLED=0 $(GO) vet ./... && \
+		{ ! command -v gofmt >/dev/null || test -z "$$(gofmt -l .)" || { gofmt -l .; exit 1; }; }
+	@echo '# go vet and gofmt: clean, with cgo and without'
 
 # The Go package's benchmarks beside encoding/hex, against this build.
 bench-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
 	cd bindings/go && $(GO_ENV) $(GO) test -run '^$$' -bench . $(GO_BENCH_FLAGS) .
+	@echo '# built without cgo (CGO_ENABLED=0): the bulk decode in Go'
+	cd bindings/go && $(GO_ENV) CGO_ENABLED=0 $(GO) test -run '^$$' -bench 'Decode64K/hexoid' $(GO_BENCH_FLAGS) .
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:

@@ -1,6 +1,8 @@
 #!/bin/sh
 # The Go package (bindings/go) through make check-go: go test against this build, linked
-# with the shared library and again statically; each Go test becomes a TAP line.
+# with the shared library, again statically, under -race, and built without cgo (the
+# pure-Go package, the same tests and examples on the same cases where they do not need
+# the library); each Go test becomes a TAP line.
 # Skipped for a cross build (RUN set: cgo would need the target's toolchain for Go) and a
 # sanitizer build (its library needs the sanitizer's runtime, which go does not link).
 # Needs: MAKE, BUILD, CFLAGS from the Makefile.
@@ -24,7 +26,9 @@ trap 'rm -f "$log"' EXIT
 ${MAKE:-make} -s --no-print-directory BUILD="${BUILD:-build}" GO_TEST_FLAGS=-v check-go >"$log" 2>&1
 rc=$?
 # Only our own lines: go's "ok <package>" would be counted as a test of its own.
-awk '/^# go test \(/ { how = $4; gsub(/[()]/, "", how) }
+awk '/^# go test \(race\) skipped/ { sub(/^# go test \(race\) skipped: /, ""); print "ok - go (race) # skip: " $0; next }
+	/^# go vet and gofmt: clean/ { print "ok - go vet and gofmt: clean, with cgo and without" }
+	/^# go test \(/ { how = $4; gsub(/[()]/, "", how) }
 	/^--- PASS: / { print "ok - go (" how "): " $3 }
 	/^--- SKIP: / { print "ok - go (" how "): " $3 " # skip" }
 	/^--- FAIL: / { print "not ok - go (" how "): " $3 }' "$log" >"$log.tap"

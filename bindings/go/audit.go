@@ -1,53 +1,26 @@
 package hexoid
 
-/*
-#include <stdlib.h>
-#include "shim.h"
-*/
-import "C"
-
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"runtime/cgo"
-	"unsafe"
+	"io/fs"
+	"os"
 )
-
-// FindingClass says what a finding means for Git 3.0.
-type FindingClass int
-
-const (
-	// Git3: Git 2.x accepts it, Git 3.0 rejects or ignores it (uppercase hex).
-	Git3 FindingClass = C.HEXOID_CLASS_GIT3
-	// FindingError: both reject it: malformed, damaged or unreadable.
-	FindingError FindingClass = C.HEXOID_CLASS_ERROR
-	// Warn: uppercase that Git 3.0 still accepts (a pack's name, a note's own name).
-	Warn FindingClass = C.HEXOID_CLASS_WARN
-)
-
-// String is "git3", "error" or "warn", as hexoid audit prints it.
-func (c FindingClass) String() string {
-	if s := C.hexoid_finding_class_name(C.enum_hexoid_finding_class(c)); s != nil {
-		return C.GoString(s)
-	}
-	return fmt.Sprintf("FindingClass(%d)", int(c))
-}
 
 // Finding is one thing the audit found. Its strings are Go's own: they stay valid.
 type Finding struct {
-	Code       string       // a stable name: "uppercase-id", "bad-id", "not-a-file", ...
-	Class      FindingClass // what it means for Git 3.0
-	Area       string       // "refs", "packed-refs", ..., "pack-objects", "alternates"
-	Path       string       // relative to the git directory (or the objects folder)
-	Line       int          // in a file of lines or in the object's text, from 1; 0 if none
-	Column     int          // from 1; 0 if none
-	Object     string       // the object's ID in lowercase hex, "" when not about an object
-	ObjectType string       // "commit" or "tag" for an object's headers, else ""
-	Header     string       // "tree", "parent", "object", "mergetag object", or ""
-	Offset     int64        // in a pack, or -1
-	Message    string       // one line, for people
+	Code       string // a stable name: "uppercase-id", "bad-id", "not-a-file", ...
+	Class      Class  // what it means for Git 3.0
+	Area       string // "refs", "packed-refs", ..., "pack-objects", "alternates"
+	Path       string // relative to the git directory (or the objects folder)
+	Line       int    // in a file of lines or in the object's text, from 1; 0 if none
+	Column     int    // from 1; 0 if none
+	Object     string // the object's ID in lowercase hex, "" when not about an object
+	ObjectType string // "commit" or "tag" for an object's headers, else ""
+	Header     string // "tree", "parent", "object", "mergetag object", or ""
+	Offset     int64  // in a pack, or -1
+	Message    string // one line, for people
 }
 
 func (f Finding) String() string {
@@ -70,6 +43,11 @@ type AuditOptions struct {
 	// contents.
 	ObjectsDir bool
 	Algo       Algo
+	// Exact: the repository at path and no other: path is a git directory, or a folder
+	// holding .git; nothing above it is searched (hexoid audit --exact). Without it,
+	// the repository is found as git finds it, upward from path, stopping below each
+	// folder GIT_CEILING_DIRECTORIES names.
+	Exact bool
 	// Progress, if set, is called now and then while packs are scanned: what is
 	// scanned, and done of total objects. A non-nil error stops the audit.
 	Progress func(what string, done, total uint64) error
@@ -90,195 +68,99 @@ type AuditSummary struct {
 	Total      AreaCount // Area ""
 }
 
-type auditState struct {
-	ctx      context.Context
-	fn       func(Finding) error
-	progress func(string, uint64, uint64) error
-	err      error
-	panicked interface{}
-	didPanic bool
-}
-
-func (st *auditState) recovered(stop *C.int) {
-	if r := recover(); r != nil {
-		st.panicked, st.didPanic, *stop = r, true, 1
-	}
-}
-
-//export hxGoFinding
-func hxGoFinding(h C.uintptr_t, f *C.struct_hexoid_audit_finding) (stop C.int) {
-	st := cgo.Handle(h).Value().(*auditState)
-	// A panic must not unwind through the C frames: it is raised again once C returns.
-	defer st.recovered(&stop)
-	if st.ctx.Err() != nil {
-		return 1
-	}
-	if st.fn == nil {
-		return 0
-	}
-	if err := st.fn(goFinding(f)); err != nil {
-		st.err = err
-		return 1
-	}
-	return 0
-}
-
-// goFinding copies a finding out of C memory, valid only during the callback.
-func goFinding(f *C.struct_hexoid_audit_finding) Finding {
-	g := Finding{
-		Code:    C.GoString(C.hexoid_audit_code_name(f.code)),
-		Class:   FindingClass(f.cls),
-		Area:    C.GoString(C.hexoid_audit_area_name(f.area)),
-		Path:    C.GoString(f.path),
-		Line:    int(f.line),
-		Column:  int(f.column),
-		Offset:  -1,
-		Message: C.GoString(f.message),
-	}
-	if f.has_oid != 0 {
-		n := Algo(f.algo).RawSize()
-		g.Object = hex.EncodeToString(C.GoBytes(unsafe.Pointer(&f.oid[0]), C.int(n)))
-	}
-	if f._type == C.HEXOID_OBJ_COMMIT || f._type == C.HEXOID_OBJ_TAG {
-		g.ObjectType = C.GoString(C.hexoid_object_type_name(f._type))
-	}
-	if f.header != nil {
-		g.Header = C.GoString(f.header)
-	}
-	if f.offset != C.HEXOID_NO_OFFSET {
-		g.Offset = int64(f.offset)
-	}
-	return g
-}
-
-//export hxGoProgress
-func hxGoProgress(h C.uintptr_t, what *C.char, done, total C.uint64_t) (stop C.int) {
-	st := cgo.Handle(h).Value().(*auditState)
-	defer st.recovered(&stop)
-	if err := st.progress(C.GoString(what), uint64(done), uint64(total)); err != nil {
-		st.err = err
-		return 1
-	}
-	return 0
-}
-
-// ErrNotAudited wraps why a repository could not be opened or read.
+// ErrNotAudited wraps why a repository could not be opened or read: an *OpenError when
+// it could not be opened.
 var ErrNotAudited = errors.New("hexoid: not audited")
 
-// Audit reads everything in the repository at or above path (found as git finds it)
-// that Git 3.0 will reject, and everything malformed, and calls fn with each finding
-// (nil only counts them), in report order, from the calling goroutine. A non-nil error
-// from fn stops the audit and is returned; so does ctx's error once ctx is done: fn is
-// not called again, and the audit stops at its next finding or progress report (several
-// times a second while packs are scanned). A panic in fn is raised again from
-// Audit. A nil ctx is context.Background(). The error wraps ErrNotAudited when there is no repository or it cannot be
-// read. Findings alone are not an error: the summary counts them.
-//
-// The C side holds no Go pointer: fn is reached through a runtime/cgo.Handle, deleted
-// when Audit returns. Several audits may run at once in different goroutines.
-func Audit(ctx context.Context, path string, opts *AuditOptions, fn func(Finding) error) (AuditSummary, error) {
-	var sum AuditSummary
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	var o AuditOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.Jobs < 0 || o.Jobs > 256 {
-		return sum, fmt.Errorf("hexoid: Jobs %d (0..256)", o.Jobs)
-	}
-	if err := ctx.Err(); err != nil {
-		return sum, err
-	}
-	h := (*C.struct_hx_audit)(C.calloc(1, C.sizeof_struct_hx_audit))
-	if h == nil {
-		return sum, errors.New("hexoid: out of memory")
-	}
-	defer C.free(unsafe.Pointer(h))
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	var a *C.struct_hexoid_audit
-	if o.ObjectsDir {
-		a = C.hexoid_audit_open_objects(cpath, C.enum_hexoid_algo(o.Algo), &h.err[0], C.size_t(len(h.err)))
-	} else {
-		a = C.hexoid_audit_open(cpath, &h.err[0], C.size_t(len(h.err)))
-	}
-	if a == nil {
-		return sum, fmt.Errorf("%w: %s", ErrNotAudited, C.GoString(&h.err[0]))
-	}
-	defer C.hexoid_audit_close(a)
+// OpenError is why Audit or Repair could not open the repository (or objects folder) at
+// Path. errors.Is(err, ErrNotAudited) holds for Audit's, errors.Is(err, ErrNotRepaired)
+// for Repair's; when the path itself cannot be reached, Err is the OS's *fs.PathError,
+// so that errors.Is(err, fs.ErrNotExist) or fs.ErrPermission holds as well.
+type OpenError struct {
+	Op   string // "audit" or "repair"
+	Path string // as given
+	// Code is the library's name for why: "not-found", "unreadable", "not-a-folder",
+	// "not-a-repository", "broken-gitdir", "unknown-format", "out-of-memory"; "" when
+	// it gives none.
+	Code    string
+	Message string // the library's line, naming the path
+	Err     error  // the OS's error when the path cannot be reached, else nil
+}
 
-	st := &auditState{ctx: ctx, fn: fn, progress: o.Progress}
-	handle := cgo.NewHandle(st)
-	defer handle.Delete()
-	h.handle = C.uintptr_t(handle)
-	if o.Progress != nil {
-		h.want_progress = 1
+func (e *OpenError) Error() string {
+	if e == nil {
+		return "<nil>"
 	}
-	// The context is watched from beside the audit: a flag in C memory stops it.
-	defer watch(ctx, func() { C.hx_audit_cancel(h) })()
-	verify := C.int(0)
-	if o.VerifyIDs {
-		verify = 1
-	}
-	rc := C.hx_audit_run(a, h, C.uint(o.Jobs), verify)
-	if st.didPanic {
-		panic(st.panicked)
-	}
-	if st.err != nil {
-		return sum, st.err
-	}
-	if rc != 0 && ctx.Err() != nil {
-		return sum, ctx.Err()
-	}
-	if rc < 0 {
-		return sum, fmt.Errorf("%w: %s", ErrNotAudited, C.GoString(&h.err[0]))
-	}
+	return "hexoid: not " + e.Op + "ed: " + e.Message
+}
 
-	sum.GitDir = C.GoString(C.hexoid_audit_gitdir(a))
-	sum.Algo = Algo(C.hexoid_audit_algo(a))
-	if !o.ObjectsDir {
-		sum.RefStorage = "files"
-		if C.hexoid_audit_ref_storage(a) == C.HEXOID_REFS_REFTABLE {
-			sum.RefStorage = "reftable"
+// Unwrap is the OS's error, or nil.
+func (e *OpenError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// Is holds for ErrNotAudited (Op "audit") and ErrNotRepaired (Op "repair").
+func (e *OpenError) Is(target error) bool {
+	return e != nil && (target == ErrNotAudited && e.Op == "audit" || target == ErrNotRepaired && e.Op == "repair")
+}
+
+// openError is the *OpenError of a failed open: code is the library's name, or "";
+// the OS's error comes from a stat of the path, which fails when the library's open
+// failed for want of the path itself.
+func openError(op, path, code, message string) error {
+	e := &OpenError{Op: op, Path: path, Code: code, Message: message}
+	if _, err := os.Stat(path); err != nil {
+		e.Err = err
+		if e.Code == "" && errors.Is(err, fs.ErrNotExist) {
+			e.Code = "not-found"
+		} else if e.Code == "" && errors.Is(err, fs.ErrPermission) {
+			e.Code = "unreadable"
 		}
 	}
-	for i := 0; i < C.HEXOID_AREA_COUNT; i++ {
-		var c C.struct_hexoid_audit_count
-		C.hexoid_audit_summary(a, C.enum_hexoid_audit_area(i), &c)
-		ac := AreaCount{Area: C.GoString(C.hexoid_audit_area_name(C.enum_hexoid_audit_area(i))),
-			Scanned: uint64(c.scanned), Git3: uint64(c.git3), Warn: uint64(c.warn), Errs: uint64(c.errors)}
-		sum.Areas = append(sum.Areas, ac)
-		sum.Total.Scanned += ac.Scanned
-		sum.Total.Git3 += ac.Git3
-		sum.Total.Warn += ac.Warn
-		sum.Total.Errs += ac.Errs
-	}
-	return sum, nil
+	return e
+}
+
+// AuditResult is how an audit ended: its summary (what it read up to its end, or up to
+// the stop), and Audit's error.
+type AuditResult struct {
+	Summary AuditSummary
+	Err     error
 }
 
 // AuditFindings is Audit with the findings on a channel, closed when the audit ends;
-// then the error channel gives Audit's summary error (nil when done) and is closed. A
-// reader that stops reading must cancel ctx, or the audit waits for it.
-func AuditFindings(ctx context.Context, path string, opts *AuditOptions) (<-chan Finding, <-chan error) {
+// then the result channel gives Audit's summary and error (nil when done) and is
+// closed. A reader that stops reading must cancel ctx, or the audit waits for it; the
+// summary then counts the findings sent on the channel, and no other.
+func AuditFindings(ctx context.Context, path string, opts *AuditOptions) (<-chan Finding, <-chan AuditResult) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	findings := make(chan Finding, 16)
-	errc := make(chan error, 1)
+	done := make(chan AuditResult, 1)
 	go func() {
-		_, err := Audit(ctx, path, opts, func(f Finding) error {
+		sum, err := Audit(ctx, path, opts, func(f Finding) error {
 			select {
 			case findings <- f:
 				return nil
 			case <-ctx.Done():
-				return ctx.Err()
+				return notTaken{ctx.Err()}
 			}
 		})
 		close(findings)
-		errc <- err
-		close(errc)
+		done <- AuditResult{Summary: sum, Err: err}
+		close(done)
 	}()
-	return findings, errc
+	return findings, done
 }
+
+// notTaken, from fn, stops the audit with err as a non-nil error does, and says fn did
+// not take the finding: the summary does not count it.
+type notTaken struct{ err error }
+
+func (e notTaken) Error() string { return e.err.Error() }
 
 // watch calls cancel, from a goroutine of its own, if ctx is done before the returned
 // function is called; that function returns only once the goroutine has ended, so the

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package hexoid
 
 import (
@@ -77,7 +79,7 @@ func TestAudit(t *testing.T) {
 				t.Fatalf("%v pack=%v: %d findings, summary %+v", algo, pack, len(got), sum.Total)
 			}
 			for _, f := range got {
-				if !bad[f.Object] || f.Code != "uppercase-id" || f.Class != Git3 || f.Area != area ||
+				if !bad[f.Object] || f.Code != "uppercase-id" || f.Class != ClassGit3 || f.Area != area ||
 					f.Header != "tree" || f.Line != 1 || f.Column != col || f.ObjectType != "commit" ||
 					(pack != (f.Offset >= 0)) || !strings.Contains(f.Message, "Git 3.0") {
 					t.Fatalf("%v pack=%v: finding %+v", algo, pack, f)
@@ -147,24 +149,47 @@ func TestAuditStops(t *testing.T) {
 	repo, _ := plantedRepo(t, SHA1, 5, false)
 	stop := errors.New("enough")
 	calls := 0
-	_, err := Audit(context.Background(), repo, nil, func(f Finding) error {
+	// Stopped by fn at its second finding: the summary so far counts both.
+	sum, err := Audit(context.Background(), repo, nil, func(f Finding) error {
 		calls++
-		return stop
+		if calls == 2 {
+			return stop
+		}
+		return nil
 	})
-	if err != stop || calls != 1 {
-		t.Fatalf("err %v after %d calls", err, calls)
+	if err != stop || calls != 2 || sum.Total.Git3 != 2 || sum.GitDir == "" || sum.Algo != SHA1 || len(sum.Areas) != 20 {
+		t.Fatalf("err %v after %d calls, summary %+v", err, calls, sum)
 	}
 
-	// Cancelled while it runs: no finding after the cancel reaches fn.
+	// Cancelled while it runs: no finding after the cancel reaches fn, and the summary
+	// counts those that did.
 	ctx, cancel := context.WithCancel(context.Background())
 	calls = 0
-	_, err = Audit(ctx, repo, nil, func(f Finding) error {
+	sum, err = Audit(ctx, repo, nil, func(f Finding) error {
 		calls++
 		cancel()
 		return nil
 	})
-	if !errors.Is(err, context.Canceled) || calls != 1 {
-		t.Fatalf("cancelled: err %v after %d calls", err, calls)
+	if !errors.Is(err, context.Canceled) || calls != 1 || sum.Total.Git3 != 1 || sum.RefStorage != "files" ||
+		sum.Total.Scanned == 0 {
+		t.Fatalf("cancelled: err %v after %d calls, summary %+v", err, calls, sum)
+	}
+	// Cancelled from another goroutine at the first finding, fn still running: the
+	// finding fn is given and the summary agree, however the race goes.
+	for i := 0; i < 20; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		calls = 0
+		sum, err = Audit(ctx, repo, nil, func(f Finding) error {
+			calls++
+			if calls == 1 {
+				go cancel()
+			}
+			return nil
+		})
+		cancel()
+		if err == nil && calls != 5 || sum.Total.Git3 != uint64(calls) {
+			t.Fatalf("cancelled aside: err %v after %d calls, summary %+v", err, calls, sum.Total)
+		}
 	}
 	// Cancelled before it starts.
 	if _, err := Audit(ctx, repo, nil, nil); !errors.Is(err, context.Canceled) {
@@ -182,7 +207,7 @@ func TestAuditStops(t *testing.T) {
 
 func TestAuditChannel(t *testing.T) {
 	repo, bad := plantedRepo(t, SHA1, 4, true)
-	findings, errc := AuditFindings(context.Background(), repo, &AuditOptions{Jobs: 2})
+	findings, done := AuditFindings(context.Background(), repo, &AuditOptions{Jobs: 2})
 	n := 0
 	for f := range findings {
 		if !bad[f.Object] {
@@ -190,20 +215,23 @@ func TestAuditChannel(t *testing.T) {
 		}
 		n++
 	}
-	if err := <-errc; err != nil || n != 4 {
-		t.Fatalf("%d findings, %v", n, err)
+	if r := <-done; r.Err != nil || n != 4 || r.Summary.Total.Git3 != 4 || r.Summary.Total.Scanned == 0 {
+		t.Fatalf("%d findings, %+v", n, r)
 	}
 	// A reader that leaves early cancels: the audit ends, with more findings left than
 	// the channel holds.
 	repo, _ = plantedRepo(t, SHA1, 40, false)
 	ctx, cancel := context.WithCancel(context.Background())
-	findings, errc = AuditFindings(ctx, repo, nil)
+	findings, done = AuditFindings(ctx, repo, nil)
 	<-findings
 	cancel()
+	n = 1
 	for range findings {
+		n++
 	}
-	if err := <-errc; !errors.Is(err, context.Canceled) {
-		t.Fatalf("left early: %v", err)
+	// The summary counts what was sent, the finding left unsent not included.
+	if r := <-done; !errors.Is(r.Err, context.Canceled) || r.Summary.Total.Git3 != uint64(n) || n >= 40 {
+		t.Fatalf("left early: %d sent, %v, %+v", n, r.Err, r.Summary.Total)
 	}
 }
 

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package hexoid
 
 import (
@@ -208,7 +210,7 @@ func TestCheckPushDirect(t *testing.T) {
 				t.Fatalf("nil options: %+v, %v", res, err)
 			}
 			f := res.Findings[0]
-			want := PushFinding{Code: "uppercase", Class: Git3, Rejects: true, Update: 0, Ref: "refs/heads/main",
+			want := PushFinding{Code: "uppercase", Class: ClassGit3, Rejects: true, Update: 0, Ref: "refs/heads/main",
 				Object: p.bad, ObjectType: "commit", Header: "tree", Line: 1, Column: p.badColumn, Offset: -1,
 				Message: f.Message}
 			if f != want || f.Message == "" {
@@ -227,7 +229,7 @@ func TestCheckPushDirect(t *testing.T) {
 			if err != nil || res.Verdict != Reject || len(res.Findings) != 1 || res.Findings[0].Ref != "refs/heads/other" {
 				t.Fatalf("new ref: %+v, %v", res, err)
 			}
-			// Bad arguments: errors, never a verdict.
+			// Bad arguments: errors, and a result that fails closed.
 			for _, c := range []struct {
 				up   []RefUpdate
 				opts *PushOptions
@@ -238,7 +240,8 @@ func TestCheckPushDirect(t *testing.T) {
 				{up, &PushOptions{Jobs: -1}},
 				{up, &PushOptions{Timeout: -time.Second}},
 			} {
-				if res, err := CheckPush(context.Background(), gitDir, "", c.up, c.opts); !errors.Is(err, ErrPushArgs) || res != nil {
+				if res, err := CheckPush(context.Background(), gitDir, "", c.up, c.opts); !errors.Is(err, ErrPushArgs) ||
+					res == nil || res.Verdict != Unchecked || len(res.Findings) != 0 {
 					t.Fatalf("%+v %+v: %+v, %v", c.up, c.opts, res, err)
 				}
 			}
@@ -271,7 +274,7 @@ func TestCheckPushCancel(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if res, err := CheckPush(ctx, gitDir, "", up, nil); !errors.Is(err, context.Canceled) || res != nil {
+	if res, err := CheckPush(ctx, gitDir, "", up, nil); !errors.Is(err, context.Canceled) || res == nil || res.Verdict != Unchecked {
 		t.Fatalf("cancelled before: %+v, %v", res, err)
 	}
 
@@ -305,6 +308,142 @@ func TestCheckPushCancel(t *testing.T) {
 		}
 		if err != nil || !res.TimedOut || res.Complete || res.Verdict != want || time.Since(start) > 10*time.Second {
 			t.Fatalf("time limit (accepts %v): %+v, %v", accepts, res, err)
+		}
+	}
+}
+
+// FullWalk changes what is walked: git's connectivity walk leaves out what an existing
+// ref already reaches, the full walk does not. A bad commit already on a branch, pushed
+// again as a new branch or as main's new value: accepted by the default walk (its
+// findings are the audit's business), rejected by the full one.
+func TestCheckPushFullWalk(t *testing.T) {
+	for _, algo := range algos {
+		t.Run(algo.String(), func(t *testing.T) {
+			p := newPushRepos(t, algo)
+			gitDir := filepath.Join(p.client, ".git")
+			for _, up := range []RefUpdate{
+				{Old: zeroIDs[algo], New: p.bad, Ref: "refs/heads/other"},
+				{Old: p.head, New: p.bad, Ref: "refs/heads/main"},
+			} {
+				res, err := CheckPush(context.Background(), gitDir, "", []RefUpdate{up}, nil)
+				if err != nil || res.Verdict != Accept || !res.Complete || len(res.Findings) != 0 {
+					t.Fatalf("%s, git's walk: %+v, %v", up.Ref, res, err)
+				}
+				res, err = CheckPush(context.Background(), gitDir, "", []RefUpdate{up}, &PushOptions{FullWalk: true})
+				if err != nil || res.Verdict != Reject || !res.Complete || len(res.Findings) != 1 ||
+					res.Findings[0].Object != p.bad || res.Findings[0].Ref != up.Ref {
+					t.Fatalf("%s, full walk: %+v, %v", up.Ref, res, err)
+				}
+			}
+			// Once no ref reaches it, both walks find it.
+			gitIn(t, p.client, "", "update-ref", "-d", "refs/heads/bad")
+			up := []RefUpdate{{Old: zeroIDs[algo], New: p.bad, Ref: "refs/heads/other"}}
+			for _, full := range []bool{false, true} {
+				res, err := CheckPush(context.Background(), gitDir, "", up, &PushOptions{FullWalk: full})
+				if err != nil || res.Verdict != Reject || len(res.Findings) != 1 {
+					t.Fatalf("unreached, full walk %v: %+v, %v", full, res, err)
+				}
+			}
+		})
+	}
+}
+
+// git3 is the Git 3.0 candidate (HEXOID_GIT3, else the shared tools' build beside this
+// checkout), or "" when there is none.
+func git3() string {
+	g := os.Getenv("HEXOID_GIT3")
+	if g == "" {
+		g = filepath.Join("..", "..", "..", "shared", "tools", "git3", "git")
+	}
+	if abs, err := filepath.Abs(g); err == nil {
+		if fi, err := os.Stat(abs); err == nil && fi.Mode()&0o111 != 0 {
+			return abs
+		}
+	}
+	return ""
+}
+
+// The Go hook in bare repositories served by the installed git and by the Git 3.0
+// candidate (its repositories are reftable; its receive-pack runs the hook, whose
+// check must run that git, not the one on PATH), both hashes: 20 pushes at once, each
+// to a branch of its own, the 10 good ones land through the hook, the 10 bad ones do
+// not (the Git 3.0 candidate may refuse them itself before the hook runs).
+func TestHookServers(t *testing.T) {
+	hook, err := os.ReadFile(buildHook(t, t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, server := range []string{"git", "git3"} {
+		for _, algo := range algos {
+			t.Run(server+"/"+algo.String(), func(t *testing.T) {
+				sgit := "git"
+				if server == "git3" {
+					if sgit = git3(); sgit == "" {
+						t.Skip("skipped: no Git 3.0 candidate (HEXOID_GIT3)")
+					}
+				}
+				p := newPushRepos(t, algo)
+				os.RemoveAll(p.server)
+				if out, err := exec.Command(sgit, "init", "-q", "--bare", "--object-format="+algo.String(), p.server).CombinedOutput(); err != nil {
+					t.Fatalf("%s init: %v\n%s", server, err, out)
+				}
+				if _, err := os.Stat(filepath.Join(p.server, "reftable")); (err == nil) != (server == "git3") {
+					t.Fatalf("%s: reftable: %v", server, err)
+				}
+				os.MkdirAll(filepath.Join(p.server, "hooks"), 0o755) // the candidate has no templates
+				if err := os.WriteFile(filepath.Join(p.server, "hooks", "pre-receive"), hook, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				push := func(refspec string) (string, error) {
+					args := []string{"-C", p.client, "push", "--porcelain"}
+					if server == "git3" {
+						args = append(args, "--receive-pack="+sgit+" receive-pack")
+					}
+					out, err := exec.Command("git", append(args, p.server, refspec)...).CombinedOutput()
+					return string(out), err
+				}
+				ref := func(name string) string {
+					// --git-dir: the candidate takes a bare repository only when named so.
+					out, _ := exec.Command(sgit, "--git-dir", p.server, "rev-parse", "-q", "--verify", name).Output()
+					return strings.TrimSpace(string(out))
+				}
+				if out, err := push("main:refs/heads/main"); err != nil || ref("refs/heads/main") != p.head ||
+					!strings.Contains(out, "hook-verdict accept true") {
+					t.Fatalf("first push: %v\n%s", err, out)
+				}
+				tree := gitIn(t, p.client, "", "rev-parse", "HEAD^{tree}")
+				want := make([]string, 20)
+				for i := range want {
+					text := fmt.Sprintf("tree %s\nparent %s\nauthor t <t@t> 1700000000 +0000\ncommitter t <t@t> 1700000000 +0000\n\nclient %d\n",
+						tree, p.head, i)
+					if i%2 == 1 {
+						text = strings.Replace(text, tree, strings.ToUpper(tree), 1)
+					}
+					want[i] = gitIn(t, p.client, text, "hash-object", "--literally", "-t", "commit", "-w", "--stdin")
+				}
+				outs, errs := make([]string, 20), make([]error, 20)
+				var wg sync.WaitGroup
+				for i := range want {
+					wg.Add(1)
+					go func(i int) {
+						defer wg.Done()
+						outs[i], errs[i] = push(fmt.Sprintf("%s:refs/heads/c%d", want[i], i))
+					}(i)
+				}
+				wg.Wait()
+				for i := range want {
+					got := ref(fmt.Sprintf("refs/heads/c%d", i))
+					switch {
+					case i%2 == 0 && (errs[i] != nil || got != want[i] || !strings.Contains(outs[i], "hook-verdict accept true")):
+						t.Errorf("good push %d: %v, ref %q\n%s", i, errs[i], got, outs[i])
+					case i%2 == 1 && (errs[i] == nil || got != ""):
+						t.Errorf("bad push %d landed: %v, ref %q\n%s", i, errs[i], got, outs[i])
+					case i%2 == 1 && server == "git" && (!strings.Contains(outs[i], "hook-verdict reject true") ||
+						!strings.Contains(outs[i], fmt.Sprintf("hook-finding uppercase git3 true refs/heads/c%d %s tree", i, want[i]))):
+						t.Errorf("bad push %d: not rejected by the hook\n%s", i, outs[i])
+					}
+				}
+			})
 		}
 	}
 }

@@ -6,19 +6,19 @@
 // which pays from a few records on: a cgo call costs about as much as decoding two IDs
 // in Go. Single IDs (DecodeID, EncodeID) are decoded in Go, without cgo.
 //
+// Built without cgo (CGO_ENABLED=0), the package is pure Go: the single-ID calls, the
+// bulk calls and their errors give the same results, one ID at a time in Go, and
+// VerifyListing checks the listings whose lines hold one ID (bare IDs, pack-objects'
+// input, show-ref, .promisor files, ls-remote, packed-refs) as the library does. What needs the library
+// (Audit, CheckPush, Repair, VerifyListing of any other format) returns an error that
+// is ErrNeedsCgo.
+//
 // Every function is safe for concurrent use.
 package hexoid
-
-/*
-#include <stdlib.h>
-#include "shim.h"
-*/
-import "C"
 
 import (
 	"errors"
 	"fmt"
-	"unsafe"
 )
 
 // Algo is the hash of the object IDs.
@@ -68,30 +68,30 @@ const (
 	Mixed Kind = 1
 )
 
-// cKind is the library's value of a Kind: anything but Mixed is lowercase only.
-func cKind(k Kind) C.int {
-	if k == Mixed {
-		return C.HEXOID_MIXED
-	}
-	return C.HEXOID_LOWER
-}
-
-// Class says why a byte is wrong.
+// Class says what something wrong means for Git 3.0: a bad digit of an ID, a problem
+// of a listing, a finding of the audit or of the push check.
 type Class int
 
 const (
-	// ClassHex: not a hex digit at all; every version of git rejects it.
-	ClassHex Class = 1
-	// ClassUpper: 'A'..'F' where only lowercase is accepted; Git 2.x takes it, Git 3.0 does not.
-	ClassUpper Class = 2
+	// ClassGit3: Git 2.x accepts it, Git 3.0 rejects or ignores it: uppercase hex
+	// where only lowercase is accepted.
+	ClassGit3 Class = 1
+	// ClassError: every git rejects it: not hex, malformed, damaged or unreadable.
+	ClassError Class = 2
+	// ClassWarn: uppercase that Git 3.0 still accepts (a pack's name, a note's own
+	// name); only the audit finds it.
+	ClassWarn Class = 3
 )
 
+// String is "git3", "error" or "warn", as hexoid audit prints it.
 func (c Class) String() string {
 	switch c {
-	case ClassHex:
-		return "not hex"
-	case ClassUpper:
-		return "uppercase"
+	case ClassGit3:
+		return "git3"
+	case ClassError:
+		return "error"
+	case ClassWarn:
+		return "warn"
 	}
 	return fmt.Sprintf("Class(%d)", int(c))
 }
@@ -102,12 +102,15 @@ func (c Class) String() string {
 type Error struct {
 	Record int
 	Column int
-	Class  Class  // ClassUpper for an uppercase digit alone, else ClassHex
+	Class  Class  // ClassGit3 for an uppercase digit alone, else ClassError
 	Code   string // the listing checker's name for it: "uppercase-id", "bad-hex", "short-id", ...
 }
 
 func (e *Error) Error() string {
-	if e.Class == ClassUpper {
+	if e == nil {
+		return "<nil>"
+	}
+	if e.Class == ClassGit3 {
 		return fmt.Sprintf("hexoid: record %d, column %d: uppercase hex digit: Git 3.0 accepts only lowercase", e.Record, e.Column)
 	}
 	switch e.Code {
@@ -134,6 +137,9 @@ var (
 	ErrLength = errors.New("hexoid: an object ID is 40 or 64 hex digits")
 	// ErrShortDst: a dst without room for every record of src.
 	ErrShortDst = errors.New("hexoid: dst has no room for every record")
+	// ErrNeedsCgo: the call needs libhexoid, and the program was built without cgo
+	// (CGO_ENABLED=0).
+	ErrNeedsCgo = errors.New("hexoid: needs libhexoid: built without cgo (CGO_ENABLED=0)")
 )
 
 // Records is how many records of stride bytes src holds for DecodeStride, the last one
@@ -209,19 +215,12 @@ func strict(dst, src []byte, algo Algo, kind Kind) (int, error) {
 		n = shape
 	}
 	if n > 0 {
-		var out *C.uchar
-		if dst != nil {
-			out = (*C.uchar)(unsafe.Pointer(&dst[0]))
-		}
-		r := C.hx_decode(out, (*C.char)(unsafe.Pointer(&src[0])), C.size_t(n), C.size_t(stride),
-			C.int(algo), cKind(kind))
-		if r.status != C.HEXOID_OK {
-			rec, col := int(r.record), int(r.column)
+		if rec, col, class := decodeRecords(dst, src, n, stride, algo, kind); class != 0 {
 			line := src[rec*stride : rec*stride+stride]
-			e := &Error{Record: rec, Column: col + 1, Class: Class(r.status), Code: codeOf(r.status)}
+			e := &Error{Record: rec, Column: col + 1, Class: class, Code: codeOf(class)}
 			// A line cut short: the newline (or a CR before it) where a digit should be.
 			if nl := indexEOL(line[:hexsz]); nl >= 0 && nl <= col {
-				e.Column, e.Class, e.Code = nl+1, ClassHex, "short-id"
+				e.Column, e.Class, e.Code = nl+1, ClassError, "short-id"
 			}
 			zero(dst, rec*rawsz, (whole+1)*rawsz)
 			return rec, e
@@ -236,7 +235,7 @@ func strict(dst, src []byte, algo Algo, kind Kind) (int, error) {
 	if len(line) > stride {
 		line = line[:stride]
 	}
-	e := &Error{Record: shape, Class: ClassHex}
+	e := &Error{Record: shape, Class: ClassError}
 	if digitsError(e, line[:min(len(line), hexsz)], kind) {
 		return shape, e
 	}
@@ -261,7 +260,7 @@ func strict(dst, src []byte, algo Algo, kind Kind) (int, error) {
 func digitsError(e *Error, digits []byte, kind Kind) bool {
 	for i, c := range digits {
 		if mixedTable[c]&bad != 0 {
-			e.Column, e.Class, e.Code = i+1, ClassHex, "bad-hex"
+			e.Column, e.Class, e.Code = i+1, ClassError, "bad-hex"
 			if c == '\n' || c == '\r' {
 				e.Code = "short-id"
 			}
@@ -273,7 +272,7 @@ func digitsError(e *Error, digits []byte, kind Kind) bool {
 	}
 	for i, c := range digits {
 		if lowerTable[c]&bad != 0 {
-			e.Column, e.Class, e.Code = i+1, ClassUpper, "uppercase-id"
+			e.Column, e.Class, e.Code = i+1, ClassGit3, "uppercase-id"
 			return true
 		}
 	}
@@ -304,8 +303,9 @@ func indexEOL(b []byte) int {
 	return -1
 }
 
-func codeOf(status C.int) string {
-	if status == C.HEXOID_EUPPER {
+// codeOf is the Code of a bad digit of the Class.
+func codeOf(class Class) string {
+	if class == ClassGit3 {
 		return "uppercase-id"
 	}
 	return "bad-hex"
@@ -330,9 +330,8 @@ func DecodeStride(dst, src []byte, stride int, algo Algo, kind Kind) (int, error
 	if n == 0 {
 		return 0, nil
 	}
-	r := C.hx_decode((*C.uchar)(unsafe.Pointer(&dst[0])), (*C.char)(unsafe.Pointer(&src[0])),
-		C.size_t(n), C.size_t(stride), C.int(algo), cKind(kind))
-	return result(r, n)
+	rec, col, class := decodeRecords(dst, src, n, stride, algo, kind)
+	return result(n, rec, col, class)
 }
 
 // ValidateStride checks src's records as DecodeStride does, writing nothing.
@@ -344,20 +343,16 @@ func ValidateStride(src []byte, stride int, algo Algo, kind Kind) (int, error) {
 	if n == 0 {
 		return 0, nil
 	}
-	r := C.hx_decode(nil, (*C.char)(unsafe.Pointer(&src[0])), C.size_t(n), C.size_t(stride),
-		C.int(algo), cKind(kind))
-	return result(r, n)
+	rec, col, class := decodeRecords(nil, src, n, stride, algo, kind)
+	return result(n, rec, col, class)
 }
 
-func result(r C.struct_hx_result, n int) (int, error) {
-	switch r.status {
-	case C.HEXOID_OK:
+// result is DecodeStride's of what decodeRecords said: n records in all.
+func result(n, rec, col int, class Class) (int, error) {
+	if class == 0 {
 		return n, nil
-	case C.HEXOID_EHEX, C.HEXOID_EUPPER:
-		return int(r.record), &Error{Record: int(r.record), Column: int(r.column) + 1, Class: Class(r.status),
-			Code: codeOf(C.int(r.status))}
 	}
-	return 0, ErrStride // HEXOID_EARG: excluded by check(); kept as an error, never a panic
+	return rec, &Error{Record: rec, Column: col + 1, Class: class, Code: codeOf(class)}
 }
 
 // Encode writes the IDs in src (rawsz bytes each, packed) as lowercase hex at
@@ -378,14 +373,6 @@ func Encode(dst []byte, stride int, src []byte, algo Algo) (int, error) {
 	if n == 0 {
 		return 0, nil
 	}
-	C.hexoid_encode((*C.char)(unsafe.Pointer(&dst[0])), C.size_t(stride),
-		(*C.uchar)(unsafe.Pointer(&src[0])), C.size_t(n), C.enum_hexoid_algo(algo))
+	encodeRecords(dst, stride, src, n, algo)
 	return n, nil
 }
-
-// Kernel is the library's active kernel: "scalar", "sse", "avx2", "avx512", "avx512bw",
-// "neon" or "neonwide".
-func Kernel() string { return C.GoString(C.hexoid_kernel()) }
-
-// Version is the library's version, "MAJOR.MINOR.PATCH".
-func Version() string { return C.GoString(C.hexoid_version()) }

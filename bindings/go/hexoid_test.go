@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,7 @@ import (
 
 var algos = []Algo{SHA1, SHA256}
 
-var codeName = map[Class]string{ClassHex: "bad-hex", ClassUpper: "uppercase-id"}
+var codeName = map[Class]string{ClassError: "bad-hex", ClassGit3: "uppercase-id"}
 
 // lines makes n random IDs as records of stride bytes (hex, then '\n' and padding),
 // and their raw bytes.
@@ -88,7 +89,7 @@ func TestDecodeErrors(t *testing.T) {
 				b     byte
 				kind  Kind
 				class Class
-			}{{'G', Lower, ClassHex}, {'g', Mixed, ClassHex}, {'B', Lower, ClassUpper}, {0, Mixed, ClassHex}} {
+			}{{'G', Lower, ClassError}, {'g', Mixed, ClassError}, {'B', Lower, ClassGit3}, {0, Mixed, ClassError}} {
 				text, raw := lines(rng, n, stride, algo)
 				text[bad*stride+col] = c.b
 				dst := bytes.Repeat([]byte{0xAA}, (n+2)*rawsz)
@@ -189,9 +190,9 @@ func TestDecodeID(t *testing.T) {
 						continue
 					}
 					var e *Error
-					class, code := ClassHex, "bad-hex"
+					class, code := ClassError, "bad-hex"
 					if isUpper {
-						class, code = ClassUpper, "uppercase-id"
+						class, code = ClassGit3, "uppercase-id"
 					}
 					if !errors.As(err, &e) || *e != (Error{0, pos + 1, class, code}) {
 						t.Fatalf("%v pos %d byte %#x kind %d: %v", algo, pos, b, kind, err)
@@ -265,8 +266,8 @@ func TestListing(t *testing.T) {
 		if err != nil || st.Lines != 5000 || st.OIDs != 4998 || st.Problems != 2 || st.Algo != SHA1 {
 			t.Fatalf("%s: %+v, %v", name, st, err)
 		}
-		if len(got) != 2 || got[0].Line != 1235 || got[0].Column != 8 || got[0].Class != ClassUpper || got[0].Code != "uppercase-id" || got[1].Code != "crlf" ||
-			got[1].Line != 4001 || got[1].Column != 40 || got[1].Class != ClassHex || got[1].Message == "" {
+		if len(got) != 2 || got[0].Line != 1235 || got[0].Column != 8 || got[0].Class != ClassGit3 || got[0].Code != "uppercase-id" || got[1].Code != "crlf" ||
+			got[1].Line != 4001 || got[1].Column != 40 || got[1].Class != ClassError || got[1].Message == "" {
 			t.Fatalf("%s: problems %v", name, got)
 		}
 	}
@@ -324,8 +325,59 @@ func TestListingFromGit(t *testing.T) {
 		for i := 0; i < 20; i++ {
 			run(nil, "commit", "-q", "--allow-empty", "-m", fmt.Sprint("commit ", i))
 		}
+		// Bare IDs, in Go too when built without cgo.
+		ids := run(nil, "rev-list", "--all")
+		st, err := VerifyListing(bytes.NewReader(ids), FormatOIDs, AutoAlgo, Lower, func(p Problem) error {
+			return fmt.Errorf("problem %v", p)
+		})
+		if err != nil || st.Lines != 20 || st.OIDs != 20 || st.Algo != algo || st.Format != FormatOIDs {
+			t.Fatalf("%v oids: %+v %v", algo, st, err)
+		}
+		up := bytes.ToUpper(ids)
+		if st, err := VerifyListing(bytes.NewReader(up), FormatOIDs, algo, Lower, nil); err != nil || st.Problems != 20 || st.OIDs != 0 {
+			t.Fatalf("%v oids in uppercase: %+v %v", algo, st, err)
+		}
+		// And decoded in bulk, against git's own.
+		raw := make([]byte, 20*algo.RawSize())
+		if k, err := Decode(raw, ids, algo, Lower); err != nil || k != 20 {
+			t.Fatalf("%v: decode git's IDs: %d %v", algo, k, err)
+		}
+		if want, _ := hex.DecodeString(string(ids[:algo.HexSize()])); !bytes.Equal(raw[:algo.RawSize()], want) {
+			t.Fatalf("%v: decoded ID differs", algo)
+		}
+		// Refs as git lists them (in Go too without cgo): show-ref -d, ls-remote
+		// --symref, a packed-refs file with a peeled tag. Clean, every ID counted.
+		run(nil, "tag", "-a", "-m", "a tag", "v1")
+		run(nil, "pack-refs", "--all")
+		packed, err := os.ReadFile(filepath.Join(repo, ".git", "packed-refs"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			format Format
+			text   []byte
+			ids    uint64
+		}{
+			{FormatShowRef, run(nil, "show-ref", "-d"), 3},
+			{FormatLsRemote, run(nil, "ls-remote", "--symref", "."), 4},
+			{FormatPackedRefs, packed, 3},
+		} {
+			st, err := VerifyListing(bytes.NewReader(c.text), c.format, AutoAlgo, Lower, func(p Problem) error {
+				return fmt.Errorf("problem %v", p)
+			})
+			if err != nil || st.OIDs != c.ids || st.Algo != algo {
+				t.Fatalf("%v %v: %+v %v\n%s", algo, c.format, st, err, c.text)
+			}
+		}
+		run(nil, "tag", "-d", "v1")
 		revs := run(nil, "rev-list", "--objects", "--all")
-		st, err := VerifyListing(bytes.NewReader(revs), FormatAuto, AutoAlgo, Lower, func(p Problem) error {
+		if !HaveCgo {
+			if _, err := VerifyListing(bytes.NewReader(revs), FormatAuto, AutoAlgo, Lower, nil); !errors.Is(err, ErrNeedsCgo) {
+				t.Fatalf("auto without cgo: %v", err)
+			}
+			continue
+		}
+		st, err = VerifyListing(bytes.NewReader(revs), FormatAuto, AutoAlgo, Lower, func(p Problem) error {
 			return fmt.Errorf("problem %v", p)
 		})
 		if err != nil || st.Lines != 21 || st.OIDs != 21 || st.Algo != algo || st.Format != FormatRevList {
@@ -342,24 +394,15 @@ func TestListingFromGit(t *testing.T) {
 		}
 		// The same listing in uppercase: one problem a line, each uppercase.
 		var n uint64
-		up := bytes.ToUpper(revs)
+		up = bytes.ToUpper(revs)
 		VerifyListing(bytes.NewReader(up), FormatRevList, algo, Lower, func(p Problem) error {
-			if p.Class == ClassUpper {
+			if p.Class == ClassGit3 {
 				n++
 			}
 			return nil
 		})
 		if n != 21 {
 			t.Fatalf("%v: %d uppercase problems in 21 uppercase lines", algo, n)
-		}
-		// And decoded in bulk from the batch-check lines' IDs, against git's own.
-		ids := run(nil, "rev-list", "--all")
-		raw := make([]byte, 20*algo.RawSize())
-		if k, err := Decode(raw, ids, algo, Lower); err != nil || k != 20 {
-			t.Fatalf("%v: decode git's IDs: %d %v", algo, k, err)
-		}
-		if want, _ := hex.DecodeString(string(ids[:algo.HexSize()])); !bytes.Equal(raw[:algo.RawSize()], want) {
-			t.Fatalf("%v: decoded ID differs", algo)
 		}
 	}
 }
@@ -464,5 +507,48 @@ func TestEncodeID(t *testing.T) {
 	}
 	if _, err := EncodeID(make([]byte, 39), make([]byte, 20)); err != ErrLength {
 		t.Fatalf("short dst: %v", err)
+	}
+}
+
+// One Class for IDs, listings, the audit and the push check, named as hexoid audit
+// names it.
+func TestClass(t *testing.T) {
+	for c, want := range map[Class]string{ClassGit3: "git3", ClassError: "error", ClassWarn: "warn", 0: "Class(0)", 9: "Class(9)"} {
+		if c.String() != want {
+			t.Fatalf("%d: %q", int(c), c.String())
+		}
+	}
+	_, err := Validate([]byte(strings.Repeat("A", 40)+"\n"), SHA1, Lower)
+	var e *Error
+	if !errors.As(err, &e) || e.Class != ClassGit3 || !strings.Contains(e.Error(), "uppercase") {
+		t.Fatalf("uppercase: %v", err)
+	}
+	_, err = Validate([]byte(strings.Repeat("A", 39)+"g\n"), SHA1, Mixed)
+	if !errors.As(err, &e) || e.Class != ClassError || e.Column != 40 {
+		t.Fatalf("not hex: %v", err)
+	}
+}
+
+// pack-objects' input, as git pack-objects reads it (checked in Go too without cgo):
+// each way a line is wrong, at its column, with the library's code and message.
+func TestPackObjectsListing(t *testing.T) {
+	id := "e83c5163316f89bfbde7d9ab23ca2e25604af290"
+	text := "-" + id + "\n" + id + " path/to/file\n" + id + "\n" + id + "x\n" + strings.ToUpper(id) + "0\n" +
+		"-" + id + " x\n" + id[:12] + " y\n" + id + "\r\n"
+	var got []string
+	st, err := VerifyListing(strings.NewReader(text), FormatPackObjects, AutoAlgo, Lower, func(p Problem) error {
+		got = append(got, fmt.Sprintf("%d:%d %s %s: %s", p.Line, p.Column, p.Class, p.Code, p.Message))
+		return nil
+	})
+	want := []string{
+		"4:41 error syntax: expected a space after the object ID, found 'x'",
+		"5:41 error long-id: object ID too long: more than 40 hex digits (sha1)",
+		"6:42 error syntax: expected the end of the line, found ' '",
+		"7:1 error abbreviated-id: abbreviated object ID: 12 hex digits, expected 40 (sha1): run git with --no-abbrev to print whole IDs",
+		"8:41 error crlf: carriage return before end of line (CRLF line ending)",
+	}
+	if err != nil || st.Lines != 8 || st.OIDs != 3 || st.Problems != 5 || st.Algo != SHA1 || st.Format != FormatPackObjects ||
+		strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%+v %v:\n%s", st, err, strings.Join(got, "\n"))
 	}
 }

@@ -79,12 +79,12 @@ func idError[T string | []byte](out []byte, src T, kind Kind) error {
 	}
 	for i := 0; i < len(src); i++ {
 		if v := tab[src[i]]; v&bad != 0 {
-			class := ClassHex
+			class := ClassError
 			if v&upperBit != 0 {
-				class = ClassUpper
+				class = ClassGit3
 			}
 			code := "bad-hex"
-			if class == ClassUpper {
+			if class == ClassGit3 {
 				code = "uppercase-id"
 			}
 			return &Error{Record: 0, Column: i + 1, Class: class, Code: code}

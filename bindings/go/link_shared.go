@@ -1,4 +1,4 @@
-//go:build !hexoid_static
+//go:build cgo && !hexoid_static
 
 package hexoid
 

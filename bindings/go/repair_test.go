@@ -1,3 +1,5 @@
+//go:build cgo
+
 package hexoid
 
 import (
@@ -192,7 +194,7 @@ func TestRepair(t *testing.T) {
 			}
 		}
 		checkActs("dry run", RepairPlanned)
-		if len(left) != 1 || left[0].Header != "parent" || left[0].Class != Git3 || left[0].ObjectType != "commit" {
+		if len(left) != 1 || left[0].Header != "parent" || left[0].Class != ClassGit3 || left[0].ObjectType != "commit" {
 			t.Fatalf("%v: dry run: left %+v", algo, left)
 		}
 		if res.Planned != 4 || res.IDs != 4 || res.Done != 0 || res.LeftGit3 != 1 || res.LeftErrors != 0 ||

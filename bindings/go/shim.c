@@ -47,12 +47,12 @@ int hx_audit_cancelled(struct hx_audit *h)
 	return __atomic_load_n(&h->cancel, __ATOMIC_RELAXED);
 }
 
+/* A cancel is seen by the library itself (options.cancel), before it counts a finding:
+ * Go is told every finding counted, and tells which one it did not take. */
 static int on_audit_finding(void *ctx, const struct hexoid_audit_finding *f)
 {
 	struct hx_audit *h = ctx;
 
-	if (hx_audit_cancelled(h))
-		return 1;
 	return hxGoFinding(h->handle, (struct hexoid_audit_finding *)f);
 }
 
@@ -76,6 +76,7 @@ int hx_audit_run(struct hexoid_audit *a, struct hx_audit *h, unsigned jobs, int 
 	o.on_finding = on_audit_finding;
 	o.on_progress = on_audit_progress;
 	o.ctx = h;
+	o.cancel = &h->cancel;
 	return hexoid_audit_run(a, &o, h->err, sizeof(h->err));
 }
 

@@ -31,9 +31,9 @@ struct hexoid_listing *hx_listing_new(int format, int algo, int kind, uintptr_t 
 
 /*
  * A repository audit driven from Go: the Go side is reached through a cgo.Handle, and a
- * cancel flag in C memory, set from another goroutine, stops the audit at its next
- * finding or progress report (several times a second within packs) without a call into
- * Go.
+ * cancel flag in C memory, set from another goroutine, is the audit's options.cancel:
+ * the library stops promptly (before each file and pack, and within packs several
+ * times a second) without a call into Go.
  */
 struct hx_audit {
 	uintptr_t handle;
