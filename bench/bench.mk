@@ -13,6 +13,8 @@
 #   make bench-peers   hexoid beside libgit2, faster-hex and hex-simd in one process, from
 #                      ../shared/tools/peers when it is there (QUICK=1, GITDIR=repo.git,
 #                      PEERS_CPU=n, PEERS_WORK=dir; see bench/peers.sh)
+#   make bench-crossover [QUICK=1]  every kernel and the automatic choice on lines from
+#                      L2 to DRAM (16M lines; QUICK: to 4M)
 #   make bench-show-index GITDIR='a.git b.git'  hexoid show-index beside git show-index
 #                      on each pack, and on the same pack indexed as version 1
 #   make bench-all     every speed figure of the README in one command: bench-report, the
@@ -63,7 +65,7 @@ BENCH_GIT2_CFLAGS = $(if $(BENCH_HAVE_GIT2),-DHEXOID_BENCH_LIBGIT2 $(shell pkg-c
 BENCH_LIBS = $(if $(BENCH_HAVE_GBENCH),-lbenchmark) \
              $(if $(BENCH_HAVE_GIT2),$(shell pkg-config --libs libgit2))
 
-.PHONY: bench bench-build bench-report bench-aarch64 bench-arm-model bench-x86-model bench-deps bench-config-check \
+.PHONY: bench bench-build bench-report bench-aarch64 bench-arm-model bench-x86-model bench-deps bench-config-check bench-crossover \
         bench-peers bench-show-index bench-all
 
 $(BUILD)/.deps-bench:
@@ -141,6 +143,15 @@ PEERS_WORK ?= $(BUILD)/peers
 bench-peers:
 	@PEERS='$(PEERS)' WORK='$(PEERS_WORK)' QUICK='$(QUICK)' GITDIR='$(GITDIR)' \
 		$(if $(PEERS_CPU),CPU='$(PEERS_CPU)') sh bench/peers.sh
+
+# Every kernel and the automatic choice from L2 to DRAM, on lines: where dispatch switches
+# kernels by the size of a call, and whether that follows the fastest (bench/crossover.c).
+CROSSOVER := $(BUILD)/bench/hexoid-crossover
+$(CROSSOVER): bench/crossover.c $(STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -Iinclude $< $(STATIC) -o $@ $(LDFLAGS) -pthread
+bench-crossover: $(CROSSOVER)
+	@for a in '' --validate --sha256; do $(RUN) $(CROSSOVER) $$a $(if $(QUICK),--quick) || exit 1; done
 
 bench-show-index: $(HEXOID)
 	@if [ -z '$(GITDIR)' ]; then echo "bench-show-index: GITDIR='a.git b.git' names the repositories" >&2; exit 2; fi

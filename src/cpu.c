@@ -27,7 +27,11 @@ uint32_t hexoid_cpu_detect(void)
 
 	if (!__get_cpuid(0, &max, &b, &c, &d) || max < 1)
 		return 0;
+	/* "AuthenticAMD" in EBX, EDX, ECX */
+	int amd = b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163;
 	__cpuid(1, a, b, c, d);
+	/* the family: base (bits 11..8), plus the extended one (27..20) when base is 15 */
+	unsigned family = (a >> 8 & 0xf) == 0xf ? 0xf + (a >> 20 & 0xff) : a >> 8 & 0xf;
 	if (d & (1u << 26))
 		f |= HEXOID_CPU_SSE2;
 	if (c & (1u << 9))
@@ -62,6 +66,9 @@ uint32_t hexoid_cpu_detect(void)
 		if (zmm && (c & (1u << 1)))
 			f |= HEXOID_CPU_AVX512VBMI;
 	}
+	/* Zen 3 is family 0x19 too, but has no AVX-512: the bit names the cores that do. */
+	if (amd && family >= 0x19 && (f & HEXOID_CPU_AVX512BW))
+		f |= HEXOID_CPU_ZEN4;
 	return f;
 }
 
@@ -140,6 +147,7 @@ static const struct {
 	{ HEXOID_CPU_NEON, "neon" },
 	{ HEXOID_CPU_SVE, "sve" },
 	{ HEXOID_CPU_NEOVERSE_V1, "neoverse-v1" },
+	{ HEXOID_CPU_ZEN4, "zen4" },
 };
 
 void hexoid_cpu_names(uint32_t features, char *buf, size_t size)

@@ -24,6 +24,8 @@ enum {
 	HEXOID_CPU_SVE = 1u << 17,
 	/* A core type rather than a feature: from MIDR_EL1, for kernels tuned to it. */
 	HEXOID_CPU_NEOVERSE_V1 = 1u << 18,
+	/* A core family, from CPUID: AMD family 0x19 and later (Zen 4, Zen 5) with AVX-512. */
+	HEXOID_CPU_ZEN4 = 1u << 19,
 };
 uint32_t hexoid_cpu_detect(void);
 /* Space-separated names of the bits in `features`, into buf (always NUL-terminated). */

@@ -537,3 +537,57 @@ TEST(kernels_one_id_guard_pages)
 						guarded_free(&go);
 					}
 }
+
+/*
+ * Lines past the caches (9 MiB of text): where automatic selection may switch kernels by
+ * the size of the call (src/dispatch.c). Every native kernel, input and output ending at
+ * a guard page, with one bad digit in a middle record (all before it decoded and compared)
+ * and in the very last byte.
+ * The portable builds are left out: at this size they would take most of the suite's time,
+ * and their code is the same at any size.
+ */
+TEST(kernels_large_lines)
+{
+	struct test_kernel ks[MAXK];
+	size_t nk = test_kernels(ks, MAXK);
+	for (size_t h = 0; h < 2; h++) {
+		size_t hexsz = hexszs[h], stride = hexsz + 1;
+		size_t n = ((size_t)9 << 20) / stride;
+		size_t span = (n - 1) * stride + hexsz;
+		struct guarded gi, go;
+		char *in = (char *)guarded_alloc(&gi, span, 1);
+		unsigned char *o = guarded_alloc(&go, n * hexsz / 2, 1);
+		unsigned char *ref_out = malloc(n * hexsz / 2);
+		fill_records(in, n, stride, hexsz, HEXOID_LOWER);
+		static const char *const where[] = { "large-middle", "large-last" };
+		for (size_t w = 0; w < 2; w++) {
+			size_t at = w == 0 ? (n / 2) * stride + 17 : span - 1;
+			char saved = in[at];
+			in[at] = w ? 'G' : 'g';
+			/* the reference once, not once per kernel: it is most of this test's time */
+			struct hexoid_error r = { 0, 0, HEXOID_OK };
+			ref_decode(ref_out, in, n, stride, hexsz, HEXOID_LOWER, &r);
+			for (size_t ki = 0; ki < nk; ki++) {
+				if (ks[ki].decode)
+					continue;
+				struct hexoid_error e = { 0, 0, HEXOID_OK }, v = { 0, 0, HEXOID_OK };
+				test_decode(&ks[ki], o, in, n, stride, hexsz, HEXOID_LOWER, &e);
+				test_decode(&ks[ki], NULL, in, n, stride, hexsz, HEXOID_LOWER, &v);
+				int same = e.status == r.status && e.record == r.record &&
+					   e.column == r.column && v.status == r.status &&
+					   v.record == r.record && v.column == r.column &&
+					   !memcmp(o, ref_out, r.record * hexsz / 2);
+				CHECK(same,
+				      "%s %s hexsz=%zu: ref rec %zu col %zu, kernel rec %zu col %zu, "
+				      "validate rec %zu col %zu (or output differs)",
+				      ks[ki].name, where[w], hexsz, r.record, r.column, e.record,
+				      e.column, v.record, v.column);
+			}
+			in[at] = saved;
+		}
+		free(ref_out);
+		guarded_free(&gi);
+		guarded_free(&go);
+	}
+	hexoid_set_kernel("auto");
+}
