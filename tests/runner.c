@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -94,11 +95,20 @@ void guarded_free(struct guarded *g)
 	munmap(g->map, g->maplen);
 }
 
+/* Seconds on the monotonic clock: each suite's time goes to the log, for trimming CI. */
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* Run a script, echo its output, count its TAP-style lines. */
 static void run_script(const char *path, unsigned *passed, unsigned *failed)
 {
 	char cmd[4096], line[8192];
 	unsigned ok = 0, bad = 0;
+	double began = seconds();
 	snprintf(cmd, sizeof(cmd), "sh '%s' 2>&1", path);
 	fflush(stdout);
 	FILE *p = popen(cmd, "r");
@@ -120,6 +130,7 @@ static void run_script(const char *path, unsigned *passed, unsigned *failed)
 		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		bad++;
 	}
+	printf("# time: %s %.1f s\n", path, seconds() - began);
 	*passed += ok;
 	*failed += bad;
 }
@@ -152,20 +163,25 @@ int main(int argc, char **argv)
 			printf(" %s%s", ks[i].name, i + 1 < nk ? "," : "\n");
 		printf("# cpu features: %s\n", hexoid_cpu_features());
 	}
+	double c_began = seconds();
 	for (size_t i = 0; i < ntests; i++) {
 		if (only && !strstr(tests[i].name, only))
 			continue;
+		double began = seconds();
 		current_failed = 0;
 		fail_reports = 0;
 		test_seed(0x6865786f6964ull + i);
 		tests[i].fn();
 		hexoid_set_kernel("auto");
 		printf("%s - %s\n", current_failed ? "not ok" : "ok", tests[i].name);
+		if (seconds() - began >= 2)
+			printf("# time: %s %.1f s\n", tests[i].name, seconds() - began);
 		if (current_failed)
 			failed++;
 		else
 			passed++;
 	}
+	printf("# time: the C tests %.1f s\n", seconds() - c_began);
 	for (; argi < argc; argi++)
 		if (!only || script_matches(argv[argi], only))
 			run_script(argv[argi], &passed, &failed);
