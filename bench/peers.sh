@@ -91,6 +91,12 @@ if [ -n "${GITDIR:-}" ]; then
 	r=$(sed -n 's/^round 1 done: \([^ ]*\).*/\1/p' "$WORK/run.out" | tail -n 1)
 	cat "$r/bench.txt"
 	legend
+	if [ -f "$r/bench.tsv" ]; then
+		echo
+		echo "The speed targets, each a ratio of two rows of this run:"
+		awk -v AUTO="$(sed -n 's/.*best kernel \([^ ,]*\).*/\1/p' "$r/bench.txt" | head -n 1)" \
+			-f bench/peers_targets.awk "$r/bench.tsv"
+	fi
 	echo
 	sed -n '/^\[whole process\]/,$p' "$WORK/run.out"
 	echo
@@ -103,4 +109,8 @@ echo "bench-peers: taskset -c $CPU peers-bench --tsv $R/bench.tsv $args"
 # shellcheck disable=SC2086
 taskset -c "$CPU" "$WORK/bin/peers-bench" --tsv "$R/bench.tsv" $args | tee "$R/bench.txt"
 legend
+echo
+echo "The speed targets, each a ratio of two rows of this run:"
+awk -v AUTO="$(sed -n 's/.*best kernel \([^ ,]*\).*/\1/p' "$R/bench.txt" | head -n 1)" \
+	-f bench/peers_targets.awk "$R/bench.tsv" | tee "$R/targets.md"
 echo "bench-peers: results in $R"
