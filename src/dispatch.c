@@ -67,31 +67,26 @@
 
 #if defined(HEXOID_HAVE_AVX512) && defined(HEXOID_HAVE_AVX2)
 /*
- * Past this many bytes of lines, the AVX-512 VBMI kernel falls behind AVX2 on Zen 4:
- * the text and the IDs no longer fit the caches, and VBMI's 64-byte loads and stores,
- * which straddle two cache lines each, then cost more than AVX2's 32-byte ones (at
- * 128K SHA-1 lines, 5.4 MB, VBMI decoded 1.35x AVX2's IDs/s; at 256K, 10.7 MB, 0.90x;
- * at 1M, 0.68x: bench/crossover.c). Packed digits (stride == hexsz) keep VBMI: its
- * loads are whole there, and it stays level with AVX2 and the crates in DRAM.
+ * Past this many bytes of lines, the AVX-512 VBMI kernel falls behind AVX2 on Zen 4,
+ * once the text and the IDs no longer fit the caches (at 128K SHA-1 lines, 5.4 MB, VBMI
+ * decoded 1.35x AVX2's IDs/s; at 256K, 10.7 MB, 0.90x; at 1M, 0.68x; validate-only
+ * alike: bench/crossover.c). Why is not settled: its loads and stores are 64 bytes at
+ * unaligned places, two cache lines each, but software prefetching changed nothing.
+ * Packed digits (stride == hexsz) keep VBMI, which stays level with AVX2 and the crates
+ * in DRAM there.
  */
 #define ZEN4_STREAM_BYTES ((size_t)8 << 20)
 
 /*
- * The kernel automatic selection picks on Zen 4 (and later AMD cores with AVX-512): the
- * fastest of three kernels of this library for each call, by measure, with one test
- * each. SHA-256 lines go to the BW kernel, which reads each record as one vector
- * without gathering and beat VBMI at every size measured; lines past the caches go to
- * AVX2; everything else to VBMI.
+ * The kernel automatic selection picks on Zen 4 (and later AMD cores with AVX-512): VBMI,
+ * but AVX2 for lines past the caches. One test per call.
  */
 static size_t zen4_decode(unsigned char *out, const char *in, size_t n, size_t stride,
 			  size_t hexsz, enum hexoid_kind kind)
 {
-	if (stride != hexsz) {
-		if (HEXOID_UNLIKELY((n - 1) * stride >= ZEN4_STREAM_BYTES)) /* no overflow: the caller checked */
-			return hexoid_avx2_decode(out, in, n, stride, hexsz, kind);
-		if (hexsz == 64)
-			return hexoid_avx512_decode(out, in, n, stride, hexsz, kind);
-	}
+	/* no overflow: the entry point checked that the span is addressable */
+	if (HEXOID_UNLIKELY(stride != hexsz && (n - 1) * stride >= ZEN4_STREAM_BYTES))
+		return hexoid_avx2_decode(out, in, n, stride, hexsz, kind);
 	return hexoid_avx512vbmi_decode(out, in, n, stride, hexsz, kind);
 }
 #define FNS_ZEN4 zen4_decode, hexoid_avx512vbmi_encode
@@ -105,7 +100,7 @@ static size_t zen4_decode(unsigned char *out, const char *in, size_t n, size_t s
  * without it (so it can be forced, and is tested, anywhere), it is only slower there.
  */
 static const struct hexoid_kernel kernels[] = {
-	/* Zen 4: AVX-512 VBMI, BW or AVX2 by the shape and size of the call (above). */
+	/* Zen 4: AVX-512 VBMI, or AVX2 for lines past the caches (above). */
 	{ ONE_AVX512VBMI, "avx512zen4", "avx512f avx512bw avx512vl avx512vbmi bmi2",
 	  AVX512_NEEDS | HEXOID_CPU_AVX512VBMI, FNS_ZEN4, HEXOID_CPU_ZEN4 },
 	/* AVX-512 is one kernel for users; CPUs without VBMI run its BW-only variant. */

@@ -12,7 +12,9 @@
  *  - merge: (high << 4) | low is then the decoded byte, already in place, and one
  *    contiguous store writes the bytes of all those records.
  * So a SHA-1 listing (41-byte lines) decodes 3 records per 2 loads + 4 permutes + 1
- * store, a packed stream 64 bytes per 128 digits, SHA-256 two records per step.
+ * store, a packed stream 64 bytes per 128 digits. A SHA-256 line needs no gather (its
+ * digits are exactly one vector): it goes through the one-ID tables instead, two records
+ * per step (vbmi_lines64).
  */
 #include "common.h"
 
@@ -125,49 +127,45 @@ HEXOID_INLINE size_t vbmi_packed(unsigned char *out, const char *in, size_t n, s
 }
 
 /*
- * Two records per step (SHA-256 at any stride, SHA-1 at strides over 44): record i in w0,
- * record i+1 in w1. A SHA-256 record is exactly one vector; a 64-byte load at a SHA-1
- * record reads 24 bytes past it, which stays inside the input for all but the last
- * record, so only the last few records take masked loads. Records start at index i.
+ * SHA-1 at strides over 44, and the last records of vbmi_lines40: two records per step,
+ * record i in w0, record i+1 in w1. A 64-byte load at a record reads 24 bytes past it,
+ * which stays inside the input for all but the last record, so only the last few records
+ * take masked loads. Records start at index i.
  */
 HEXOID_INLINE size_t vbmi_pairs(unsigned char *out, const char *in, size_t i, size_t n,
-				size_t stride, size_t hexsz, const struct vbmi_lut *t, int store)
+				size_t stride, const struct vbmi_lut *t, int store)
 {
-	const size_t rawsz = hexsz / 2;
+	/* lanes 20..39 take record i+1's digits, which start at byte 64 of w0:w1; lanes
+	 * 40..63 repeat lane 0 (a duplicate can only flag record i itself) */
 	simde__m512i ih = vbmi_even(), il, bytes;
 	uint64_t bad;
 
-	if (hexsz == 40) {
-		/* lanes 20..39 take record i+1's digits, which start at byte 64 of w0:w1;
-		 * lanes 40..63 repeat lane 0 (a duplicate can only flag record i itself) */
-		ih = hx_mask_add8(ih, hx_prefix(40) & ~hx_prefix(20), ih,
-					       simde_mm512_set1_epi8(24));
-		ih = simde_mm512_maskz_mov_epi8(hx_prefix(40), ih);
-	}
+	ih = hx_mask_add8(ih, hx_prefix(40) & ~hx_prefix(20), ih, simde_mm512_set1_epi8(24));
+	ih = simde_mm512_maskz_mov_epi8(hx_prefix(40), ih);
 	il = vbmi_plus1(ih);
 
-	/* SHA-256: i + 2 <= n. SHA-1: i + 4 <= n keeps both 64-byte loads inside the
-	 * input and the 64-byte store inside the 20*n output bytes. */
-	for (; i + (hexsz == 64 ? 2 : 4) <= n; i += 2) {
+	/* i + 4 <= n keeps both 64-byte loads inside the input and the 64-byte store inside
+	 * the 20*n output bytes. */
+	for (; i + 4 <= n; i += 2) {
 		const char *p = in + i * stride;
 		bad = vbmi_decode64(simde_mm512_loadu_si512(p), simde_mm512_loadu_si512(p + stride),
 				    ih, il, t, &bytes);
 		if (store)
-			simde_mm512_storeu_si512(out + i * rawsz, bytes);
+			simde_mm512_storeu_si512(out + i * 20, bytes);
 		if (HEXOID_UNLIKELY(bad))
-			return i + hx_ctz(bad) / rawsz;
+			return i + hx_ctz(bad) / 20;
 	}
 	for (; i < n; i += 2) {
 		const char *p = in + i * stride;
 		size_t cnt = i + 1 < n ? 2 : 1;
-		simde__m512i w0 = hx_load_prefix(p, hexsz);
-		simde__m512i w1 = cnt == 2 ? hx_load_prefix(p + stride, hexsz)
+		simde__m512i w0 = hx_load_prefix(p, 40);
+		simde__m512i w1 = cnt == 2 ? hx_load_prefix(p + stride, 40)
 					   : simde_mm512_setzero_si512();
-		bad = vbmi_decode64(w0, w1, ih, il, t, &bytes) & hx_prefix(cnt * rawsz);
+		bad = vbmi_decode64(w0, w1, ih, il, t, &bytes) & hx_prefix(cnt * 20);
 		if (store)
-			hx_store_mask(out + i * rawsz, hx_prefix(cnt * rawsz), bytes);
+			hx_store_mask(out + i * 20, hx_prefix(cnt * 20), bytes);
 		if (bad)
-			return i + hx_ctz(bad) / rawsz;
+			return i + hx_ctz(bad) / 20;
 	}
 	return n;
 }
@@ -223,51 +221,18 @@ HEXOID_INLINE size_t vbmi_lines40(unsigned char *out, const char *in, size_t n, 
 		if (HEXOID_UNLIKELY(bad))
 			return i + hx_ctz(bad) / 20;
 	}
-	return vbmi_pairs(out, in, i, n, stride, 40, t, store);
-}
-
-HEXOID_INLINE size_t vbmi_decode(unsigned char *out, const char *in, size_t n, size_t stride,
-				 size_t hexsz, const struct vbmi_lut *t, int store)
-{
-	if (stride == hexsz)
-		return vbmi_packed(out, in, n, hexsz, t, store);
-	if (hexsz == 40 && stride <= 44)
-		return vbmi_lines40(out, in, n, stride, t, store);
-	return vbmi_pairs(out, in, 0, n, stride, hexsz, t, store);
-}
-
-size_t HEXOID_KSYM(avx512vbmi, decode)(unsigned char *out, const char *in, size_t n,
-				       size_t stride, size_t hexsz, enum hexoid_kind kind)
-{
-	struct vbmi_lut t;
-
-	/*
-	 * Building the lookup table and the gather indexes costs more than a few records
-	 * take to decode: below these counts the BW kernel is faster (measured with the
-	 * benchmark: at n = 1 decode, and at n = 16 validate-only, it was 1.4x and 2.3x).
-	 */
-	if (n < (out ? 4 : 64))
-		return HEXOID_KSYM(avx512, decode)(out, in, n, stride, hexsz, kind);
-	vbmi_lut_init(&t, kind == HEXOID_LOWER);
-	/* validate-only is its own specialisation: no merge, no stores */
-	return out ? vbmi_decode(out, in, n, stride, hexsz, &t, 1)
-		   : vbmi_decode(NULL, in, n, stride, hexsz, &t, 0);
+	return vbmi_pairs(out, in, i, n, stride, t, store);
 }
 
 /*
- * One ID per call, in one register. A 64-entry vpermb table read through the low 6 bits
- * of each character tells the digits apart ('0'-'9' are 48..57 there, 'a'-'f' 33..38,
- * 'A'-'F' 1..6): one table gives the character each slot stands for, so a byte is a
- * digit of the kind exactly when it equals its slot's character (slots of no digit, and
- * 'A'-'F' in lowercase-only mode, hold a character of other low bits, which nothing
- * matches), and a second gives its nibble. Two word shifts and an OR put each pair's
- * byte in the low half of its word and vpmovwb packs those. (Constants are loads, and two
- * 64-byte loads cost a third of this function on Zen 4: the shifts replace vpmaddubsw's
- * multiplier and vpmovwb a third vpermb's index table, 10% of a call, measured.) A SHA-1
- * ID is the 32 digits at 0 and the 32 at 8 (byte pairs aligned, nothing read past the
- * 40), which decode to output bytes 0..15 and 4..19: two overlapping 16-byte stores. The
- * tables are built by the compiler from the rules below; nothing is stored unless every
- * digit is good.
+ * Tables of 64 entries read by vpermb through the low 6 bits of each character, which
+ * tell the digits apart ('0'-'9' are 48..57 there, 'a'-'f' 33..38, 'A'-'F' 1..6): one
+ * table gives the character each slot stands for, so a byte is a digit of the kind
+ * exactly when it equals its slot's character (slots of no digit, and 'A'-'F' in
+ * lowercase-only mode, hold a character of other low bits, which nothing matches), and a
+ * second gives its nibble. One permute each, no gather: what a record that is exactly
+ * one vector needs (a SHA-256 line, or one ID per call). The compiler builds them from
+ * the rules below.
  */
 struct vbmi_one_tables {
 	uint8_t want[2][64]; /* [lower]: the character slot c & 63 stands for */
@@ -293,6 +258,99 @@ static const struct vbmi_one_tables vbmi_one = {
 	{ VBMI_ROW64(VBMI_NIBBLE) },
 };
 
+/*
+ * SHA-256 lines (stride > 64), two records per step, each exactly one vector: no gather.
+ * The one-ID tables (above) check and convert each character through the low 6 bits of
+ * its value; vpmaddubsw merges each pair into a 16-bit lane and one vpermt2b takes the
+ * low bytes of both records' lanes, in order, into one 64-byte store.
+ */
+static const uint8_t vbmi_low_bytes[64] = {
+	0,   2,   4,   6,   8,   10,  12,  14,  16,  18,  20,  22,  24,  26,  28,  30,
+	32,  34,  36,  38,  40,  42,  44,  46,  48,  50,  52,  54,  56,  58,  60,  62,
+	64,  66,  68,  70,  72,  74,  76,  78,  80,  82,  84,  86,  88,  90,  92,  94,
+	96,  98,  100, 102, 104, 106, 108, 110, 112, 114, 116, 118, 120, 122, 124, 126,
+};
+
+HEXOID_INLINE simde__m512i vbmi_pairs64(simde__m512i c, simde__m512i want, simde__m512i nib,
+					simde__m512i weight, uint64_t *bad)
+{
+	*bad = ~(uint64_t)simde_mm512_cmpeq_epi8_mask(simde_mm512_permutexvar_epi8(c, want), c);
+	return simde_mm512_maddubs_epi16(simde_mm512_permutexvar_epi8(c, nib), weight);
+}
+
+HEXOID_INLINE size_t vbmi_lines64(unsigned char *out, const char *in, size_t n, size_t stride,
+				  enum hexoid_kind kind, int store)
+{
+	const simde__m512i want = simde_mm512_loadu_si512(vbmi_one.want[kind == HEXOID_LOWER]);
+	const simde__m512i nib = simde_mm512_loadu_si512(vbmi_one.nibble);
+	const simde__m512i weight = simde_mm512_set1_epi16(0x0110);
+	const simde__m512i low = simde_mm512_loadu_si512(vbmi_low_bytes);
+	size_t i = 0;
+	uint64_t b0, b1;
+
+	for (; i + 2 <= n; i += 2) {
+		const char *p = in + i * stride;
+		simde__m512i w0 = vbmi_pairs64(simde_mm512_loadu_si512(p), want, nib, weight, &b0);
+		simde__m512i w1 = vbmi_pairs64(simde_mm512_loadu_si512(p + stride), want, nib,
+					       weight, &b1);
+		if (store)
+			simde_mm512_storeu_si512(out + i * 32,
+						 simde_mm512_permutex2var_epi8(w0, low, w1));
+		if (HEXOID_UNLIKELY(b0 | b1))
+			return b0 ? i : i + 1;
+	}
+	if (i < n) {
+		simde__m512i w0 = vbmi_pairs64(simde_mm512_loadu_si512(in + i * stride), want, nib,
+					       weight, &b0);
+		if (store)
+			hx_store_mask(out + i * 32, hx_prefix(32),
+				      simde_mm512_permutex2var_epi8(w0, low, w0));
+		if (b0)
+			return i;
+	}
+	return n;
+}
+
+HEXOID_INLINE size_t vbmi_decode(unsigned char *out, const char *in, size_t n, size_t stride,
+				 size_t hexsz, const struct vbmi_lut *t, enum hexoid_kind kind,
+				 int store)
+{
+	if (stride == hexsz)
+		return vbmi_packed(out, in, n, hexsz, t, store);
+	if (hexsz == 64)
+		return vbmi_lines64(out, in, n, stride, kind, store);
+	if (stride <= 44)
+		return vbmi_lines40(out, in, n, stride, t, store);
+	return vbmi_pairs(out, in, 0, n, stride, t, store);
+}
+
+size_t HEXOID_KSYM(avx512vbmi, decode)(unsigned char *out, const char *in, size_t n,
+				       size_t stride, size_t hexsz, enum hexoid_kind kind)
+{
+	struct vbmi_lut t;
+
+	/*
+	 * Building the lookup table and the gather indexes costs more than a few records
+	 * take to decode: below these counts the BW kernel is faster (measured with the
+	 * benchmark: at n = 1 decode, and at n = 16 validate-only, it was 1.4x and 2.3x).
+	 */
+	if (n < (out ? 4 : 64))
+		return HEXOID_KSYM(avx512, decode)(out, in, n, stride, hexsz, kind);
+	vbmi_lut_init(&t, kind == HEXOID_LOWER);
+	/* validate-only is its own specialisation: no merge, no stores */
+	return out ? vbmi_decode(out, in, n, stride, hexsz, &t, kind, 1)
+		   : vbmi_decode(NULL, in, n, stride, hexsz, &t, kind, 0);
+}
+
+/*
+ * One ID per call, in one register, through the tables above. Two word shifts and an OR
+ * put each pair's byte in the low half of its word and vpmovwb packs those. (Constants
+ * are loads, and two 64-byte loads cost a third of this function on Zen 4: the shifts
+ * replace vpmaddubsw's multiplier and vpmovwb a third vpermb's index table, 10% of a
+ * call, measured.) A SHA-1 ID is the 32 digits at 0 and the 32 at 8 (byte pairs
+ * aligned, nothing read past the 40), which decode to output bytes 0..15 and 4..19: two
+ * overlapping 16-byte stores. Nothing is stored unless every digit is good.
+ */
 HEXOID_INLINE int vbmi_decode1(unsigned char *out, const char *in, size_t hexsz,
 			       enum hexoid_kind kind, struct hexoid_error *err, int git)
 {
