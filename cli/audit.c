@@ -336,7 +336,7 @@ void audit_finding_json(struct sbuf *b, const struct hexoid_audit_finding *f,
 	else
 		sb_puts(b, ", \"offset\": null");
 	sb_printf(b, ", \"class\": \"%s\", \"code\": \"%s\", \"message\": ",
-		  hexoid_finding_class_name(f->cls), hexoid_audit_code_name(f->code));
+		  hexoid_finding_class_name(f->cls), hexoid_code_name(f->code));
 	sb_json_string(b, f->message);
 }
 
@@ -842,7 +842,7 @@ static int put_line(struct sbuf *b)
 static int vp_finding(void *ctx, const struct hexoid_finding *f)
 {
 	struct vp *v = ctx;
-	const char *cls = f->git3 ? "git3" : "error";
+	const char *cls = hexoid_finding_class_name(f->cls);
 	struct shown s = { f->path, f->has_oid, f->oid, f->algo, f->type, f->header, f->line,
 			   f->column, f->offset, cls, f->message };
 	const char *type = hexoid_object_type_name(f->type);
@@ -882,7 +882,7 @@ static int vp_finding(void *ctx, const struct hexoid_finding *f)
 	else
 		sb_puts(&b, ", \"offset\": null");
 	sb_printf(&b, ", \"class\": \"%s\", \"code\": ", cls);
-	sb_json_string(&b, hexoid_finding_code_name(f->code));
+	sb_json_string(&b, hexoid_code_name(f->code));
 	sb_puts(&b, ", \"message\": ");
 	sb_json_string(&b, f->message);
 	sb_puts(&b, "}\n");

@@ -385,7 +385,7 @@ static int on_finding(void *ctx, const struct hexoid_gate_finding *f)
 		struct sbuf b = { 0 };
 		sb_puts(&b, "{\"schema\": 1, \"type\": \"finding\", \"repo\": ");
 		sb_json_string(&b, json_repo);
-		sb_printf(&b, ", \"code\": \"%s\", \"ref\": ", hexoid_finding_code_name(f->code));
+		sb_printf(&b, ", \"code\": \"%s\", \"ref\": ", hexoid_code_name(f->code));
 		sb_json_string(&b, f->ref);
 		sb_puts(&b, ", \"pushed\": ");
 		sb_json_string(&b, where);

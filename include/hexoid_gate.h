@@ -63,7 +63,7 @@ extern "C" {
 #define HEXOID_GATE_NO_UPDATE ((size_t)-1)
 
 struct hexoid_gate_finding {
-	enum hexoid_finding_code code;  /* HEXOID_FIND_UPPERCASE, HEXOID_FIND_BAD_ID, or damage */
+	enum hexoid_code code;          /* HEXOID_CODE_UPPERCASE_ID, HEXOID_CODE_BAD_ID, or damage */
 	enum hexoid_finding_class cls;  /* HEXOID_CLASS_GIT3 or HEXOID_CLASS_ERROR */
 	int rejects;                    /* this finding rejects the push (options: mixed,
 					   report_only) */

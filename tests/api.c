@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hexoid_codes.h"
+#include "hexoid_pack.h"
 #include "test.h"
 
 TEST(api_sizes_and_version)

@@ -107,7 +107,7 @@ struct found {
 	struct {
 		char ref[32], header[16];
 		unsigned char oid[HEXOID_MAX_RAWSZ];
-		enum hexoid_finding_code code;
+		enum hexoid_code code;
 		enum hexoid_finding_class cls;
 		int rejects, pushed;
 		unsigned line, column;
@@ -246,13 +246,13 @@ static void uppercase_push(enum hexoid_algo algo)
 	      res.verdict, (unsigned long long)res.rejecting, s.n, s.errors, s.error);
 	CHECK(!strcmp(s.f[0].ref, "refs/heads/t") && !strcmp(s.f[0].header, "tree") &&
 		      s.f[0].line == 1 && s.f[0].column == col(r->tree, 5) &&
-		      s.f[0].code == HEXOID_FIND_UPPERCASE && s.f[0].cls == HEXOID_CLASS_GIT3 &&
+		      s.f[0].code == HEXOID_CODE_UPPERCASE_ID && s.f[0].cls == HEXOID_CLASS_GIT3 &&
 		      s.f[0].rejects && s.f[0].pushed && same_oid(r, s.f[0].oid, r->bt),
 	      "algo %d: first finding %s %s line %u column %u (want %u)", (int)algo, s.f[0].ref,
 	      s.f[0].header, s.f[0].line, s.f[0].column, col(r->tree, 5));
 	CHECK(!strcmp(s.f[1].ref, "refs/heads/p") && !strcmp(s.f[1].header, "parent") &&
 		      s.f[1].line == 2 && s.f[1].column == col(r->head, 7) &&
-		      s.f[1].code == HEXOID_FIND_UPPERCASE && same_oid(r, s.f[1].oid, r->bp),
+		      s.f[1].code == HEXOID_CODE_UPPERCASE_ID && same_oid(r, s.f[1].oid, r->bp),
 	      "algo %d: second finding %s %s line %u column %u (want %u)", (int)algo, s.f[1].ref,
 	      s.f[1].header, s.f[1].line, s.f[1].column, col(r->head, 7));
 	CHECK(!s.wrong_thread, "algo %d: a callback from another thread", (int)algo);

@@ -52,7 +52,7 @@ func hxGoGateFinding(h C.uintptr_t, f *C.struct_hexoid_gate_finding) (stop C.int
 		Offset:  -1,
 		Message: C.GoString(f.message),
 	}
-	if s := C.hexoid_finding_code_name(f.code); s != nil {
+	if s := C.hexoid_code_name(f.code); s != nil {
 		g.Code = C.GoString(s)
 	}
 	if f.update != C.HEXOID_GATE_NO_UPDATE {

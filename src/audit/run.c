@@ -33,7 +33,7 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix, const
 	if (c.algo < 0 || c.reftable < 0) {
 		struct where w = { rp.dir, (char *)"", 0 };
 		char *p = strlen(prefix) ? strndup(prefix, strlen(prefix) - 1) : strdup(".");
-		hexoid_audit_file_finding(r, HEXOID_AREA_REFS, &w, p ? p : ".", HEXOID_AUDIT_UNREADABLE,
+		hexoid_audit_file_finding(r, HEXOID_AREA_REFS, &w, p ? p : ".", HEXOID_CODE_UNREADABLE,
 					  "unknown %s in its config: not read", c.unknown);
 		free(p);
 		free(rp.dir);

@@ -189,7 +189,7 @@ int hexoid_pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsi
 }
 
 struct hexoid_finding *hexoid_pk_add(struct pk_list *list, uint64_t key, enum hexoid_algo algo,
-			      enum hexoid_finding_code code, const char *path, uint64_t offset)
+			      enum hexoid_code code, const char *path, uint64_t offset)
 {
 	struct pk_found *slot;
 
@@ -209,7 +209,7 @@ struct hexoid_finding *hexoid_pk_add(struct pk_list *list, uint64_t key, enum he
 	slot->rank = list->rank;
 	slot->seq = list->n++;
 	slot->f.code = code;
-	slot->f.git3 = hexoid_finding_class_of(code) == HEXOID_CLASS_GIT3;
+	slot->f.cls = hexoid_code_class(code);
 	slot->f.path = path;
 	slot->f.algo = algo;
 	slot->f.offset = offset;
@@ -275,7 +275,7 @@ void hexoid_pk_check_object(struct pk_list *out, uint64_t key, const char *path,
 
 		if (hexoid_pk_object_id(algo, type, text, len, got) == 0 && !memcmp(got, oid, c.rawsz))
 			return;
-		f = hexoid_pk_add(out, key, algo, HEXOID_FIND_ID_MISMATCH, path, offset);
+		f = hexoid_pk_add(out, key, algo, HEXOID_CODE_ID_MISMATCH, path, offset);
 		if (!f)
 			return;
 		f->type = type;
@@ -305,7 +305,7 @@ int hexoid_pk_emit(const struct hexoid_finding *f, const struct hexoid_scan_opti
 	    struct hexoid_scan_stats *stats)
 {
 	if (stats) {
-		if (f->git3)
+		if (f->cls == HEXOID_CLASS_GIT3)
 			stats->git3++;
 		else
 			stats->errors++;
