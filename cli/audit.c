@@ -494,12 +494,14 @@ static void summary(const struct hexoid_audit *audit, struct report *rp)
 /* Audit one repository and write its report: EXIT_VALID, EXIT_INVALID or EXIT_TROUBLE. */
 static int audit_one(struct run_out *ro, const char *repo)
 {
-	struct hexoid_audit_options o = HEXOID_AUDIT_OPTIONS_INIT;
+	struct hexoid_audit_options o;
 	enum hexoid_audit_open_error why = 0;
 	struct hexoid_audit *audit;
 	struct report rp;
 	const char *algo;
 	char err[512];
+
+	hexoid_audit_options_init(&o, sizeof(o));
 	int rc;
 
 	memset(&rp, 0, sizeof(rp));
@@ -976,12 +978,14 @@ int cmd_verify_pack(int argc, char **argv)
 	}
 	for (i = optind; i < argc; i++) {
 		struct vp v = { argv[i], argv[i], 0, isatty(STDERR_FILENO), json };
-		struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
+		struct hexoid_scan_options o;
 		struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 		char err[512];
 		const char *name = argv[i];
 		size_t len = strlen(name);
 		char *shown = NULL;
+
+		hexoid_scan_options_init(&o, sizeof(o));
 
 		o.algo = told;
 		o.verify_ids = verify_ids;

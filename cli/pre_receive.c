@@ -700,7 +700,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 	if (set_action) cfg.timeout_accept = flags.timeout_accept;
 	if (set_jobs) cfg.jobs = flags.jobs;
 
-	hexoid_gate_options_init(&o);
+	hexoid_gate_options_init(&o, sizeof(o));
 	o.mixed = cfg.mixed;
 	o.report_only = cfg.report_only;
 	o.full_walk = cfg.full_walk;

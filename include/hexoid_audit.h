@@ -123,6 +123,12 @@ struct hexoid_audit_options {
 /* Later versions only add members at the end; callers built against this header keep
  * working with a newer library, which reads only the `size` bytes they passed. */
 #define HEXOID_AUDIT_OPTIONS_INIT { sizeof(struct hexoid_audit_options), 1, 0, NULL, NULL, NULL, NULL }
+/* The defaults (HEXOID_AUDIT_OPTIONS_INIT's) into *options, for callers that cannot use the
+ * macro, such as another language's bindings: `size` is sizeof(*options) as the caller
+ * was built, and only that many bytes are written, so a program built against an older
+ * header keeps working with a newer library. 0, or -1 (nothing written) for NULL or a
+ * size that is no version's. */
+HEXOID_API int hexoid_audit_options_init(struct hexoid_audit_options *options, size_t size);
 
 /* How the repository stores its refs. */
 enum hexoid_ref_storage {

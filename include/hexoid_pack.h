@@ -107,6 +107,12 @@ struct hexoid_scan_options {
 };
 #define HEXOID_SCAN_OPTIONS_INIT \
 	{ sizeof(struct hexoid_scan_options), (enum hexoid_algo)0, 0, 0, 0, NULL, NULL, NULL }
+/* The defaults (HEXOID_SCAN_OPTIONS_INIT's) into *options, for callers that cannot use the
+ * macro, such as another language's bindings: `size` is sizeof(*options) as the caller
+ * was built, and only that many bytes are written, so a program built against an older
+ * header keeps working with a newer library. 0, or -1 (nothing written) for NULL or a
+ * size that is no version's. */
+HEXOID_API int hexoid_scan_options_init(struct hexoid_scan_options *options, size_t size);
 
 struct hexoid_scan_stats {
 	size_t size;              /* sizeof(struct hexoid_scan_stats): the INIT macro sets it;
@@ -233,6 +239,12 @@ struct hexoid_odb_options {
 	uint64_t reserved[4];      /* zero */
 };
 #define HEXOID_ODB_OPTIONS_INIT { sizeof(struct hexoid_odb_options), (enum hexoid_algo)0, 0, 0, { 0 } }
+/* The defaults (HEXOID_ODB_OPTIONS_INIT's) into *options, for callers that cannot use the
+ * macro, such as another language's bindings: `size` is sizeof(*options) as the caller
+ * was built, and only that many bytes are written, so a program built against an older
+ * header keeps working with a newer library. 0, or -1 (nothing written) for NULL or a
+ * size that is no version's. */
+HEXOID_API int hexoid_odb_options_init(struct hexoid_odb_options *options, size_t size);
 
 enum hexoid_odb_status {
 	HEXOID_ODB_OK = 0,

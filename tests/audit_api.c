@@ -402,3 +402,35 @@ TEST(audit_api_cancel)
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
 }
+
+static int init_audit(void *o, size_t size)
+{
+	return hexoid_audit_options_init(o, size);
+}
+
+/* hexoid_audit_options_init(): the INIT macro's defaults, as far as the caller's struct
+ * goes (a program built against the first version's header passes a smaller one, which
+ * the run takes), and nothing for a size no version had. */
+TEST(audit_api_options_init)
+{
+	const size_t first = offsetof(struct hexoid_audit_options, ctx) + sizeof(void *);
+	struct hexoid_audit_options want, o;
+	const char *repo = repo_dir(), *why;
+	struct hexoid_audit *a;
+	struct seen s;
+	char err[256];
+
+	memset(&want, 0, sizeof(want));
+	want.jobs = 1;
+	why = test_options_init(init_audit, &want, sizeof(want), first);
+	CHECK(!why, "%s", why);
+	if (!repo || !(a = hexoid_audit_open(repo, err, sizeof(err))))
+		return;
+	memset(&s, 0, sizeof(s));
+	hexoid_audit_options_init(&o, first);
+	o.on_finding = on_finding;
+	o.ctx = &s;
+	CHECK(hexoid_audit_run(a, &o, err, sizeof(err)) == 0 && s.findings == 5,
+	      "the first version's options run: %s", err);
+	hexoid_audit_close(a);
+}

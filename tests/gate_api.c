@@ -152,7 +152,7 @@ static void options(struct hexoid_gate_options *o, struct found *s, const struct
 {
 	memset(s, 0, sizeof(*s));
 	s->thread = pthread_self();
-	hexoid_gate_options_init(o);
+	hexoid_gate_options_init(o, sizeof(*o));
 	o->git_dir = r->srv;
 	o->quarantine = quarantine;
 	o->on_finding = on_finding;
@@ -427,10 +427,10 @@ TEST(gate_api_arguments)
 	struct found s;
 	char err[256];
 
-	hexoid_gate_options_init(&o);
+	hexoid_gate_options_init(&o, sizeof(o));
 	o.size = 8;
 	CHECK(hexoid_gate_new(&o, err, sizeof(err)) == NULL, "options without their size");
-	hexoid_gate_options_init(&o);
+	hexoid_gate_options_init(&o, sizeof(o));
 	g = hexoid_gate_new(&o, err, sizeof(err));
 	CHECK(g != NULL, "new: %s", err);
 	if (!g || !r || !r256) {
@@ -466,4 +466,31 @@ TEST(gate_api_cleanup)
 				fprintf(stderr, "could not remove %s\n", repos[i].dir);
 			repos[i].made = 0;
 		}
+}
+
+static int init_gate(void *o, size_t size)
+{
+	return hexoid_gate_options_init(o, size);
+}
+
+/* hexoid_gate_options_init() writes the defaults as far as the caller's struct goes and
+ * nothing past it; a size no version had is refused, and hexoid_gate_new() refuses
+ * options whose size is not set. */
+TEST(gate_api_options_init)
+{
+	struct hexoid_gate_options want, o;
+	struct hexoid_gate *g = NULL;
+	const char *why;
+	char err[256];
+
+	memset(&want, 0, sizeof(want));
+	want.jobs = 1;
+	why = test_options_init(init_gate, &want, sizeof(want), sizeof(want));
+	CHECK(!why, "%s", why);
+	CHECK(hexoid_gate_options_init(&o, sizeof(o)) == 0 && (g = hexoid_gate_new(&o, err, sizeof(err))),
+	      "new: %s", err);
+	hexoid_gate_free(g);
+	memset(&o, 0, sizeof(o));
+	CHECK(hexoid_gate_new(&o, err, sizeof(err)) == NULL && strstr(err, "sizeof"),
+	      "options not set: %s", err);
 }

@@ -137,7 +137,7 @@ func CheckPush(ctx context.Context, repo, quarantine string, updates []RefUpdate
 	}
 
 	var co C.struct_hexoid_gate_options
-	C.hexoid_gate_options_init(&co)
+	C.hexoid_gate_options_init(&co, C.size_t(unsafe.Sizeof(co)))
 	co.algo = C.enum_hexoid_algo(o.Algo)
 	co.mixed = cBool(o.Mixed)
 	co.report_only = cBool(o.ReportOnly)

@@ -16,6 +16,7 @@
 
 #include "common.h"
 #include "crypto.h"
+#include "util/options.h"
 
 int hexoid_pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen)
 {
@@ -346,6 +347,13 @@ int hexoid_pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_s
 	for (l = 0; l < nlists; l++)
 		lists[l].n = 0;
 	return stop;
+}
+
+int hexoid_scan_options_init(struct hexoid_scan_options *options, size_t size)
+{
+	/* HEXOID_SCAN_OPTIONS_INIT's zeros (jobs 0 is one thread). The first version is
+	 * this one: the scans read it all. */
+	return hexoid_options_init(options, size, sizeof(*options), HEXOID_NO_JOBS);
 }
 
 int hexoid_pk_options_ok(const struct hexoid_scan_options *opt)
