@@ -69,7 +69,7 @@ EMU_DEFS  := $(foreach i,$(EMU_ISAS),-DHEXOID_EMU_HAVE_$(call upper,$(i)))
 # Flags for one source file: its folder's, plus VBMI for *_vbmi.c.
 isaflags = $(FLAGS_$(word 2,$(subst /, ,$(1)))) $(if $(filter %_vbmi.c,$(1)),$(VBMI_FLAGS))
 
-LIB_SRC := src/hexoid.c src/dispatch.c src/cpu.c $(wildcard src/scalar/*.c) $(wildcard src/formats/*.c) \
+LIB_SRC := src/hexoid.c src/codes.c src/dispatch.c src/cpu.c $(wildcard src/scalar/*.c) $(wildcard src/formats/*.c) \
            $(wildcard src/formats/listing/*.c) $(wildcard src/pack/*.c) $(wildcard src/audit/*.c) \
            $(wildcard src/util/*.c) $(wildcard src/gate/*.c) $(wildcard src/repair/*.c) \
            $(foreach i,$(NATIVE_ISAS),$(wildcard src/$(i)/*.c))
@@ -170,6 +170,7 @@ SHELL_TESTS := \
 	tests/hook.sh \
 	tests/repair.sh \
 	tests/forge.sh \
+	tests/codes.sh \
 	tests/live.sh \
 	tests/go.sh \
 	tests/install.sh

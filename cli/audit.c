@@ -336,7 +336,7 @@ void audit_finding_json(struct sbuf *b, const struct hexoid_audit_finding *f,
 	else
 		sb_puts(b, ", \"offset\": null");
 	sb_printf(b, ", \"class\": \"%s\", \"code\": \"%s\", \"message\": ",
-		  hexoid_finding_class_name(f->cls), hexoid_audit_code_name(f->code));
+		  hexoid_finding_class_name(f->cls), hexoid_code_name(f->code));
 	sb_json_string(b, f->message);
 }
 
@@ -494,12 +494,14 @@ static void summary(const struct hexoid_audit *audit, struct report *rp)
 /* Audit one repository and write its report: EXIT_VALID, EXIT_INVALID or EXIT_TROUBLE. */
 static int audit_one(struct run_out *ro, const char *repo)
 {
-	struct hexoid_audit_options o = HEXOID_AUDIT_OPTIONS_INIT;
+	struct hexoid_audit_options o;
 	enum hexoid_audit_open_error why = 0;
 	struct hexoid_audit *audit;
 	struct report rp;
 	const char *algo;
 	char err[512];
+
+	hexoid_audit_options_init(&o, sizeof(o));
 	int rc;
 
 	memset(&rp, 0, sizeof(rp));
@@ -842,7 +844,7 @@ static int put_line(struct sbuf *b)
 static int vp_finding(void *ctx, const struct hexoid_finding *f)
 {
 	struct vp *v = ctx;
-	const char *cls = f->git3 ? "git3" : "error";
+	const char *cls = hexoid_finding_class_name(f->cls);
 	struct shown s = { f->path, f->has_oid, f->oid, f->algo, f->type, f->header, f->line,
 			   f->column, f->offset, cls, f->message };
 	const char *type = hexoid_object_type_name(f->type);
@@ -882,7 +884,7 @@ static int vp_finding(void *ctx, const struct hexoid_finding *f)
 	else
 		sb_puts(&b, ", \"offset\": null");
 	sb_printf(&b, ", \"class\": \"%s\", \"code\": ", cls);
-	sb_json_string(&b, hexoid_finding_code_name(f->code));
+	sb_json_string(&b, hexoid_code_name(f->code));
 	sb_puts(&b, ", \"message\": ");
 	sb_json_string(&b, f->message);
 	sb_puts(&b, "}\n");
@@ -976,12 +978,14 @@ int cmd_verify_pack(int argc, char **argv)
 	}
 	for (i = optind; i < argc; i++) {
 		struct vp v = { argv[i], argv[i], 0, isatty(STDERR_FILENO), json };
-		struct hexoid_scan_options o = HEXOID_SCAN_OPTIONS_INIT;
+		struct hexoid_scan_options o;
 		struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
 		char err[512];
 		const char *name = argv[i];
 		size_t len = strlen(name);
 		char *shown = NULL;
+
+		hexoid_scan_options_init(&o, sizeof(o));
 
 		o.algo = told;
 		o.verify_ids = verify_ids;

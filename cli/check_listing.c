@@ -67,7 +67,7 @@ static int counted(struct check *c)
 static int on_problem(void *ctx, const struct hexoid_problem *p)
 {
 	struct check *c = ctx;
-	if (p->code == HEXOID_LISTING_UNKNOWN_FORMAT) {
+	if (p->code == HEXOID_CODE_UNKNOWN_FORMAT) {
 		fprintf(stderr, "hexoid: %s: %s\n", c->name, p->message);
 		c->unknown = 1;
 		return 1;

@@ -73,7 +73,7 @@ static void trouble(struct run *r, const char *fmt, const char *arg)
 static int on_problem(void *ctx, const struct hexoid_problem *p)
 {
 	struct run *r = ctx;
-	if (p->code == HEXOID_LISTING_UNKNOWN_FORMAT) {
+	if (p->code == HEXOID_CODE_UNKNOWN_FORMAT) {
 		/* Not a problem of the listing: nothing was checked. */
 		char why[512];
 		snprintf(why, sizeof(why), "%s: %s", r->name, p->message);
@@ -84,9 +84,9 @@ static int on_problem(void *ctx, const struct hexoid_problem *p)
 		printf("{\"schema\": 1, \"type\": \"problem\", \"file\": ");
 		verify_json_string(stdout, r->name);
 		printf(", \"line\": %llu, \"column\": %zu, \"code\": ", p->line, p->column);
-		verify_json_string(stdout, hexoid_listing_code_name(p->code));
+		verify_json_string(stdout, hexoid_code_name(p->code));
 		fputs(", \"class\": ", stdout);
-		verify_json_string(stdout, hexoid_finding_class_name(hexoid_listing_code_class(p->code)));
+		verify_json_string(stdout, hexoid_finding_class_name(hexoid_code_class(p->code)));
 		fputs(", \"message\": ", stdout);
 		verify_json_string(stdout, p->message);
 		fputs("}\n", stdout);

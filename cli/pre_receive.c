@@ -385,7 +385,7 @@ static int on_finding(void *ctx, const struct hexoid_gate_finding *f)
 		struct sbuf b = { 0 };
 		sb_puts(&b, "{\"schema\": 1, \"type\": \"finding\", \"repo\": ");
 		sb_json_string(&b, json_repo);
-		sb_printf(&b, ", \"code\": \"%s\", \"ref\": ", hexoid_finding_code_name(f->code));
+		sb_printf(&b, ", \"code\": \"%s\", \"ref\": ", hexoid_code_name(f->code));
 		sb_json_string(&b, f->ref);
 		sb_puts(&b, ", \"pushed\": ");
 		sb_json_string(&b, where);
@@ -700,7 +700,7 @@ static int cmd_hook(int argc, char **argv, int update_hook)
 	if (set_action) cfg.timeout_accept = flags.timeout_accept;
 	if (set_jobs) cfg.jobs = flags.jobs;
 
-	hexoid_gate_options_init(&o);
+	hexoid_gate_options_init(&o, sizeof(o));
 	o.mixed = cfg.mixed;
 	o.report_only = cfg.report_only;
 	o.full_walk = cfg.full_walk;

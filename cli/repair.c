@@ -248,12 +248,14 @@ static void error_line(struct out *o, const char *code, const char *message)
 static int repair_one(struct out *o, const char *repo)
 {
 	unsigned jobs = o->sh->jobs;
-	struct hexoid_repair_options opt = HEXOID_REPAIR_OPTIONS_INIT;
+	struct hexoid_repair_options opt;
 	struct hexoid_repair_count c;
 	struct hexoid_repair *rp;
 	struct hexoid_audit *audit;
 	char err[512];
 	int ret, code;
+
+	hexoid_repair_options_init(&opt, sizeof(opt));
 
 	o->repo = repo;
 	if (!(rp = hexoid_repair_open(repo, err, sizeof(err)))) {

@@ -137,26 +137,26 @@ static int reference(const unsigned char *in, size_t len, enum hexoid_object_typ
 
 static void well_formed(const struct hexoid_finding *f)
 {
-	require(f->code >= HEXOID_FIND_UPPERCASE && f->code <= HEXOID_FIND_IO, "unknown code");
-	require(f->code != HEXOID_FIND_IO && f->code != HEXOID_FIND_CRC &&
-			f->code != HEXOID_FIND_CHECKSUM && f->code != HEXOID_FIND_LAYOUT &&
-			f->code != HEXOID_FIND_DELTA && f->code != HEXOID_FIND_BASE,
+	require(f->code >= HEXOID_CODE_UPPERCASE_ID && f->code <= HEXOID_CODE_UNREADABLE, "unknown code");
+	require(f->code != HEXOID_CODE_UNREADABLE && f->code != HEXOID_CODE_CRC32_MISMATCH &&
+			f->code != HEXOID_CODE_CHECKSUM_MISMATCH && f->code != HEXOID_CODE_PACK_LAYOUT &&
+			f->code != HEXOID_CODE_DELTA && f->code != HEXOID_CODE_DELTA_BASE,
 		"a pack's finding for a loose object");
-	require(f->git3 == (f->code == HEXOID_FIND_UPPERCASE), "git3 disagrees with the code");
+	require(f->cls == hexoid_code_class(f->code), "the class disagrees with the code");
 	require(f->message[0] && !memchr(f->message, '\n', strlen(f->message)), "a bad message");
 	require(f->offset == HEXOID_NO_OFFSET, "an offset in a loose object");
 	if (f->line || f->column || f->header)
 		require(f->line >= 1 && f->column >= 1 && f->header != NULL &&
-				(f->code == HEXOID_FIND_UPPERCASE || f->code == HEXOID_FIND_BAD_ID),
+				(f->code == HEXOID_CODE_UPPERCASE_ID || f->code == HEXOID_CODE_BAD_ID),
 			"a text position without a header, or on damage");
 	else
-		require(f->code != HEXOID_FIND_UPPERCASE && f->code != HEXOID_FIND_BAD_ID,
+		require(f->code != HEXOID_CODE_UPPERCASE_ID && f->code != HEXOID_CODE_BAD_ID,
 			"an ID finding without its place");
 }
 
-static int is_damage(enum hexoid_finding_code c)
+static int is_damage(enum hexoid_code c)
 {
-	return c == HEXOID_FIND_HEADER || c == HEXOID_FIND_ZLIB;
+	return c == HEXOID_CODE_OBJECT_HEADER || c == HEXOID_CODE_ZLIB;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -197,9 +197,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				well_formed(&s.v[i]);
 				require(s.v[i].has_oid == with_oid, "has_oid without an ID, or not with one");
 				damage += is_damage(s.v[i].code);
-				text_findings += s.v[i].code == HEXOID_FIND_UPPERCASE ||
-						 s.v[i].code == HEXOID_FIND_BAD_ID;
-				mismatch += s.v[i].code == HEXOID_FIND_ID_MISMATCH;
+				text_findings += s.v[i].code == HEXOID_CODE_UPPERCASE_ID ||
+						 s.v[i].code == HEXOID_CODE_BAD_ID;
+				mismatch += s.v[i].code == HEXOID_CODE_ID_MISMATCH;
 			}
 			require(damage <= 1 && (!damage || s.n == 1), "damage and something else");
 			require(mismatch <= 1 && (!mismatch || with_oid), "ID mismatch without an ID");
@@ -227,7 +227,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					"a good commit or tag not counted");
 				require(n >= 0 && (size_t)n == text_findings, "header findings differ from hexoid_object_check");
 				for (size_t i = 0, k = 0; i < s.n && k < ps.n && k < 64; i++) {
-					if (s.v[i].code == HEXOID_FIND_ID_MISMATCH)
+					if (s.v[i].code == HEXOID_CODE_ID_MISMATCH)
 						continue;
 					require(s.v[i].code == ps.v[k].code && s.v[i].line == ps.v[k].line &&
 							s.v[i].column == ps.v[k].column && s.v[i].type == rtype &&
@@ -242,7 +242,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				/* Inflated in full: bytes after a stream that is right otherwise are
 				 * the one finding. */
 				if (garbage && sized)
-					require(s.v[0].code == HEXOID_FIND_ZLIB &&
+					require(s.v[0].code == HEXOID_CODE_ZLIB &&
 							strstr(s.v[0].message, "garbage after the zlib stream"),
 						"bytes after a commit's or tag's stream not reported as such");
 			} else if (garbage) {

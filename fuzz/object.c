@@ -24,7 +24,7 @@ static void require(int ok, const char *what)
 #define MAXP 256
 
 struct prob {
-	enum hexoid_finding_code code;
+	enum hexoid_code code;
 	const char *header;
 	unsigned line, column;
 };
@@ -92,7 +92,7 @@ static void reference(int tag, const unsigned char *t, size_t len, size_t hexsz,
 			const unsigned char *id = t + at + skip;
 			size_t idlen = end - at - skip, i, first_upper = SIZE_MAX;
 			int bad = 0;
-			enum hexoid_finding_code code = HEXOID_FIND_BAD_ID;
+			enum hexoid_code code = HEXOID_CODE_BAD_ID;
 			size_t col = 0;
 			for (i = 0; i < idlen && i < hexsz; i++) {
 				if (!is_hex(id[i])) {
@@ -109,7 +109,7 @@ static void reference(int tag, const unsigned char *t, size_t len, size_t hexsz,
 			}
 			if (!bad && first_upper != SIZE_MAX) {
 				bad = 1;
-				code = HEXOID_FIND_UPPERCASE;
+				code = HEXOID_CODE_UPPERCASE_ID;
 				col = first_upper;
 			}
 			if (bad && out->n < MAXP) {

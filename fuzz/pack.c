@@ -42,7 +42,7 @@ static int on_finding(void *ctx, const struct hexoid_finding *f)
 
 static int same(const struct hexoid_finding *x, const struct hexoid_finding *y)
 {
-	return x->code == y->code && x->git3 == y->git3 && x->offset == y->offset &&
+	return x->code == y->code && x->cls == y->cls && x->offset == y->offset &&
 	       x->has_oid == y->has_oid && !memcmp(x->oid, y->oid, sizeof(x->oid)) &&
 	       x->algo == y->algo && x->type == y->type && x->line == y->line &&
 	       x->column == y->column && (x->header == NULL) == (y->header == NULL) &&
@@ -59,19 +59,19 @@ static void show(const char *what, const struct seen *s)
 
 static void well_formed(const struct hexoid_finding *f, size_t pack_size)
 {
-	require(f->code >= HEXOID_FIND_UPPERCASE && f->code <= HEXOID_FIND_IO, "unknown code");
-	require(f->code != HEXOID_FIND_IO, "an I/O finding from memory");
-	require(f->git3 == (f->code == HEXOID_FIND_UPPERCASE), "git3 disagrees with the code");
+	require(f->code >= HEXOID_CODE_UPPERCASE_ID && f->code <= HEXOID_CODE_UNREADABLE, "unknown code");
+	require(f->code != HEXOID_CODE_UNREADABLE, "an I/O finding from memory");
+	require(f->cls == hexoid_code_class(f->code), "the class disagrees with the code");
 	require(f->message[0] && !memchr(f->message, '\n', strlen(f->message)), "a bad message");
 	require(f->path && !strcmp(f->path, "fuzz.pack"), "a finding about another file");
 	/* (an index may put an object anywhere: that is a LAYOUT finding at that offset) */
-	require(f->offset == HEXOID_NO_OFFSET || f->offset < pack_size || f->code == HEXOID_FIND_LAYOUT,
+	require(f->offset == HEXOID_NO_OFFSET || f->offset < pack_size || f->code == HEXOID_CODE_PACK_LAYOUT,
 		"offset outside the pack");
 	require(f->algo == HEXOID_SHA1 || f->algo == HEXOID_SHA256, "unknown algo");
 	if (f->line || f->column || f->header) {
 		require(f->line >= 1 && f->column >= 1 && f->header != NULL,
 			"a text position without a header, or a header without one");
-		require(f->code == HEXOID_FIND_UPPERCASE || f->code == HEXOID_FIND_BAD_ID,
+		require(f->code == HEXOID_CODE_UPPERCASE_ID || f->code == HEXOID_CODE_BAD_ID,
 			"a text position on damage");
 		require(f->type == HEXOID_OBJ_COMMIT || f->type == HEXOID_OBJ_TAG,
 			"a header finding on something other than a commit or tag");
@@ -80,7 +80,7 @@ static void well_formed(const struct hexoid_finding *f, size_t pack_size)
 			"an unknown header");
 		require(f->has_oid, "a header finding without the object's ID");
 	} else {
-		require(f->code != HEXOID_FIND_UPPERCASE && f->code != HEXOID_FIND_BAD_ID,
+		require(f->code != HEXOID_CODE_UPPERCASE_ID && f->code != HEXOID_CODE_BAD_ID,
 			"an ID finding without its place in a pack");
 	}
 }

@@ -36,45 +36,16 @@ extern "C" {
 #endif
 
 /*
- * Classes are enum hexoid_finding_class of hexoid_pack.h, named by
- * hexoid_finding_class_name(): HEXOID_CLASS_GIT3, what Git 2.x accepts and Git 3.0
- * rejects or ignores; HEXOID_CLASS_ERROR, what both reject (malformed, damaged,
- * unreadable); HEXOID_CLASS_WARN, uppercase that the Git 3.0 build still accepts (a
- * pack's name, a note's own name).
+ * Findings carry an enum hexoid_code of hexoid_codes.h (the one list every part of the
+ * library reports with), named by hexoid_code_name(), and its class
+ * (hexoid_code_class(), named by hexoid_finding_class_name()): HEXOID_CLASS_GIT3, what
+ * Git 2.x accepts and Git 3.0 rejects or ignores; HEXOID_CLASS_ERROR, what both reject
+ * (malformed, damaged, unreadable); HEXOID_CLASS_WARN, uppercase that the Git 3.0 build
+ * still accepts (a pack's name, a note's own name), and a notes tree not walked twice.
+ * The audit reports HEXOID_CODE_UPPERCASE_ID, UPPERCASE_ID_ACCEPTED, BAD_ID,
+ * ID_MISMATCH, the damage codes of the pack scans, UNREADABLE, NOT_A_FILE,
+ * BROKEN_LINK, TOO_LARGE and REPEATED_TREE.
  */
-
-/*
- * What a finding is about: one stable list, each code with a fixed name and class
- * (hexoid_audit_code_name(), hexoid_audit_code_class()). New codes are only added at
- * the end.
- */
-enum hexoid_audit_code {
-	HEXOID_AUDIT_UPPERCASE = 1,     /* git3: uppercase hex in an object ID */
-	HEXOID_AUDIT_UPPERCASE_ACCEPTED, /* warn: uppercase where Git 3.0 still takes it */
-	HEXOID_AUDIT_BAD_ID,            /* error: not hex, wrong length, malformed line */
-	HEXOID_AUDIT_ID_MISMATCH,       /* error: an object's content hashes to another ID */
-	HEXOID_AUDIT_CRC,               /* error: a packed object's CRC32 differs from the index */
-	HEXOID_AUDIT_CHECKSUM,          /* error: a pack's or index's trailing checksum */
-	HEXOID_AUDIT_LAYOUT,            /* error: object count, offsets, an unusable pack */
-	HEXOID_AUDIT_OBJECT_HEADER,     /* error: an object's type or size header */
-	HEXOID_AUDIT_ZLIB,              /* error: a broken zlib stream */
-	HEXOID_AUDIT_DELTA,             /* error: delta instructions */
-	HEXOID_AUDIT_BASE,              /* error: a missing delta base, or a loop */
-	HEXOID_AUDIT_UNREADABLE,        /* error: a file or folder that cannot be read */
-	HEXOID_AUDIT_NOT_A_FILE,        /* error: a FIFO, socket or device where a file belongs */
-	HEXOID_AUDIT_BROKEN_LINK,       /* error: a gitdir, commondir or submodule that leads
-					   nowhere, or back into the repository */
-	HEXOID_AUDIT_TOO_LARGE,         /* error: a commit or tag too large to read and check
-					   (HEXOID_TEXT_MAX) */
-	HEXOID_AUDIT_REPEATED_TREE,     /* warn: a notes folder holding the very tree another
-					   of its folders holds: not walked again */
-	HEXOID_AUDIT_CODE_COUNT
-};
-
-/* "uppercase-id", "bad-id", ... ; NULL for an unknown code. */
-HEXOID_API const char *hexoid_audit_code_name(enum hexoid_audit_code code);
-/* The class of a code; 0 for an unknown one. */
-HEXOID_API enum hexoid_finding_class hexoid_audit_code_class(enum hexoid_audit_code code);
 
 /* The areas of a repository, in the order they are read and summarised. */
 enum hexoid_audit_area {
@@ -111,7 +82,7 @@ HEXOID_API const char *hexoid_audit_area_name(enum hexoid_audit_area area);
  * "objects/pack/pack-....pack".
  */
 struct hexoid_audit_finding {
-	enum hexoid_audit_code code;
+	enum hexoid_code code;
 	enum hexoid_finding_class cls; /* the code's class */
 	enum hexoid_audit_area area;
 	const char *path;
@@ -152,6 +123,12 @@ struct hexoid_audit_options {
 /* Later versions only add members at the end; callers built against this header keep
  * working with a newer library, which reads only the `size` bytes they passed. */
 #define HEXOID_AUDIT_OPTIONS_INIT { sizeof(struct hexoid_audit_options), 1, 0, NULL, NULL, NULL, NULL }
+/* The defaults (HEXOID_AUDIT_OPTIONS_INIT's) into *options, for callers that cannot use the
+ * macro, such as another language's bindings: `size` is sizeof(*options) as the caller
+ * was built, and only that many bytes are written, so a program built against an older
+ * header keeps working with a newer library. 0, or -1 (nothing written) for NULL or a
+ * size that is no version's. */
+HEXOID_API int hexoid_audit_options_init(struct hexoid_audit_options *options, size_t size);
 
 /* How the repository stores its refs. */
 enum hexoid_ref_storage {

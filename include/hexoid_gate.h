@@ -43,7 +43,7 @@
  * the scan of pushed objects (and one per pipe it feeds); the scan's own threads as
  * options->jobs says.
  *
- * Options carry their size (set by hexoid_gate_options_init()), so fields can be added
+ * Options carry their size (set by hexoid_gate_options_init(&o, sizeof(o))), so fields can be added
  * at their end without breaking programs built against an older header.
  */
 #ifndef HEXOID_GATE_H
@@ -63,7 +63,7 @@ extern "C" {
 #define HEXOID_GATE_NO_UPDATE ((size_t)-1)
 
 struct hexoid_gate_finding {
-	enum hexoid_finding_code code;  /* HEXOID_FIND_UPPERCASE, HEXOID_FIND_BAD_ID, or damage */
+	enum hexoid_code code;          /* HEXOID_CODE_UPPERCASE_ID, HEXOID_CODE_BAD_ID, or damage */
 	enum hexoid_finding_class cls;  /* HEXOID_CLASS_GIT3 or HEXOID_CLASS_ERROR */
 	int rejects;                    /* this finding rejects the push (options: mixed,
 					   report_only) */
@@ -126,10 +126,12 @@ struct hexoid_gate_options {
 					(`--not --all --alternate-refs`) */
 };
 
-/* Fill *options with the defaults and its size: lowercase only, rejecting, no time
- * limit, one job, git from PATH, the repository and quarantine from the environment
- * left to the caller (NULL). */
-HEXOID_API void hexoid_gate_options_init(struct hexoid_gate_options *options);
+/* Fill *options with the defaults: lowercase only, rejecting, no time limit, one job,
+ * git from PATH, the repository and quarantine from the environment left to the caller
+ * (NULL). `size` is sizeof(*options) as the caller was built, and only that many bytes
+ * are written, so a program built against an older header keeps working with a newer
+ * library. 0, or -1 (nothing written) for NULL or a size that is no version's. */
+HEXOID_API int hexoid_gate_options_init(struct hexoid_gate_options *options, size_t size);
 
 enum hexoid_gate_verdict {
 	HEXOID_GATE_ACCEPT = 0,      /* let the push in (warnings, maybe; see `complete`) */

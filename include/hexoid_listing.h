@@ -14,7 +14,7 @@
 #define HEXOID_LISTING_H
 
 #include "hexoid.h"
-#include "hexoid_pack.h"
+#include "hexoid_codes.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -87,36 +87,14 @@ HEXOID_API const char *hexoid_format_name(enum hexoid_format format);
 HEXOID_API int hexoid_format_from_name(const char *name);
 
 /*
- * What a problem is: one stable list, each code with a fixed name and class
- * (hexoid_listing_code_name(), hexoid_listing_code_class(); classes are those of
- * hexoid_pack.h, named by hexoid_finding_class_name()). New codes are only added at the
- * end; programs read the code, not the message.
+ * What a problem is: an enum hexoid_code of hexoid_codes.h (the one list every part of
+ * the library reports with; hexoid_code_name(), hexoid_code_class()). A listing gives
+ * HEXOID_CODE_UPPERCASE_ID (git3), BAD_HEX, SHORT_ID, LONG_ID, LONG_LINE,
+ * ABBREVIATED_ID, UNKNOWN_HASH, CRLF, NUL_BYTE, EMPTY_LINE, HUGE_LINE, SYNTAX,
+ * BUNDLE_PACK and UNKNOWN_FORMAT (AUTO cannot tell which git output the listing is:
+ * line 1, column 1; nothing is checked or reported, nor counted in the stats), all of
+ * them errors but the first. Programs read the code, not the message.
  */
-enum hexoid_listing_code {
-	HEXOID_LISTING_UPPERCASE = 1, /* git3: an uppercase digit in an ID otherwise valid */
-	HEXOID_LISTING_BAD_HEX,       /* error: a byte in an ID that is no hex digit */
-	HEXOID_LISTING_SHORT_ID,      /* error: an ID with too few digits */
-	HEXOID_LISTING_LONG_ID,       /* error: an ID with too many digits */
-	HEXOID_LISTING_LONG_LINE,     /* error: bare IDs: more bytes after the ID */
-	HEXOID_LISTING_ABBREVIATED,   /* error: an abbreviated ID (git run without
-					 --no-abbrev, or with --abbrev or --hash=N) */
-	HEXOID_LISTING_UNKNOWN_HASH,  /* error: the first ID is neither 40 nor 64 digits */
-	HEXOID_LISTING_CRLF,          /* error: a carriage return before the newline */
-	HEXOID_LISTING_NUL,           /* error: a NUL byte in a line */
-	HEXOID_LISTING_EMPTY_LINE,    /* error: an empty line */
-	HEXOID_LISTING_HUGE_LINE,     /* error: a line longer than 1 MiB */
-	HEXOID_LISTING_SYNTAX,        /* error: the text around the IDs is not the format's */
-	HEXOID_LISTING_BUNDLE_PACK,   /* error: a bundle without its pack after the header */
-	HEXOID_LISTING_UNKNOWN_FORMAT, /* error: AUTO cannot tell which git output the listing
-					  is (line 1, column 1): nothing is checked or
-					  reported, nor counted in the stats */
-	HEXOID_LISTING_CODE_COUNT
-};
-
-/* "uppercase-id", "bad-hex", ...; NULL for an unknown code. */
-HEXOID_API const char *hexoid_listing_code_name(enum hexoid_listing_code code);
-/* The class of a code (HEXOID_CLASS_GIT3 or HEXOID_CLASS_ERROR); 0 for an unknown one. */
-HEXOID_API enum hexoid_finding_class hexoid_listing_code_class(enum hexoid_listing_code code);
 
 /*
  * One problem in a listing. Columns and lines count from 1. Each object ID of a line is
@@ -133,7 +111,7 @@ struct hexoid_problem {
 				      wrong, such as an ID that also holds a byte that is no
 				      hex digit, whatever comes first */
 	char message[192];         /* what is wrong, for people */
-	enum hexoid_listing_code code; /* what is wrong, for programs */
+	enum hexoid_code code;     /* what is wrong, for programs */
 };
 
 /* Called for each problem, in line order; return nonzero to stop the listing. */

@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "hexoid.h"
+#include "hexoid_codes.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,61 +60,24 @@ enum hexoid_object_type {
 /* "commit", "tree", "blob", "tag", "ofs-delta", "ref-delta"; NULL for anything else. */
 HEXOID_API const char *hexoid_object_type_name(enum hexoid_object_type type);
 
-/*
- * What a finding is about: stable numbers, never renumbered or reused (new codes are
- * added at the end), each with a stable name and a class, so no caller needs to read
- * the message, which is for people and may change.
- */
-enum hexoid_finding_code {
-	/* In a commit or tag header, or a loose object's name. */
-	HEXOID_FIND_UPPERCASE = 1,   /* "uppercase": Git 2.x accepts it, Git 3.0 rejects it */
-	HEXOID_FIND_BAD_ID = 2,      /* "bad-id": not hexsz hex digits: rejected by both */
-	HEXOID_FIND_ID_MISMATCH = 3, /* "id-mismatch": rehashed content differs from its ID
-					(verify_ids) */
-	/* Damage: rejected by both. */
-	HEXOID_FIND_CRC = 4,         /* "crc": CRC32 of the packed bytes differs from the index's */
-	HEXOID_FIND_CHECKSUM = 5,    /* "checksum": a trailing pack or index checksum is wrong */
-	HEXOID_FIND_LAYOUT = 6,      /* "layout": object count, offsets outside the pack or
-					repeated, an unusable pack */
-	HEXOID_FIND_HEADER = 7,      /* "header": object header: unknown type, bogus size */
-	HEXOID_FIND_ZLIB = 8,        /* "zlib": broken or truncated zlib stream, wrong size */
-	HEXOID_FIND_DELTA = 9,       /* "delta": delta instructions out of range, sizes disagreeing */
-	HEXOID_FIND_BASE = 10,       /* "base": delta base missing, or a chain that loops */
-	HEXOID_FIND_IO = 11,         /* "io": a loose object that cannot be read */
-	/* Not read, so not checked: rejected by the push gate, an error to the audit. */
-	HEXOID_FIND_TOO_LARGE = 12,  /* "too-large": a commit or tag of more than
-					HEXOID_TEXT_MAX bytes (as built from its deltas) */
-};
+/* What a finding is about: enum hexoid_code of hexoid_codes.h, one list for the whole
+ * library. The pack and loose scans report HEXOID_CODE_UPPERCASE_ID, BAD_ID and
+ * ID_MISMATCH (verify_ids) about IDs; CRC32_MISMATCH, CHECKSUM_MISMATCH, PACK_LAYOUT,
+ * OBJECT_HEADER, ZLIB, DELTA, DELTA_BASE and UNREADABLE about damage; TOO_LARGE for a
+ * commit or tag not read (rejected by the push gate, an error to the audit). */
 
 /* The largest commit or tag whose text is read and checked: 64 MiB. Git writes none
  * near it (a commit is its headers and message); one past it, as a pusher can make
- * from a few MiB of zlib, is the finding HEXOID_FIND_TOO_LARGE, not gigabytes of
+ * from a few MiB of zlib, is the finding HEXOID_CODE_TOO_LARGE, not gigabytes of
  * memory. */
 #define HEXOID_TEXT_MAX ((uint64_t)64 << 20)
-
-/* Classes of findings, as the audit reports them. */
-enum hexoid_finding_class {
-	HEXOID_CLASS_GIT3 = 1,       /* "git3": Git 2.x accepts it, Git 3.0 rejects it */
-	HEXOID_CLASS_ERROR = 2,      /* "error": rejected by both (malformed or damaged) */
-	HEXOID_CLASS_WARN = 3,       /* "warn": odd, but accepted by Git 3.0 too */
-};
-
-/* A short fixed description of a code, e.g. "crc32 mismatch"; "unknown finding" for an
- * unknown code. */
-HEXOID_API const char *hexoid_finding_name(enum hexoid_finding_code code);
-/* The code's stable name, e.g. "crc" (for JSON and scripts); NULL for an unknown code. */
-HEXOID_API const char *hexoid_finding_code_name(enum hexoid_finding_code code);
-/* The code's class; 0 for an unknown code. */
-HEXOID_API enum hexoid_finding_class hexoid_finding_class_of(enum hexoid_finding_code code);
-/* "git3", "error", "warn"; NULL for anything else. */
-HEXOID_API const char *hexoid_finding_class_name(enum hexoid_finding_class cls);
 
 #define HEXOID_NO_OFFSET UINT64_MAX
 
 struct hexoid_finding {
-	enum hexoid_finding_code code;
-	int git3;                 /* 1: Git 2.x accepts this and Git 3.0 rejects it;
-				     0: rejected by both (malformed or damaged) */
+	enum hexoid_code code;
+	enum hexoid_finding_class cls; /* the code's class: HEXOID_CLASS_GIT3 (Git 2.x
+				     accepts it, Git 3.0 rejects it) or HEXOID_CLASS_ERROR */
 	const char *path;         /* the pack (.pack) or loose object file */
 	uint64_t offset;          /* offset in the pack, or HEXOID_NO_OFFSET */
 	int has_oid;              /* oid holds the object's ID */
@@ -143,6 +107,12 @@ struct hexoid_scan_options {
 };
 #define HEXOID_SCAN_OPTIONS_INIT \
 	{ sizeof(struct hexoid_scan_options), (enum hexoid_algo)0, 0, 0, 0, NULL, NULL, NULL }
+/* The defaults (HEXOID_SCAN_OPTIONS_INIT's) into *options, for callers that cannot use the
+ * macro, such as another language's bindings: `size` is sizeof(*options) as the caller
+ * was built, and only that many bytes are written, so a program built against an older
+ * header keeps working with a newer library. 0, or -1 (nothing written) for NULL or a
+ * size that is no version's. */
+HEXOID_API int hexoid_scan_options_init(struct hexoid_scan_options *options, size_t size);
 
 struct hexoid_scan_stats {
 	size_t size;              /* sizeof(struct hexoid_scan_stats): the INIT macro sets it;
@@ -204,7 +174,7 @@ HEXOID_API int hexoid_loose_object_scan(const char *name, const void *data, size
 
 /* One object ID in a commit or tag header that is not lowercase hexsz digits. */
 struct hexoid_header_problem {
-	enum hexoid_finding_code code; /* HEXOID_FIND_UPPERCASE or HEXOID_FIND_BAD_ID */
+	enum hexoid_code code;    /* HEXOID_CODE_UPPERCASE_ID or HEXOID_CODE_BAD_ID */
 	const char *header;       /* "tree", "parent", "object", "mergetag object" */
 	unsigned line, column;    /* 1-based, of the first bad byte */
 	char message[160];
@@ -219,7 +189,7 @@ typedef int hexoid_header_fn(void *ctx, const struct hexoid_header_problem *prob
  * "<type> <size>\0" prefix): a commit's `tree`, `parent` and `mergetag` (the embedded
  * tag's `object`), a tag's `object`, up to the first empty line. Each must be exactly
  * hexsz hex digits and a newline; an ID that only uppercase makes wrong is
- * HEXOID_FIND_UPPERCASE, anything else HEXOID_FIND_BAD_ID. Returns how many problems
+ * HEXOID_CODE_UPPERCASE_ID, anything else HEXOID_CODE_BAD_ID. Returns how many problems
  * were found (stopping early if fn asks), or -1 for a type other than commit or tag or
  * an unknown algo. fn may be NULL to count.
  */
@@ -269,6 +239,12 @@ struct hexoid_odb_options {
 	uint64_t reserved[4];      /* zero */
 };
 #define HEXOID_ODB_OPTIONS_INIT { sizeof(struct hexoid_odb_options), (enum hexoid_algo)0, 0, 0, { 0 } }
+/* The defaults (HEXOID_ODB_OPTIONS_INIT's) into *options, for callers that cannot use the
+ * macro, such as another language's bindings: `size` is sizeof(*options) as the caller
+ * was built, and only that many bytes are written, so a program built against an older
+ * header keeps working with a newer library. 0, or -1 (nothing written) for NULL or a
+ * size that is no version's. */
+HEXOID_API int hexoid_odb_options_init(struct hexoid_odb_options *options, size_t size);
 
 enum hexoid_odb_status {
 	HEXOID_ODB_OK = 0,

@@ -146,6 +146,12 @@ struct hexoid_repair_options {
 /* Later versions only add members at the end. */
 #define HEXOID_REPAIR_OPTIONS_INIT \
 	{ sizeof(struct hexoid_repair_options), 1, 0, NULL, NULL, NULL, NULL, 0, 0, 0, NULL }
+/* The defaults (HEXOID_REPAIR_OPTIONS_INIT's) into *options, for callers that cannot use the
+ * macro, such as another language's bindings: `size` is sizeof(*options) as the caller
+ * was built, and only that many bytes are written, so a program built against an older
+ * header keeps working with a newer library. 0, or -1 (nothing written) for NULL or a
+ * size that is no version's. */
+HEXOID_API int hexoid_repair_options_init(struct hexoid_repair_options *options, size_t size);
 
 struct hexoid_repair;
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hexoid_codes.h"
+#include "hexoid_pack.h"
 #include "test.h"
 
 TEST(api_sizes_and_version)
@@ -124,4 +126,90 @@ TEST(api_kernel_control)
 	}
 	CHECK(hexoid_cpu_features() != NULL, "features");
 	hexoid_set_kernel("auto");
+}
+
+/* One list of codes for every layer: numbers that never move, one name each, a class, the
+ * names printed before the list was one still read back. */
+TEST(api_codes)
+{
+	static const struct {
+		enum hexoid_code code;
+		int number;
+		const char *name;
+		enum hexoid_finding_class cls;
+	} pinned[] = {
+		{ HEXOID_CODE_UPPERCASE_ID, 1, "uppercase-id", HEXOID_CLASS_GIT3 },
+		{ HEXOID_CODE_BAD_ID, 2, "bad-id", HEXOID_CLASS_ERROR },
+		{ HEXOID_CODE_CRC32_MISMATCH, 4, "crc32-mismatch", HEXOID_CLASS_ERROR },
+		{ HEXOID_CODE_TOO_LARGE, 12, "too-large", HEXOID_CLASS_ERROR },
+		{ HEXOID_CODE_UPPERCASE_ID_ACCEPTED, 13, "uppercase-id-accepted", HEXOID_CLASS_WARN },
+		{ HEXOID_CODE_REPEATED_TREE, 16, "repeated-tree", HEXOID_CLASS_WARN },
+		{ HEXOID_CODE_BAD_HEX, 17, "bad-hex", HEXOID_CLASS_ERROR },
+		{ HEXOID_CODE_UNKNOWN_FORMAT, 29, "unknown-format", HEXOID_CLASS_ERROR },
+	};
+	static const struct {
+		const char *name;
+		enum hexoid_code code;
+	} former[] = {
+		{ "uppercase", HEXOID_CODE_UPPERCASE_ID }, { "crc", HEXOID_CODE_CRC32_MISMATCH },
+		{ "checksum", HEXOID_CODE_CHECKSUM_MISMATCH }, { "layout", HEXOID_CODE_PACK_LAYOUT },
+		{ "header", HEXOID_CODE_OBJECT_HEADER }, { "base", HEXOID_CODE_DELTA_BASE },
+		{ "io", HEXOID_CODE_UNREADABLE },
+	};
+	size_t k;
+	int i, git3 = 0;
+
+	for (k = 0; k < sizeof(pinned) / sizeof(pinned[0]); k++)
+		CHECK((int)pinned[k].code == pinned[k].number &&
+			      !strcmp(hexoid_code_name(pinned[k].code), pinned[k].name) &&
+			      hexoid_code_class(pinned[k].code) == pinned[k].cls,
+		      "%s is %d, of class %d", pinned[k].name, (int)pinned[k].code,
+		      (int)hexoid_code_class(pinned[k].code));
+	for (i = 1; i < HEXOID_CODE_COUNT; i++) {
+		const char *name = hexoid_code_name((enum hexoid_code)i);
+		CHECK(name && hexoid_code_from_name(name) == (enum hexoid_code)i &&
+			      hexoid_finding_class_name(hexoid_code_class((enum hexoid_code)i)) &&
+			      strcmp(hexoid_code_description((enum hexoid_code)i), "unknown finding"),
+		      "code %d: %s", i, name ? name : "(none)");
+		git3 += hexoid_code_class((enum hexoid_code)i) == HEXOID_CLASS_GIT3;
+	}
+	CHECK(git3 == 1, "one code of class git3, not %d", git3);
+	for (k = 0; k < sizeof(former) / sizeof(former[0]); k++)
+		CHECK(hexoid_code_from_name(former[k].name) == former[k].code, "former name %s",
+		      former[k].name);
+	CHECK(hexoid_code_from_name("nothing") == 0 && hexoid_code_from_name(NULL) == 0 &&
+		      hexoid_code_name((enum hexoid_code)0) == NULL &&
+		      hexoid_code_name(HEXOID_CODE_COUNT) == NULL &&
+		      !strcmp(hexoid_code_description(HEXOID_CODE_COUNT), "unknown finding"),
+	      "unknown codes and names");
+	/* The names each part had for its codes are the same numbers. */
+	CHECK(HEXOID_FIND_CRC == HEXOID_AUDIT_CRC && HEXOID_LISTING_UPPERCASE == HEXOID_FIND_UPPERCASE &&
+		      HEXOID_AUDIT_UPPERCASE == HEXOID_CODE_UPPERCASE_ID,
+	      "former constants");
+}
+
+static int init_scan(void *o, size_t size)
+{
+	return hexoid_scan_options_init(o, size);
+}
+
+static int init_odb(void *o, size_t size)
+{
+	return hexoid_odb_options_init(o, size);
+}
+
+/* The pack module's options inits: zeros as far as the caller's struct goes, its size
+ * set, nothing past it; the odb's first version has no reserved words. */
+TEST(api_options_init)
+{
+	struct hexoid_scan_options scan;
+	struct hexoid_odb_options odb;
+	const char *why;
+
+	memset(&scan, 0, sizeof(scan));
+	memset(&odb, 0, sizeof(odb));
+	why = test_options_init(init_scan, &scan, sizeof(scan), sizeof(scan));
+	CHECK(!why, "scan options: %s", why);
+	why = test_options_init(init_odb, &odb, sizeof(odb), offsetof(struct hexoid_odb_options, reserved));
+	CHECK(!why, "odb options: %s", why);
 }

@@ -52,13 +52,13 @@ static int on_finding(void *ctx, const struct hexoid_audit_finding *f)
 	s->findings++;
 	if ((unsigned)f->cls < 4)
 		s->by_class[f->cls]++;
-	if (f->cls != hexoid_audit_code_class(f->code))
+	if (f->cls != hexoid_code_class(f->code))
 		s->wrong_thread = 2;
 	if (f->area == HEXOID_AREA_REFS)
 		s->refs++;
 	if (f->area == HEXOID_AREA_PSEUDO_REFS)
 		s->pseudo++;
-	if (f->code == HEXOID_AUDIT_BAD_ID)
+	if (f->code == HEXOID_CODE_BAD_ID)
 		s->bad++;
 	return s->stop_after && s->findings >= s->stop_after;
 }
@@ -131,13 +131,13 @@ TEST(audit_api_names)
 	CHECK(!strcmp(hexoid_audit_area_name(HEXOID_AREA_ALTERNATES), "alternates"), "alternates");
 	CHECK(hexoid_audit_area_name(HEXOID_AREA_COUNT) == NULL, "past the last area");
 	CHECK(!strcmp(hexoid_finding_class_name(HEXOID_CLASS_WARN), "warn"), "warn");
-	for (i = 1; i < HEXOID_AUDIT_CODE_COUNT; i++) {
-		CHECK(hexoid_audit_code_name((enum hexoid_audit_code)i) != NULL, "code %d has a name", i);
-		CHECK(hexoid_audit_code_class((enum hexoid_audit_code)i) != 0, "code %d has a class", i);
+	for (i = 1; i < HEXOID_CODE_COUNT; i++) {
+		CHECK(hexoid_code_name((enum hexoid_code)i) != NULL, "code %d has a name", i);
+		CHECK(hexoid_code_class((enum hexoid_code)i) != 0, "code %d has a class", i);
 	}
-	CHECK(hexoid_audit_code_name(0) == NULL && hexoid_audit_code_class(HEXOID_AUDIT_CODE_COUNT) == 0,
+	CHECK(hexoid_code_name(0) == NULL && hexoid_code_class(HEXOID_CODE_COUNT) == 0,
 	      "unknown codes");
-	CHECK(hexoid_audit_code_class(HEXOID_AUDIT_UPPERCASE) == HEXOID_CLASS_GIT3, "uppercase is git3");
+	CHECK(hexoid_code_class(HEXOID_CODE_UPPERCASE_ID) == HEXOID_CLASS_GIT3, "uppercase is git3");
 }
 
 TEST(audit_api_findings)
@@ -403,4 +403,36 @@ TEST(audit_api_cancel)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static int init_audit(void *o, size_t size)
+{
+	return hexoid_audit_options_init(o, size);
+}
+
+/* hexoid_audit_options_init(): the INIT macro's defaults, as far as the caller's struct
+ * goes (a program built against the first version's header passes a smaller one, which
+ * the run takes), and nothing for a size no version had. */
+TEST(audit_api_options_init)
+{
+	const size_t first = offsetof(struct hexoid_audit_options, ctx) + sizeof(void *);
+	struct hexoid_audit_options want, o;
+	const char *repo = repo_dir(), *why;
+	struct hexoid_audit *a;
+	struct seen s;
+	char err[256];
+
+	memset(&want, 0, sizeof(want));
+	want.jobs = 1;
+	why = test_options_init(init_audit, &want, sizeof(want), first);
+	CHECK(!why, "%s", why);
+	if (!repo || !(a = hexoid_audit_open(repo, err, sizeof(err))))
+		return;
+	memset(&s, 0, sizeof(s));
+	hexoid_audit_options_init(&o, first);
+	o.on_finding = on_finding;
+	o.ctx = &s;
+	CHECK(hexoid_audit_run(a, &o, err, sizeof(err)) == 0 && s.findings == 5,
+	      "the first version's options run: %s", err);
+	hexoid_audit_close(a);
 }

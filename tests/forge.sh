@@ -368,7 +368,7 @@ srv_abs=$(cd "$tmp/srv.git" && pwd -P)
 rm -f "$tmp/hook.json"
 git -C c0 push -q "$tmp/srv.git" main:refs/heads/again >/dev/null 2>&1
 git -C c2 push -q "$tmp/srv.git" bad1:refs/heads/bad >/dev/null 2>&1
-if python3 "$tmp/codes.py" "$tmp/hook.json" "$srv_abs" run:ok finding:uppercase run:findings 2>"$tmp/err"; then
+if python3 "$tmp/codes.py" "$tmp/hook.json" "$srv_abs" run:ok finding:uppercase-id run:findings 2>"$tmp/err"; then
 	pass "pre-receive --json: repo and code on every line of a clean and a bad push"
 else
 	fail "pre-receive --json: repo and code"

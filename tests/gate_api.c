@@ -107,7 +107,7 @@ struct found {
 	struct {
 		char ref[32], header[16];
 		unsigned char oid[HEXOID_MAX_RAWSZ];
-		enum hexoid_finding_code code;
+		enum hexoid_code code;
 		enum hexoid_finding_class cls;
 		int rejects, pushed;
 		unsigned line, column;
@@ -152,7 +152,7 @@ static void options(struct hexoid_gate_options *o, struct found *s, const struct
 {
 	memset(s, 0, sizeof(*s));
 	s->thread = pthread_self();
-	hexoid_gate_options_init(o);
+	hexoid_gate_options_init(o, sizeof(*o));
 	o->git_dir = r->srv;
 	o->quarantine = quarantine;
 	o->on_finding = on_finding;
@@ -246,13 +246,13 @@ static void uppercase_push(enum hexoid_algo algo)
 	      res.verdict, (unsigned long long)res.rejecting, s.n, s.errors, s.error);
 	CHECK(!strcmp(s.f[0].ref, "refs/heads/t") && !strcmp(s.f[0].header, "tree") &&
 		      s.f[0].line == 1 && s.f[0].column == col(r->tree, 5) &&
-		      s.f[0].code == HEXOID_FIND_UPPERCASE && s.f[0].cls == HEXOID_CLASS_GIT3 &&
+		      s.f[0].code == HEXOID_CODE_UPPERCASE_ID && s.f[0].cls == HEXOID_CLASS_GIT3 &&
 		      s.f[0].rejects && s.f[0].pushed && same_oid(r, s.f[0].oid, r->bt),
 	      "algo %d: first finding %s %s line %u column %u (want %u)", (int)algo, s.f[0].ref,
 	      s.f[0].header, s.f[0].line, s.f[0].column, col(r->tree, 5));
 	CHECK(!strcmp(s.f[1].ref, "refs/heads/p") && !strcmp(s.f[1].header, "parent") &&
 		      s.f[1].line == 2 && s.f[1].column == col(r->head, 7) &&
-		      s.f[1].code == HEXOID_FIND_UPPERCASE && same_oid(r, s.f[1].oid, r->bp),
+		      s.f[1].code == HEXOID_CODE_UPPERCASE_ID && same_oid(r, s.f[1].oid, r->bp),
 	      "algo %d: second finding %s %s line %u column %u (want %u)", (int)algo, s.f[1].ref,
 	      s.f[1].header, s.f[1].line, s.f[1].column, col(r->head, 7));
 	CHECK(!s.wrong_thread, "algo %d: a callback from another thread", (int)algo);
@@ -427,10 +427,10 @@ TEST(gate_api_arguments)
 	struct found s;
 	char err[256];
 
-	hexoid_gate_options_init(&o);
+	hexoid_gate_options_init(&o, sizeof(o));
 	o.size = 8;
 	CHECK(hexoid_gate_new(&o, err, sizeof(err)) == NULL, "options without their size");
-	hexoid_gate_options_init(&o);
+	hexoid_gate_options_init(&o, sizeof(o));
 	g = hexoid_gate_new(&o, err, sizeof(err));
 	CHECK(g != NULL, "new: %s", err);
 	if (!g || !r || !r256) {
@@ -466,4 +466,31 @@ TEST(gate_api_cleanup)
 				fprintf(stderr, "could not remove %s\n", repos[i].dir);
 			repos[i].made = 0;
 		}
+}
+
+static int init_gate(void *o, size_t size)
+{
+	return hexoid_gate_options_init(o, size);
+}
+
+/* hexoid_gate_options_init() writes the defaults as far as the caller's struct goes and
+ * nothing past it; a size no version had is refused, and hexoid_gate_new() refuses
+ * options whose size is not set. */
+TEST(gate_api_options_init)
+{
+	struct hexoid_gate_options want, o;
+	struct hexoid_gate *g = NULL;
+	const char *why;
+	char err[256];
+
+	memset(&want, 0, sizeof(want));
+	want.jobs = 1;
+	why = test_options_init(init_gate, &want, sizeof(want), sizeof(want));
+	CHECK(!why, "%s", why);
+	CHECK(hexoid_gate_options_init(&o, sizeof(o)) == 0 && (g = hexoid_gate_new(&o, err, sizeof(err))),
+	      "new: %s", err);
+	hexoid_gate_free(g);
+	memset(&o, 0, sizeof(o));
+	CHECK(hexoid_gate_new(&o, err, sizeof(err)) == NULL && strstr(err, "sizeof"),
+	      "options not set: %s", err);
 }

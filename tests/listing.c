@@ -603,8 +603,8 @@ static int note_code(void *ctx, const struct hexoid_problem *p)
 {
 	struct record *r = ctx;
 	int w = snprintf(r->text + r->len, sizeof(r->text) - r->len, "%llu:%s:%s:%d\n", p->line,
-			 hexoid_listing_code_name(p->code),
-			 hexoid_finding_class_name(hexoid_listing_code_class(p->code)), p->status);
+			 hexoid_code_name(p->code),
+			 hexoid_finding_class_name(hexoid_code_class(p->code)), p->status);
 	if (w > 0 && (size_t)w < sizeof(r->text) - r->len)
 		r->len += (size_t)w;
 	return 0;
@@ -612,15 +612,15 @@ static int note_code(void *ctx, const struct hexoid_problem *p)
 
 TEST(listing_codes)
 {
-	for (int i = 1; i < HEXOID_LISTING_CODE_COUNT; i++) {
-		const char *name = hexoid_listing_code_name((enum hexoid_listing_code)i);
-		CHECK(name && hexoid_listing_code_class((enum hexoid_listing_code)i), "code %d", i);
+	for (int i = 1; i < HEXOID_CODE_COUNT; i++) {
+		const char *name = hexoid_code_name((enum hexoid_code)i);
+		CHECK(name && hexoid_code_class((enum hexoid_code)i), "code %d", i);
 		for (int j = 1; j < i && name; j++)
-			CHECK(strcmp(name, hexoid_listing_code_name((enum hexoid_listing_code)j)),
+			CHECK(strcmp(name, hexoid_code_name((enum hexoid_code)j)),
 			      "codes %d and %d are both %s", j, i, name);
 	}
-	CHECK(!hexoid_listing_code_name(0) && !hexoid_listing_code_name(HEXOID_LISTING_CODE_COUNT) &&
-		      !hexoid_listing_code_class(HEXOID_LISTING_CODE_COUNT),
+	CHECK(!hexoid_code_name(0) && !hexoid_code_name(HEXOID_CODE_COUNT) &&
+		      !hexoid_code_class(HEXOID_CODE_COUNT),
 	      "unknown codes");
 	static const struct {
 		enum hexoid_format format;

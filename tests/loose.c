@@ -31,7 +31,7 @@ static int loose_scan(const struct buf *b, enum hexoid_algo algo, const unsigned
 }
 
 static void loose_expect(const char *what, const struct buf *b, enum hexoid_algo algo,
-			 enum hexoid_finding_code code, const char *sub)
+			 enum hexoid_code code, const char *sub)
 {
 	struct got g = { 0 };
 	struct hexoid_scan_stats st = HEXOID_SCAN_STATS_INIT;
@@ -42,9 +42,9 @@ static void loose_expect(const char *what, const struct buf *b, enum hexoid_algo
 	CHECK(loose_scan(b, algo, oid, 0, &g, &st) == 0, "%s: rc", name);
 	const struct hexoid_finding *f = expect_one(name, &g, code, HEXOID_NO_OFFSET, sub);
 	if (f)
-		CHECK(f->git3 == 0 && f->has_oid && !memcmp(f->oid, oid, hexoid_rawsz(algo)) &&
+		CHECK(f->cls == HEXOID_CLASS_ERROR && f->has_oid && !memcmp(f->oid, oid, hexoid_rawsz(algo)) &&
 			      !strcmp(g.v[0].path, "obj") && st.errors == 1,
-		      "%s: git3 %d has_oid %d path %s", name, f->git3, f->has_oid, g.v[0].path);
+		      "%s: class %d has_oid %d path %s", name, (int)f->cls, f->has_oid, g.v[0].path);
 	CHECK(st.objects == 1 && st.commits == 0, "%s: stats objects %llu commits %llu", name,
 	      (unsigned long long)st.objects, (unsigned long long)st.commits);
 	got_free(&g);
@@ -74,7 +74,7 @@ TEST(loose_object)
 		/* verify with a wrong ID */
 		oid[0] ^= 1;
 		CHECK(loose_scan(&b, algo, oid, 1, &g, &st) == 0 && g.n == 1 &&
-			      g.v[0].f.code == HEXOID_FIND_ID_MISMATCH && g.v[0].f.has_oid &&
+			      g.v[0].f.code == HEXOID_CODE_ID_MISMATCH && g.v[0].f.has_oid &&
 			      !memcmp(g.v[0].f.oid, oid, hexoid_rawsz(algo)),
 		      "loose commit with a wrong ID: %zu", g.n);
 		got_free(&g);
@@ -104,7 +104,7 @@ TEST(loose_object)
 		loose_of(&b, HEXOID_OBJ_COMMIT, t);
 		oid_of(algo, HEXOID_OBJ_COMMIT, t, strlen(t), oid);
 		CHECK(loose_scan(&b, algo, oid, 1, &g, &st) == 0 && g.n == 1 &&
-			      g.v[0].f.code == HEXOID_FIND_UPPERCASE && g.v[0].f.git3 == 1 &&
+			      g.v[0].f.code == HEXOID_CODE_UPPERCASE_ID && g.v[0].f.cls == HEXOID_CLASS_GIT3 &&
 			      g.v[0].f.offset == HEXOID_NO_OFFSET && g.v[0].f.line == 1 &&
 			      g.v[0].f.column == 6 + at && !strcmp(g.v[0].f.header, "tree") &&
 			      g.v[0].f.type == HEXOID_OBJ_COMMIT && g.v[0].f.has_oid &&
@@ -128,16 +128,16 @@ TEST(loose_object)
 		commit_text(t, sizeof(t), tree, NULL, "x");
 		b.n = 0;
 		loose_bytes(&b, "commit abc", 11, t, strlen(t));
-		loose_expect("commit abc", &b, algo, HEXOID_FIND_HEADER, "size");
+		loose_expect("commit abc", &b, algo, HEXOID_CODE_OBJECT_HEADER, "size");
 		b.n = 0;
 		loose_bytes(&b, "commit -5", 10, t, strlen(t));
-		loose_expect("commit -5", &b, algo, HEXOID_FIND_HEADER, NULL);
+		loose_expect("commit -5", &b, algo, HEXOID_CODE_OBJECT_HEADER, NULL);
 		b.n = 0;
 		loose_bytes(&b, "commit ", 8, t, strlen(t));
-		loose_expect("commit with no size", &b, algo, HEXOID_FIND_HEADER, NULL);
+		loose_expect("commit with no size", &b, algo, HEXOID_CODE_OBJECT_HEADER, NULL);
 		b.n = 0;
 		loose_bytes(&b, "commit", 7, t, strlen(t));
-		loose_expect("commit with no space", &b, algo, HEXOID_FIND_HEADER, NULL);
+		loose_expect("commit with no space", &b, algo, HEXOID_CODE_OBJECT_HEADER, NULL);
 		/* A commit past HEXOID_TEXT_MAX, in a file large enough to hold it (70000
 		 * bytes that zlib cannot shrink): said from its header, never inflated. A
 		 * tag at the limit is read: its size then disagrees with its bytes. */
@@ -150,56 +150,56 @@ TEST(loose_object)
 				noise[i] = (unsigned char)((x = x * 1103515245u + 12345u) >> 24);
 			b.n = 0;
 			loose_bytes(&b, h, (size_t)n + 1, noise, sizeof(noise));
-			loose_expect("commit past the limit", &b, algo, HEXOID_FIND_TOO_LARGE,
+			loose_expect("commit past the limit", &b, algo, HEXOID_CODE_TOO_LARGE,
 				     "commit of 67108865 bytes: more than the 64 MiB");
 			n = snprintf(h, sizeof(h), "tag %llu", (unsigned long long)HEXOID_TEXT_MAX);
 			b.n = 0;
 			loose_bytes(&b, h, (size_t)n + 1, noise, sizeof(noise));
-			loose_expect("tag at the limit", &b, algo, HEXOID_FIND_ZLIB, "inflates to 70000 bytes where its header says 67108864");
+			loose_expect("tag at the limit", &b, algo, HEXOID_CODE_ZLIB, "inflates to 70000 bytes where its header says 67108864");
 		}
 		b.n = 0;
 		loose_bytes(&b, "blurb 5", 8, "abcde", 5);
-		loose_expect("unknown type", &b, algo, HEXOID_FIND_HEADER, NULL);
+		loose_expect("unknown type", &b, algo, HEXOID_CODE_OBJECT_HEADER, NULL);
 		b.n = 0;
 		loose_bytes(&b, "Commit 5", 9, "abcde", 5);
-		loose_expect("capitalised type", &b, algo, HEXOID_FIND_HEADER, NULL);
+		loose_expect("capitalised type", &b, algo, HEXOID_CODE_OBJECT_HEADER, NULL);
 		b.n = 0;
 		{
 			char h[32];
 			int n = snprintf(h, sizeof(h), "commit 0%zu", strlen(t));
 			loose_bytes(&b, h, (size_t)n + 1, t, strlen(t));
-			loose_expect("leading zero", &b, algo, HEXOID_FIND_HEADER, NULL);
+			loose_expect("leading zero", &b, algo, HEXOID_CODE_OBJECT_HEADER, NULL);
 			/* missing NUL: header and content run together */
 			b.n = 0;
 			n = snprintf(h, sizeof(h), "commit %zu", strlen(t));
 			loose_bytes(&b, h, (size_t)n, t, strlen(t));
-			loose_expect("missing NUL", &b, algo, HEXOID_FIND_HEADER, NULL);
+			loose_expect("missing NUL", &b, algo, HEXOID_CODE_OBJECT_HEADER, NULL);
 			b.n = 0;
 			loose_bytes(&b, h, (size_t)n, "", 0);
-			loose_expect("missing NUL, nothing after", &b, algo, HEXOID_FIND_HEADER, NULL);
+			loose_expect("missing NUL, nothing after", &b, algo, HEXOID_CODE_OBJECT_HEADER, NULL);
 			/* more content than the header says */
 			b.n = 0;
 			n = snprintf(h, sizeof(h), "commit %zu", strlen(t) - 7);
 			loose_bytes(&b, h, (size_t)n + 1, t, strlen(t));
-			loose_expect("more than the header", &b, algo, HEXOID_FIND_ZLIB, "more than");
+			loose_expect("more than the header", &b, algo, HEXOID_CODE_ZLIB, "more than");
 			b.n = 0;
 			loose_bytes(&b, "commit 3", 9, t, strlen(t));
-			loose_expect("far more than the header", &b, algo, HEXOID_FIND_ZLIB, "more than");
+			loose_expect("far more than the header", &b, algo, HEXOID_CODE_ZLIB, "more than");
 			/* less */
 			b.n = 0;
 			n = snprintf(h, sizeof(h), "commit %zu", strlen(t) + 7);
 			loose_bytes(&b, h, (size_t)n + 1, t, strlen(t));
-			loose_expect("less than the header", &b, algo, HEXOID_FIND_ZLIB, "inflates to");
+			loose_expect("less than the header", &b, algo, HEXOID_CODE_ZLIB, "inflates to");
 			b.n = 0;
 			loose_bytes(&b, "commit 99", 10, "tree", 4);
-			loose_expect("less, short object", &b, algo, HEXOID_FIND_ZLIB, "inflates to");
+			loose_expect("less, short object", &b, algo, HEXOID_CODE_ZLIB, "inflates to");
 			/* a huge claim */
 			b.n = 0;
 			loose_bytes(&b, "commit 99999999999999", 22, "tree", 4);
-			loose_expect("huge claim", &b, algo, HEXOID_FIND_HEADER, "claimed");
+			loose_expect("huge claim", &b, algo, HEXOID_CODE_OBJECT_HEADER, "claimed");
 			b.n = 0;
 			loose_bytes(&b, "commit 999999999999999999999999", 32, "tree", 4);
-			loose_expect("size overflow", &b, algo, HEXOID_FIND_HEADER, NULL);
+			loose_expect("size overflow", &b, algo, HEXOID_CODE_OBJECT_HEADER, NULL);
 		}
 		/* a truncated stream: long and short objects */
 		{
@@ -216,8 +216,8 @@ TEST(loose_object)
 				struct got g2 = { 0 };
 				struct buf c = { b.p, cut, 0 };
 				CHECK(loose_scan(&c, algo, NULL, 0, &g2, &st) == 0 && g2.n == 1 &&
-					      (g2.v[0].f.code == HEXOID_FIND_ZLIB ||
-					       g2.v[0].f.code == HEXOID_FIND_HEADER),
+					      (g2.v[0].f.code == HEXOID_CODE_ZLIB ||
+					       g2.v[0].f.code == HEXOID_CODE_OBJECT_HEADER),
 				      "loose cut to %zu of %zu: %zu findings (code %d)", cut, full, g2.n,
 				      g2.n ? g2.v[0].f.code : 0);
 				got_free(&g2);
@@ -225,25 +225,25 @@ TEST(loose_object)
 					break;
 			}
 			b.n = full / 2;
-			loose_expect("truncated", &b, algo, HEXOID_FIND_ZLIB, "truncated");
+			loose_expect("truncated", &b, algo, HEXOID_CODE_ZLIB, "truncated");
 			b.n = 0;
 			loose_of(&b, HEXOID_OBJ_COMMIT, t);
 			b.n -= 2;
-			loose_expect("truncated in the checksum", &b, algo, HEXOID_FIND_ZLIB, NULL);
+			loose_expect("truncated in the checksum", &b, algo, HEXOID_CODE_ZLIB, NULL);
 			/* Adler-32 wrong: short and long */
 			b.n = 0;
 			loose_of(&b, HEXOID_OBJ_COMMIT, "tree x\n");
 			b.p[b.n - 1] ^= 1;
-			loose_expect("adler short", &b, algo, HEXOID_FIND_ZLIB, NULL);
+			loose_expect("adler short", &b, algo, HEXOID_CODE_ZLIB, NULL);
 			b.n = 0;
 			loose_of(&b, HEXOID_OBJ_COMMIT, big);
 			b.p[b.n - 1] ^= 1;
-			loose_expect("adler long", &b, algo, HEXOID_FIND_ZLIB, NULL);
+			loose_expect("adler long", &b, algo, HEXOID_CODE_ZLIB, NULL);
 		}
 		/* garbage */
 		b.n = 0;
 		bstr(&b, "this is not a zlib stream at all");
-		loose_expect("garbage", &b, algo, HEXOID_FIND_ZLIB, NULL);
+		loose_expect("garbage", &b, algo, HEXOID_CODE_ZLIB, NULL);
 		b.n = 0;
 		CHECK(loose_scan(&b, algo, NULL, 0, &g, &st) == 0 && g.n == 1, "empty file: %zu", g.n);
 		got_free(&g);
@@ -293,7 +293,7 @@ TEST(loose_null_options)
  * stream ends N bytes before the next object").
  * Input: a good loose commit (zlib of "commit <n>\0<text>") followed by "JUNK"
  * (commits and tags are inflated in full, so the end of the stream is in view).
- * Expected: one HEXOID_FIND_ZLIB finding, and the commit not counted as checked.
+ * Expected: one HEXOID_CODE_ZLIB finding, and the commit not counted as checked.
  */
 TEST(loose_garbage_after_stream)
 {
@@ -304,7 +304,7 @@ TEST(loose_garbage_after_stream)
 		commit_text(t, sizeof(t), tree, NULL, "with bytes after its stream");
 		loose_of(&b, HEXOID_OBJ_COMMIT, t);
 		bstr(&b, "JUNK");
-		loose_expect("garbage after the stream", &b, algo, HEXOID_FIND_ZLIB, NULL);
+		loose_expect("garbage after the stream", &b, algo, HEXOID_CODE_ZLIB, NULL);
 		/* (Blobs and trees are read no further than their header, by design.) */
 		bfree(&b);
 	}
@@ -419,7 +419,7 @@ TEST(loose_scan_dir)
 			/* What should be found, sorted by path (strcmp order). */
 			struct want {
 				char path[1024];
-				enum hexoid_finding_code code;
+				enum hexoid_code code;
 				int has_oid;
 				const unsigned char *oid;
 			} w[4];
@@ -428,16 +428,16 @@ TEST(loose_scan_dir)
 			int upper_name = strcspn(hx[3] + 2, "ABCDEF") < hexsz - 2;
 			if (upper_folder) {
 				snprintf(w[nw].path, sizeof(w[nw].path), "%s/%.2s", objs, hx[4]);
-				w[nw].code = HEXOID_FIND_UPPERCASE, w[nw].has_oid = 0, w[nw].oid = NULL;
+				w[nw].code = HEXOID_CODE_UPPERCASE_ID, w[nw].has_oid = 0, w[nw].oid = NULL;
 				nw++;
 			}
 			if (upper_name) {
 				snprintf(w[nw].path, sizeof(w[nw].path), "%s/%.2s/%s", objs, hx[3], hx[3] + 2);
-				w[nw].code = HEXOID_FIND_UPPERCASE, w[nw].has_oid = 1, w[nw].oid = oid[3];
+				w[nw].code = HEXOID_CODE_UPPERCASE_ID, w[nw].has_oid = 1, w[nw].oid = oid[3];
 				nw++;
 			}
 			snprintf(w[nw].path, sizeof(w[nw].path), "%s/%.2s/%s", objs, hx[5], hx[5] + 2);
-			w[nw].code = HEXOID_FIND_UPPERCASE, w[nw].has_oid = 1, w[nw].oid = oid[5];
+			w[nw].code = HEXOID_CODE_UPPERCASE_ID, w[nw].has_oid = 1, w[nw].oid = oid[5];
 			nw++;
 			/* sort the wanted by path */
 			for (size_t i = 1; i < nw; i++)
@@ -452,7 +452,7 @@ TEST(loose_scan_dir)
 			for (size_t i = 0; i < nw && i < g.n; i++) {
 				const struct hexoid_finding *f = &g.v[i].f;
 				CHECK(!strcmp(g.v[i].path, w[i].path) && f->code == w[i].code &&
-					      f->git3 == 1 && f->has_oid == w[i].has_oid &&
+					      f->cls == HEXOID_CLASS_GIT3 && f->has_oid == w[i].has_oid &&
 					      (!w[i].oid || !memcmp(f->oid, w[i].oid, hexoid_rawsz(algo))) &&
 					      f->offset == HEXOID_NO_OFFSET,
 				      "loose dir finding %zu: want %s, got %s (code %d has_oid %d)", i,
@@ -490,9 +490,9 @@ TEST(loose_scan_dir)
 		{
 			int zl = 0, io = 0, hd = 0;
 			for (size_t i = 0; i < g.n; i++) {
-				zl += g.v[i].f.code == HEXOID_FIND_ZLIB && strstr(g.v[i].path, hx[2] + 2);
-				io += g.v[i].f.code == HEXOID_FIND_IO && strstr(g.v[i].path, "/ee/");
-				hd += g.v[i].f.code == HEXOID_FIND_HEADER && strstr(g.v[i].path, "/ff/");
+				zl += g.v[i].f.code == HEXOID_CODE_ZLIB && strstr(g.v[i].path, hx[2] + 2);
+				io += g.v[i].f.code == HEXOID_CODE_UNREADABLE && strstr(g.v[i].path, "/ee/");
+				hd += g.v[i].f.code == HEXOID_CODE_OBJECT_HEADER && strstr(g.v[i].path, "/ff/");
 			}
 			/* (a file that cannot be read may or may not count as an object) */
 			CHECK(rc == 0 && zl == 1 && io == 1 && hd == 1 && g.n == 6 &&

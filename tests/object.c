@@ -32,7 +32,7 @@ static int on_problem(void *ctx, const struct hexoid_header_problem *p)
 /* One problem exactly: code, header, line, column, message piece; and the count agrees
  * with fn == NULL. */
 static void obj_expect(const char *what, enum hexoid_object_type type, const char *text,
-		       enum hexoid_algo algo, enum hexoid_finding_code code, const char *header,
+		       enum hexoid_algo algo, enum hexoid_code code, const char *header,
 		       unsigned line, unsigned column, const char *sub)
 {
 	struct probs ps = { .n = 0 };
@@ -86,21 +86,21 @@ static void object_check_algo(enum hexoid_algo algo)
 	at = upper_at(u, 5);
 	commit_text(t, sizeof(t), u, parents, "m");
 	snprintf(what, sizeof(what), "%s tree uppercase", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_UPPERCASE, "tree", 1,
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_UPPERCASE_ID, "tree", 1,
 		   (unsigned)(6 + at), "uppercase");
 	/* ... at the very first digit: column 6. */
 	strcpy(u, h[0]);
 	u[0] = 'F';
 	commit_text(t, sizeof(t), u, parents, "m");
 	snprintf(what, sizeof(what), "%s tree uppercase first", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_UPPERCASE, "tree", 1, 6, "'F'");
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_UPPERCASE_ID, "tree", 1, 6, "'F'");
 	/* ... all uppercase: still the first letter. */
 	for (size_t i = 0; i < hexsz; i++)
 		u[i] = (char)toupper((unsigned char)h[0][i]);
 	at = strcspn(u, "ABCDEF");
 	commit_text(t, sizeof(t), u, parents, "m");
 	snprintf(what, sizeof(what), "%s tree all uppercase", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_UPPERCASE, "tree", 1,
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_UPPERCASE_ID, "tree", 1,
 		   (unsigned)(6 + at), NULL);
 	/* invalid digit: wrong for both, even with uppercase before it. */
 	strcpy(u, h[0]);
@@ -108,25 +108,25 @@ static void object_check_algo(enum hexoid_algo algo)
 	u[9] = 'g';
 	commit_text(t, sizeof(t), u, parents, "m");
 	snprintf(what, sizeof(what), "%s tree invalid digit", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID, "tree", 1, 15, "'g'");
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_BAD_ID, "tree", 1, 15, "'g'");
 	/* a non-printable byte */
 	strcpy(u, h[0]);
 	u[3] = '\x01';
 	commit_text(t, sizeof(t), u, parents, "m");
 	snprintf(what, sizeof(what), "%s tree control byte", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID, "tree", 1, 9, "0x01");
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_BAD_ID, "tree", 1, 9, "0x01");
 	/* short: one digit missing; the newline is the first bad byte. */
 	strcpy(u, h[0]);
 	u[hexsz - 1] = 0;
 	commit_text(t, sizeof(t), u, parents, "m");
 	snprintf(what, sizeof(what), "%s tree short", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID, "tree", 1,
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_BAD_ID, "tree", 1,
 		   (unsigned)(6 + hexsz - 1), "characters");
 	/* short and uppercase: wrong for both */
 	u[0] = 'A';
 	commit_text(t, sizeof(t), u, parents, "m");
 	snprintf(what, sizeof(what), "%s tree short uppercase", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID, "tree", 1,
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_BAD_ID, "tree", 1,
 		   (unsigned)(6 + hexsz - 1), NULL);
 	/* long: one digit too many */
 	snprintf(u, sizeof(u), "%s", h[0]);
@@ -136,19 +136,19 @@ static void object_check_algo(enum hexoid_algo algo)
 		commit_text(t, sizeof(t), longer, parents, "m");
 	}
 	snprintf(what, sizeof(what), "%s tree long", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID, "tree", 1,
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_BAD_ID, "tree", 1,
 		   (unsigned)(6 + hexsz), "characters");
 	/* empty ID: "tree \n" */
 	commit_text(t, sizeof(t), "", parents, "m");
 	snprintf(what, sizeof(what), "%s tree empty", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID, "tree", 1, 6, NULL);
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_BAD_ID, "tree", 1, 6, NULL);
 	/* a CR before the newline makes it long */
 	{
 		char cr[HEXOID_MAX_HEXSZ + 2];
 		snprintf(cr, sizeof(cr), "%s\r", h[0]);
 		commit_text(t, sizeof(t), cr, NULL, "m");
 		snprintf(what, sizeof(what), "%s tree CRLF", an);
-		obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID, "tree", 1,
+		obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_BAD_ID, "tree", 1,
 			   (unsigned)(6 + hexsz), NULL);
 	}
 
@@ -160,7 +160,7 @@ static void object_check_algo(enum hexoid_algo algo)
 		commit_text(t, sizeof(t), h[0], ps2, "m");
 	}
 	snprintf(what, sizeof(what), "%s second parent uppercase", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_UPPERCASE, "parent", 3,
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_UPPERCASE_ID, "parent", 3,
 		   (unsigned)(8 + at), NULL);
 	strcpy(u, h[1]);
 	u[0] = 'B';
@@ -169,7 +169,7 @@ static void object_check_algo(enum hexoid_algo algo)
 		commit_text(t, sizeof(t), h[0], ps2, "m");
 	}
 	snprintf(what, sizeof(what), "%s parent uppercase first", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_UPPERCASE, "parent", 2, 8, "'B'");
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_UPPERCASE_ID, "parent", 2, 8, "'B'");
 	strcpy(u, h[1]);
 	u[hexsz - 2] = 0;
 	{
@@ -177,7 +177,7 @@ static void object_check_algo(enum hexoid_algo algo)
 		commit_text(t, sizeof(t), h[0], ps2, "m");
 	}
 	snprintf(what, sizeof(what), "%s parent short", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID, "parent", 2,
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_BAD_ID, "parent", 2,
 		   (unsigned)(8 + hexsz - 2), NULL);
 
 	/* mergetag object: column 17, on its own line */
@@ -186,13 +186,13 @@ static void object_check_algo(enum hexoid_algo algo)
 	snprintf(t, sizeof(t), "tree %s\nparent %s\n%smergetag object %s\n type commit\n tag v1\n\nm\n",
 		 h[0], h[2], AUTHOR, u);
 	snprintf(what, sizeof(what), "%s mergetag object uppercase", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_UPPERCASE, "mergetag object", 5,
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_UPPERCASE_ID, "mergetag object", 5,
 		   17, "'C'");
 	u[0] = 'z';
 	snprintf(t, sizeof(t), "tree %s\nparent %s\n%smergetag object %s\n type commit\n tag v1\n\nm\n",
 		 h[0], h[2], AUTHOR, u);
 	snprintf(what, sizeof(what), "%s mergetag object invalid", an);
-	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID, "mergetag object", 5, 17,
+	obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_BAD_ID, "mergetag object", 5, 17,
 		   "'z'");
 
 	/* A tag's object: column 8. A commit's "object" line is nothing to check, nor a
@@ -201,7 +201,7 @@ static void object_check_algo(enum hexoid_algo algo)
 	at = upper_at(u, 3);
 	tag_text(t, sizeof(t), u, "commit", "m");
 	snprintf(what, sizeof(what), "%s tag object uppercase", an);
-	obj_expect(what, HEXOID_OBJ_TAG, t, algo, HEXOID_FIND_UPPERCASE, "object", 1,
+	obj_expect(what, HEXOID_OBJ_TAG, t, algo, HEXOID_CODE_UPPERCASE_ID, "object", 1,
 		   (unsigned)(8 + at), NULL);
 	snprintf(what, sizeof(what), "%s same text as a commit", an);
 	obj_clean(what, HEXOID_OBJ_COMMIT, t, algo);
@@ -211,7 +211,7 @@ static void object_check_algo(enum hexoid_algo algo)
 	u[hexsz - 1] = 0;
 	tag_text(t, sizeof(t), u, "commit", "m");
 	snprintf(what, sizeof(what), "%s tag object short", an);
-	obj_expect(what, HEXOID_OBJ_TAG, t, algo, HEXOID_FIND_BAD_ID, "object", 1,
+	obj_expect(what, HEXOID_OBJ_TAG, t, algo, HEXOID_CODE_BAD_ID, "object", 1,
 		   (unsigned)(8 + hexsz - 1), NULL);
 
 	/* Headers end at the first empty line: uppercase after it is the message. */
@@ -241,7 +241,7 @@ static void object_check_algo(enum hexoid_algo algo)
 		hexid(other, oa, 7);
 		commit_text(t, sizeof(t), other, NULL, "m");
 		snprintf(what, sizeof(what), "%s tree of the other hash", an);
-		obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID, "tree", 1,
+		obj_expect(what, HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_BAD_ID, "tree", 1,
 			   (unsigned)(6 + (hexsz < strlen(other) ? hexsz : strlen(other))), NULL);
 	}
 
@@ -262,10 +262,10 @@ static void object_check_algo(enum hexoid_algo algo)
 		rc = hexoid_object_check(HEXOID_OBJ_COMMIT, t, strlen(t), algo, on_problem, &ps);
 		CHECK(rc == 3 && ps.n == 3, "%s: three problems: rc %d n %d", an, rc, ps.n);
 		CHECK(ps.n >= 3 && ps.v[0].line == 1 && ps.v[0].column == 7 &&
-			      ps.v[0].code == HEXOID_FIND_UPPERCASE && ps.v[1].line == 2 &&
-			      ps.v[1].column == 10 && ps.v[1].code == HEXOID_FIND_BAD_ID &&
+			      ps.v[0].code == HEXOID_CODE_UPPERCASE_ID && ps.v[1].line == 2 &&
+			      ps.v[1].column == 10 && ps.v[1].code == HEXOID_CODE_BAD_ID &&
 			      ps.v[2].line == 3 && ps.v[2].column == 9 &&
-			      ps.v[2].code == HEXOID_FIND_UPPERCASE,
+			      ps.v[2].code == HEXOID_CODE_UPPERCASE_ID,
 		      "%s: three problems in order", an);
 		CHECK(hexoid_object_check(HEXOID_OBJ_COMMIT, t, strlen(t), algo, NULL, NULL) == 3,
 		      "%s: NULL fn counts 3", an);
@@ -298,7 +298,7 @@ TEST(pack_object_check)
 		      !strcmp(hexoid_object_type_name(HEXOID_OBJ_REF_DELTA), "ref-delta") &&
 		      hexoid_object_type_name((enum hexoid_object_type)5) == NULL,
 	      "type names");
-	CHECK(!strcmp(hexoid_finding_name(HEXOID_FIND_CRC), "crc32 mismatch"), "finding name");
+	CHECK(!strcmp(hexoid_code_description(HEXOID_CODE_CRC32_MISMATCH), "crc32 mismatch"), "finding name");
 }
 
 /*
@@ -307,7 +307,7 @@ TEST(pack_object_check)
  * parse_commit_buffer and parse_tag_buffer reject it too).
  * Input: "tree <hexsz lowercase hex>" (no '\n'), as a commit; likewise "parent",
  * "mergetag object" and a tag's "object", SHA-1 and SHA-256.
- * Expected: 1 problem, HEXOID_FIND_BAD_ID, at the header's line, at the column where the
+ * Expected: 1 problem, HEXOID_CODE_BAD_ID, at the header's line, at the column where the
  * newline belongs (46 for "tree" with SHA-1).
  */
 TEST(pack_object_check_no_final_newline)
@@ -318,19 +318,19 @@ TEST(pack_object_check_no_final_newline)
 		hexid(h, algo, 5);
 		snprintf(t, sizeof(t), "tree %s", h);
 		obj_expect("tree at the end without a newline", HEXOID_OBJ_COMMIT, t, algo,
-			   HEXOID_FIND_BAD_ID, "tree", 1, (unsigned)(6 + hexsz), NULL);
+			   HEXOID_CODE_BAD_ID, "tree", 1, (unsigned)(6 + hexsz), NULL);
 		snprintf(t, sizeof(t), "tree %s\nparent %s", h, h);
 		obj_expect("parent at the end without a newline", HEXOID_OBJ_COMMIT, t, algo,
-			   HEXOID_FIND_BAD_ID, "parent", 2, (unsigned)(8 + hexsz), NULL);
+			   HEXOID_CODE_BAD_ID, "parent", 2, (unsigned)(8 + hexsz), NULL);
 		snprintf(t, sizeof(t), "object %s", h);
 		obj_expect("tag object at the end without a newline", HEXOID_OBJ_TAG, t, algo,
-			   HEXOID_FIND_BAD_ID, "object", 1, (unsigned)(8 + hexsz), NULL);
+			   HEXOID_CODE_BAD_ID, "object", 1, (unsigned)(8 + hexsz), NULL);
 		snprintf(t, sizeof(t), "tree %s\nmergetag object %s", h, h);
 		obj_expect("mergetag object at the end without a newline", HEXOID_OBJ_COMMIT, t,
-			   algo, HEXOID_FIND_BAD_ID, "mergetag object", 2, (unsigned)(17 + hexsz), NULL);
+			   algo, HEXOID_CODE_BAD_ID, "mergetag object", 2, (unsigned)(17 + hexsz), NULL);
 		/* Short at the end of the text is found, for comparison. */
 		snprintf(t, sizeof(t), "tree %.*s", (int)hexsz - 1, h);
-		obj_expect("short tree at the end", HEXOID_OBJ_COMMIT, t, algo, HEXOID_FIND_BAD_ID,
+		obj_expect("short tree at the end", HEXOID_OBJ_COMMIT, t, algo, HEXOID_CODE_BAD_ID,
 			   "tree", 1, (unsigned)(6 + hexsz - 1), NULL);
 	}
 }
@@ -369,12 +369,12 @@ TEST(pack_object_check_null_empty_text)
 /*
  * An uppercase ID that ends the text with no newline after it is cut short, not merely
  * uppercase: Git 2.x rejects it too, for the missing newline. hexoid_pack.h: "an ID that
- * only uppercase makes wrong is HEXOID_FIND_UPPERCASE, anything else HEXOID_FIND_BAD_ID"
+ * only uppercase makes wrong is HEXOID_CODE_UPPERCASE_ID, anything else HEXOID_CODE_BAD_ID"
  * (as a short uppercase ID is).
  * Input: "tree <hexsz hex digits, the first 'A'>" with no '\n', as a commit, and
  * "object <the same>" as a tag, SHA-1 and SHA-256.
- * Expected: 1 problem, HEXOID_FIND_BAD_ID, line 1, at the column where the newline
- * belongs (46 for "tree" with SHA-1), not HEXOID_FIND_UPPERCASE at the first 'A'.
+ * Expected: 1 problem, HEXOID_CODE_BAD_ID, line 1, at the column where the newline
+ * belongs (46 for "tree" with SHA-1), not HEXOID_CODE_UPPERCASE_ID at the first 'A'.
  */
 TEST(pack_object_check_upper_without_final_newline)
 {
@@ -385,9 +385,9 @@ TEST(pack_object_check_upper_without_final_newline)
 		h[0] = 'A';
 		snprintf(t, sizeof(t), "tree %s", h);
 		obj_expect("uppercase tree at the end without a newline", HEXOID_OBJ_COMMIT, t, algo,
-			   HEXOID_FIND_BAD_ID, "tree", 1, (unsigned)(6 + hexsz), NULL);
+			   HEXOID_CODE_BAD_ID, "tree", 1, (unsigned)(6 + hexsz), NULL);
 		snprintf(t, sizeof(t), "object %s", h);
 		obj_expect("uppercase tag object at the end without a newline", HEXOID_OBJ_TAG, t,
-			   algo, HEXOID_FIND_BAD_ID, "object", 1, (unsigned)(8 + hexsz), NULL);
+			   algo, HEXOID_CODE_BAD_ID, "object", 1, (unsigned)(8 + hexsz), NULL);
 	}
 }

@@ -181,7 +181,7 @@ static void check_header_finding(const char *what, const struct got *g, size_t i
 				 const char *header, unsigned line, unsigned column)
 {
 	const struct hexoid_finding *f = i < g->n ? &g->v[i].f : NULL;
-	CHECK(f && f->code == HEXOID_FIND_UPPERCASE && f->git3 == 1 && f->offset == p->e[ent].off &&
+	CHECK(f && f->code == HEXOID_CODE_UPPERCASE_ID && f->cls == HEXOID_CLASS_GIT3 && f->offset == p->e[ent].off &&
 		      f->has_oid && !memcmp(f->oid, p->e[ent].oid, p->rawsz) && f->algo == p->algo &&
 		      f->type == type && f->header && !strcmp(f->header, header) &&
 		      f->line == line && f->column == column && strstr(f->message, "uppercase") &&
@@ -295,7 +295,7 @@ static void chain_case(enum hexoid_algo algo, unsigned depth, int ref, size_t pa
 
 	build_chain(&p, algo, depth, ref, pad, &last);
 	rc = pk_scan(&p, jobs, cache, 1, &g, &st);
-	CHECK(rc == 0 && g.n == 1 && g.v[0].f.code == HEXOID_FIND_UPPERCASE &&
+	CHECK(rc == 0 && g.n == 1 && g.v[0].f.code == HEXOID_CODE_UPPERCASE_ID &&
 		      g.v[0].f.offset == p.e[last].off && g.v[0].f.line == 1 && g.v[0].f.column == 6,
 	      "chain algo %d depth %u ref %d pad %zu cache %zu jobs %u: rc %d, %zu findings", algo,
 	      depth, ref, pad, cache, jobs, rc, g.n);
@@ -396,7 +396,7 @@ static void cli_expect(const char *name, const struct pk *p, uint64_t off, const
 }
 
 static void dmg_delta(const char *what, enum hexoid_algo algo, int ref, const struct buf *d,
-		      enum hexoid_finding_code code, const char *sub)
+		      enum hexoid_code code, const char *sub)
 {
 	struct dmg m;
 	struct got g = { 0 };
@@ -409,8 +409,8 @@ static void dmg_delta(const char *what, enum hexoid_algo algo, int ref, const st
 	snprintf(name, sizeof(name), "%s (algo %d, %s)", what, algo, ref ? "ref" : "ofs");
 	const struct hexoid_finding *f = expect_one(name, &g, code, m.p.e[m.bad].off, sub);
 	if (f)
-		CHECK(f->git3 == 0 && f->has_oid && !memcmp(f->oid, m.p.e[m.bad].oid, m.p.rawsz),
-		      "%s: git3 %d, oid", name, f->git3);
+		CHECK(f->cls == HEXOID_CLASS_ERROR && f->has_oid && !memcmp(f->oid, m.p.e[m.bad].oid, m.p.rawsz),
+		      "%s: class %d, oid", name, (int)f->cls);
 	cli_expect(name, &m.p, m.p.e[m.bad].off, sub);
 	got_free(&g);
 	pk_free(&m.p);
@@ -432,36 +432,36 @@ TEST(pack_bad_deltas)
 			/* copy out of the base's range */
 			d_sizes(&d, blen, 10);
 			d_copy(&d, (uint32_t)blen - 5, 10);
-			dmg_delta("copy past the base", algo, ref, &d, HEXOID_FIND_DELTA, "copies 10 bytes");
+			dmg_delta("copy past the base", algo, ref, &d, HEXOID_CODE_DELTA, "copies 10 bytes");
 			d.n = 0;
 			/* copy with a 4-byte offset far away */
 			d_sizes(&d, blen, 4);
 			d_copy(&d, 0x12345678u, 4);
-			dmg_delta("copy from far away", algo, ref, &d, HEXOID_FIND_DELTA, "copies");
+			dmg_delta("copy from far away", algo, ref, &d, HEXOID_CODE_DELTA, "copies");
 			d.n = 0;
 			/* copy more than the result's size */
 			d_sizes(&d, blen, 4);
 			d_copy(&d, 0, 8);
-			dmg_delta("copy past the result", algo, ref, &d, HEXOID_FIND_DELTA, "copies");
+			dmg_delta("copy past the result", algo, ref, &d, HEXOID_CODE_DELTA, "copies");
 			d.n = 0;
 			/* insert past the end of the delta */
 			d_sizes(&d, blen, 50);
 			bbyte(&d, 50);
 			bstr(&d, "only ten..");
-			dmg_delta("insert past the delta", algo, ref, &d, HEXOID_FIND_DELTA,
+			dmg_delta("insert past the delta", algo, ref, &d, HEXOID_CODE_DELTA,
 				  "inserts 50 bytes past the end of the delta");
 			d.n = 0;
 			/* insert past the end of the result */
 			d_sizes(&d, blen, 5);
 			d_insert(&d, "0123456789", 10);
-			dmg_delta("insert past the result", algo, ref, &d, HEXOID_FIND_DELTA,
+			dmg_delta("insert past the result", algo, ref, &d, HEXOID_CODE_DELTA,
 				  "past the end of the result");
 			d.n = 0;
 			/* a commit built past HEXOID_TEXT_MAX: said from the delta's sizes,
 			 * before any of it is built */
 			d_sizes(&d, blen, HEXOID_TEXT_MAX + 1);
 			d_copy(&d, 0, (uint32_t)blen);
-			dmg_delta("a commit past the limit", algo, ref, &d, HEXOID_FIND_TOO_LARGE,
+			dmg_delta("a commit past the limit", algo, ref, &d, HEXOID_CODE_TOO_LARGE,
 				  "commit of 67108865 bytes (or a delta base of one): more than the 64 MiB");
 			d.n = 0;
 			/* reserved opcode 0 */
@@ -469,43 +469,43 @@ TEST(pack_bad_deltas)
 			d_insert(&d, "ab", 2);
 			bbyte(&d, 0);
 			d_insert(&d, "cd", 2);
-			dmg_delta("opcode 0", algo, ref, &d, HEXOID_FIND_DELTA, "reserved instruction 0");
+			dmg_delta("opcode 0", algo, ref, &d, HEXOID_CODE_DELTA, "reserved instruction 0");
 			d.n = 0;
 			/* result size mismatch: says 100, makes 12 */
 			d_sizes(&d, blen, 100);
 			d_copy(&d, 0, 12);
-			dmg_delta("result short", algo, ref, &d, HEXOID_FIND_DELTA,
+			dmg_delta("result short", algo, ref, &d, HEXOID_CODE_DELTA,
 				  "makes 12 bytes where it says 100");
 			d.n = 0;
 			/* base size mismatch */
 			d_sizes(&d, blen + 1, 4);
 			d_copy(&d, 0, 4);
-			dmg_delta("base size", algo, ref, &d, HEXOID_FIND_DELTA, "expects a base of");
+			dmg_delta("base size", algo, ref, &d, HEXOID_CODE_DELTA, "expects a base of");
 			d.n = 0;
 			/* sizes cut short */
 			bbyte(&d, 0x80 | (blen & 0x7f));
-			dmg_delta("sizes cut", algo, ref, &d, HEXOID_FIND_DELTA, "cut short");
+			dmg_delta("sizes cut", algo, ref, &d, HEXOID_CODE_DELTA, "cut short");
 			d.n = 0;
 			/* copy instruction missing its operand bytes */
 			d_sizes(&d, blen, 4);
 			bbyte(&d, 0x91);
 			bbyte(&d, 0);
-			dmg_delta("copy cut", algo, ref, &d, HEXOID_FIND_DELTA, "cut short");
+			dmg_delta("copy cut", algo, ref, &d, HEXOID_CODE_DELTA, "cut short");
 			d.n = 0;
 			/* an impossible result size: too big for the delta's bytes */
 			d_sizes(&d, blen, (uint64_t)1 << 62);
 			d_copy(&d, 0, 4);
-			dmg_delta("huge result", algo, ref, &d, HEXOID_FIND_DELTA, "impossible");
+			dmg_delta("huge result", algo, ref, &d, HEXOID_CODE_DELTA, "impossible");
 			d.n = 0;
 			/* an empty delta */
-			dmg_delta("empty delta", algo, ref, &d, HEXOID_FIND_DELTA, "cut short");
+			dmg_delta("empty delta", algo, ref, &d, HEXOID_CODE_DELTA, "cut short");
 			/* but a copy of size 0 means 0x10000, and a good delta is fine */
 			bfree(&d);
 		}
 }
 
 /* Damage at one object: scan and expect exactly one finding there. */
-static void dmg_expect(const char *what, struct dmg *m, enum hexoid_finding_code code,
+static void dmg_expect(const char *what, struct dmg *m, enum hexoid_code code,
 		       const char *sub)
 {
 	struct got g = { 0 };
@@ -515,7 +515,7 @@ static void dmg_expect(const char *what, struct dmg *m, enum hexoid_finding_code
 	CHECK(rc == 0, "%s: rc %d", name, rc);
 	const struct hexoid_finding *f = expect_one(name, &g, code, m->p.e[m->bad].off, sub);
 	if (f)
-		CHECK(f->git3 == 0, "%s: git3", name);
+		CHECK(f->cls == HEXOID_CLASS_ERROR, "%s: class", name);
 	cli_expect(name, &m->p, m->p.e[m->bad].off, sub);
 	got_free(&g);
 	/* The same with two threads. */
@@ -540,7 +540,7 @@ TEST(pack_bad_objects)
 		d_copy(&d, 0, 4);
 		m.bad = pk_ref(&m.p, oid, HEXOID_OBJ_COMMIT, NULL, 0, &d);
 		pk_finish(&m.p);
-		dmg_expect("REF base missing", &m, HEXOID_FIND_BASE, "5a5a5a5a is not in this pack");
+		dmg_expect("REF base missing", &m, HEXOID_CODE_DELTA_BASE, "5a5a5a5a is not in this pack");
 
 		/* A commit past HEXOID_TEXT_MAX, with enough zlib bytes to make it: said from
 		 * its header, never inflated (the bytes are no zlib stream at all). */
@@ -551,7 +551,7 @@ TEST(pack_bad_objects)
 				       sizeof(junk), NULL);
 		}
 		pk_finish(&m.p);
-		dmg_expect("a commit past the limit", &m, HEXOID_FIND_TOO_LARGE,
+		dmg_expect("a commit past the limit", &m, HEXOID_CODE_TOO_LARGE,
 			   "commit of 67108865 bytes (or a delta base of one): more than the 64 MiB");
 
 		/* REF base that is itself */
@@ -565,7 +565,7 @@ TEST(pack_bad_objects)
 			CHECK(!memcmp(m.p.e[m.bad].oid, self, rawsz), "self ID");
 		}
 		pk_finish(&m.p);
-		dmg_expect("REF to itself", &m, HEXOID_FIND_BASE, "loop");
+		dmg_expect("REF to itself", &m, HEXOID_CODE_DELTA_BASE, "loop");
 
 		/* A REF cycle: A is a delta of B, B of A. */
 		{
@@ -583,7 +583,7 @@ TEST(pack_bad_objects)
 			CHECK(pk_scan(&m.p, 2, 0, 0, &g, NULL) == 0 && g.n >= 1 && g.n <= 2,
 			      "cycle: %zu findings", g.n);
 			for (size_t i = 0; i < g.n; i++)
-				CHECK(g.v[i].f.code == HEXOID_FIND_BASE && strstr(g.v[i].f.message, "loop") &&
+				CHECK(g.v[i].f.code == HEXOID_CODE_DELTA_BASE && strstr(g.v[i].f.message, "loop") &&
 					      (g.v[i].f.offset == m.p.e[a].off ||
 					       g.v[i].f.offset == m.p.e[b].off),
 				      "cycle: finding %zu", i);
@@ -598,7 +598,7 @@ TEST(pack_bad_objects)
 		zdeflate(d.p, d.n, &z);
 		m.bad = pk_put(&m.p, HEXOID_OBJ_OFS_DELTA, d.n, x.p, x.n, z.p, z.n, NULL);
 		pk_finish(&m.p);
-		dmg_expect("OFS inside another object", &m, HEXOID_FIND_BASE,
+		dmg_expect("OFS inside another object", &m, HEXOID_CODE_DELTA_BASE,
 			   "delta base at offset 15 is not an object");
 		x.n = 0;
 		/* OFS before 12 (into the pack header) */
@@ -606,27 +606,27 @@ TEST(pack_bad_objects)
 		put_ofs(&x, m.p.pack.n - 4);
 		m.bad = pk_put(&m.p, HEXOID_OBJ_OFS_DELTA, d.n, x.p, x.n, z.p, z.n, NULL);
 		pk_finish(&m.p);
-		dmg_expect("OFS into the header", &m, HEXOID_FIND_BASE, "offset 4 ");
+		dmg_expect("OFS into the header", &m, HEXOID_CODE_DELTA_BASE, "offset 4 ");
 		x.n = 0;
 		/* OFS to 0 exactly, and further back than the start */
 		dmg_begin(&m, algo);
 		put_ofs(&x, m.p.pack.n);
 		m.bad = pk_put(&m.p, HEXOID_OBJ_OFS_DELTA, d.n, x.p, x.n, z.p, z.n, NULL);
 		pk_finish(&m.p);
-		dmg_expect("OFS to offset 0", &m, HEXOID_FIND_BASE, NULL);
+		dmg_expect("OFS to offset 0", &m, HEXOID_CODE_DELTA_BASE, NULL);
 		x.n = 0;
 		dmg_begin(&m, algo);
 		put_ofs(&x, m.p.pack.n + 1000);
 		m.bad = pk_put(&m.p, HEXOID_OBJ_OFS_DELTA, d.n, x.p, x.n, z.p, z.n, NULL);
 		pk_finish(&m.p);
-		dmg_expect("OFS before the pack", &m, HEXOID_FIND_BASE, "outside the pack");
+		dmg_expect("OFS before the pack", &m, HEXOID_CODE_DELTA_BASE, "outside the pack");
 		x.n = 0;
 		/* OFS distance 0 */
 		dmg_begin(&m, algo);
 		bbyte(&x, 0);
 		m.bad = pk_put(&m.p, HEXOID_OBJ_OFS_DELTA, d.n, x.p, x.n, z.p, z.n, NULL);
 		pk_finish(&m.p);
-		dmg_expect("OFS distance 0", &m, HEXOID_FIND_BASE, NULL);
+		dmg_expect("OFS distance 0", &m, HEXOID_CODE_DELTA_BASE, NULL);
 		x.n = 0;
 		/* OFS varint that never ends: 12 continuation bytes */
 		dmg_begin(&m, algo);
@@ -635,7 +635,7 @@ TEST(pack_bad_objects)
 		bbyte(&x, 0x01);
 		m.bad = pk_put(&m.p, HEXOID_OBJ_OFS_DELTA, d.n, x.p, x.n, z.p, z.n, NULL);
 		pk_finish(&m.p);
-		dmg_expect("OFS varint too long", &m, HEXOID_FIND_HEADER, "too long");
+		dmg_expect("OFS varint too long", &m, HEXOID_CODE_OBJECT_HEADER, "too long");
 		x.n = 0;
 		bfree(&z);
 
@@ -648,7 +648,7 @@ TEST(pack_bad_objects)
 		zdeflate("x", 1, &x);
 		m.bad = pk_bytes(&m.p, x.p, x.n, NULL);
 		pk_finish(&m.p);
-		dmg_expect("size varint too long", &m, HEXOID_FIND_HEADER, "too long");
+		dmg_expect("size varint too long", &m, HEXOID_CODE_OBJECT_HEADER, "too long");
 		x.n = 0;
 		/* Size varint running into the next object */
 		dmg_begin(&m, algo);
@@ -657,7 +657,7 @@ TEST(pack_bad_objects)
 		m.bad = pk_bytes(&m.p, x.p, x.n, NULL);
 		pk_text(&m.p, HEXOID_OBJ_BLOB, "next");
 		pk_finish(&m.p);
-		dmg_expect("size varint cut", &m, HEXOID_FIND_HEADER, "runs past");
+		dmg_expect("size varint cut", &m, HEXOID_CODE_OBJECT_HEADER, "runs past");
 		x.n = 0;
 		/* REF delta header cut short (not a whole ID before the next object) */
 		dmg_begin(&m, algo);
@@ -666,7 +666,7 @@ TEST(pack_bad_objects)
 		m.bad = pk_bytes(&m.p, x.p, x.n, NULL);
 		pk_text(&m.p, HEXOID_OBJ_BLOB, "next");
 		pk_finish(&m.p);
-		dmg_expect("REF header cut", &m, HEXOID_FIND_HEADER, "runs past");
+		dmg_expect("REF header cut", &m, HEXOID_CODE_OBJECT_HEADER, "runs past");
 		x.n = 0;
 
 		/* Unknown types 5 and 0 */
@@ -678,7 +678,7 @@ TEST(pack_bad_objects)
 			m.bad = pk_put(&m.p, type, 3, NULL, 0, z.p, z.n, NULL);
 			pk_finish(&m.p);
 			snprintf(sub, sizeof(sub), "unknown object type %u", type);
-			dmg_expect(sub, &m, HEXOID_FIND_HEADER, sub);
+			dmg_expect(sub, &m, HEXOID_CODE_OBJECT_HEADER, sub);
 		}
 
 		/* A huge size for a few packed bytes */
@@ -687,14 +687,14 @@ TEST(pack_bad_objects)
 		zdeflate("tree x\n", 7, &z);
 		m.bad = pk_put(&m.p, HEXOID_OBJ_COMMIT, (uint64_t)1 << 40, NULL, 0, z.p, z.n, NULL);
 		pk_finish(&m.p);
-		dmg_expect("huge size", &m, HEXOID_FIND_HEADER, "1099511627776 bytes claimed");
+		dmg_expect("huge size", &m, HEXOID_CODE_OBJECT_HEADER, "1099511627776 bytes claimed");
 		/* ... for a delta too */
 		dmg_begin(&m, algo);
 		x.n = 0;
 		put_ofs(&x, m.p.pack.n - m.p.e[0].off);
 		m.bad = pk_put(&m.p, HEXOID_OBJ_OFS_DELTA, (uint64_t)1 << 40, x.p, x.n, z.p, z.n, NULL);
 		pk_finish(&m.p);
-		dmg_expect("huge delta size", &m, HEXOID_FIND_HEADER, "claimed");
+		dmg_expect("huge delta size", &m, HEXOID_CODE_OBJECT_HEADER, "claimed");
 
 		/* A truncated zlib stream: half of it, then the next object */
 		{
@@ -708,31 +708,31 @@ TEST(pack_bad_objects)
 			m.bad = pk_put(&m.p, HEXOID_OBJ_COMMIT, strlen(big), NULL, 0, z.p, z.n / 2, NULL);
 			pk_text(&m.p, HEXOID_OBJ_BLOB, "next");
 			pk_finish(&m.p);
-			dmg_expect("truncated zlib", &m, HEXOID_FIND_ZLIB, "truncated");
+			dmg_expect("truncated zlib", &m, HEXOID_CODE_ZLIB, "truncated");
 			/* ... and as the last object of the pack */
 			dmg_begin(&m, algo);
 			m.bad = pk_put(&m.p, HEXOID_OBJ_COMMIT, strlen(big), NULL, 0, z.p, z.n - 6, NULL);
 			pk_finish(&m.p);
-			dmg_expect("truncated zlib at the end", &m, HEXOID_FIND_ZLIB, "truncated");
+			dmg_expect("truncated zlib at the end", &m, HEXOID_CODE_ZLIB, "truncated");
 			/* bytes after the stream, before the next object */
 			dmg_begin(&m, algo);
 			bput(&z, "JUNK", 4);
 			m.bad = pk_put(&m.p, HEXOID_OBJ_COMMIT, strlen(big), NULL, 0, z.p, z.n, NULL);
 			pk_text(&m.p, HEXOID_OBJ_BLOB, "next");
 			pk_finish(&m.p);
-			dmg_expect("junk after zlib", &m, HEXOID_FIND_ZLIB, "ends 4 bytes before");
+			dmg_expect("junk after zlib", &m, HEXOID_CODE_ZLIB, "ends 4 bytes before");
 			/* size header smaller than the content */
 			dmg_begin(&m, algo);
 			z.n = 0;
 			zdeflate(big, strlen(big), &z);
 			m.bad = pk_put(&m.p, HEXOID_OBJ_COMMIT, strlen(big) - 3, NULL, 0, z.p, z.n, NULL);
 			pk_finish(&m.p);
-			dmg_expect("size too small", &m, HEXOID_FIND_ZLIB, "more than");
+			dmg_expect("size too small", &m, HEXOID_CODE_ZLIB, "more than");
 			/* not zlib at all */
 			dmg_begin(&m, algo);
 			m.bad = pk_put(&m.p, HEXOID_OBJ_COMMIT, 20, NULL, 0, "this is not zlib data", 21, NULL);
 			pk_finish(&m.p);
-			dmg_expect("not zlib", &m, HEXOID_FIND_ZLIB, "zlib");
+			dmg_expect("not zlib", &m, HEXOID_CODE_ZLIB, "zlib");
 			/* a delta whose base commit is broken: found at both */
 			{
 				struct got g = { 0 };
@@ -747,9 +747,9 @@ TEST(pack_bad_objects)
 				m.bad = pk_ofs(&m.p, base, HEXOID_OBJ_COMMIT, NULL, 0, &d);
 				pk_finish(&m.p);
 				CHECK(pk_scan(&m.p, 1, 0, 0, &g, NULL) == 0 && g.n == 2 &&
-					      g.v[0].f.code == HEXOID_FIND_ZLIB &&
+					      g.v[0].f.code == HEXOID_CODE_ZLIB &&
 					      g.v[0].f.offset == m.p.e[base].off &&
-					      g.v[1].f.code == HEXOID_FIND_ZLIB &&
+					      g.v[1].f.code == HEXOID_CODE_ZLIB &&
 					      g.v[1].f.offset == m.p.e[m.bad].off &&
 					      strstr(g.v[1].f.message, "delta base at offset"),
 				      "broken base: %zu findings", g.n);
@@ -775,7 +775,7 @@ TEST(pack_bad_objects)
  *   a. commit header size = content length + 10, a complete zlib stream of the content;
  *   b. a complete zlib stream of the commit with its last byte (Adler-32) flipped;
  *   c. a commit header claiming 10 bytes and no zlib bytes at all before the next object.
- * Expected: one HEXOID_FIND_ZLIB finding at the damaged object ("inflates to N bytes
+ * Expected: one HEXOID_CODE_ZLIB finding at the damaged object ("inflates to N bytes
  * where the header says M", "incorrect data check", "truncated").
  */
 TEST(pack_zlib_failure_at_end_of_input)
@@ -791,20 +791,20 @@ TEST(pack_zlib_failure_at_end_of_input)
 		zdeflate(big, strlen(big), &z);
 		m.bad = pk_put(&m.p, HEXOID_OBJ_COMMIT, strlen(big) + 10, NULL, 0, z.p, z.n, NULL);
 		pk_finish(&m.p);
-		dmg_expect("a. size header bigger than the content", &m, HEXOID_FIND_ZLIB,
+		dmg_expect("a. size header bigger than the content", &m, HEXOID_CODE_ZLIB,
 			   "where the header says");
 
 		dmg_begin(&m, algo);
 		z.p[z.n - 1] ^= 0x55;
 		m.bad = pk_put(&m.p, HEXOID_OBJ_COMMIT, strlen(big), NULL, 0, z.p, z.n, NULL);
 		pk_finish(&m.p);
-		dmg_expect("b. Adler-32 wrong", &m, HEXOID_FIND_ZLIB, NULL);
+		dmg_expect("b. Adler-32 wrong", &m, HEXOID_CODE_ZLIB, NULL);
 
 		dmg_begin(&m, algo);
 		m.bad = pk_put(&m.p, HEXOID_OBJ_COMMIT, 10, NULL, 0, NULL, 0, NULL);
 		pk_text(&m.p, HEXOID_OBJ_BLOB, "next");
 		pk_finish(&m.p);
-		dmg_expect("c. no zlib bytes at all", &m, HEXOID_FIND_ZLIB, NULL);
+		dmg_expect("c. no zlib bytes at all", &m, HEXOID_CODE_ZLIB, NULL);
 		bfree(&z);
 	}
 }
@@ -835,9 +835,9 @@ TEST(pack_damage_level)
 			pk_seal_idx(&p);
 			CHECK(pk_scan(&p, 1, 0, 0, &g, &st) == 0, "crc: rc");
 			const struct hexoid_finding *f =
-				expect_one("crc", &g, HEXOID_FIND_CRC, p.e[r.c[2]].off, "crc32 mismatch");
+				expect_one("crc", &g, HEXOID_CODE_CRC32_MISMATCH, p.e[r.c[2]].off, "crc32 mismatch");
 			if (f)
-				CHECK(f->has_oid && !memcmp(f->oid, p.e[r.c[2]].oid, rawsz) && f->git3 == 0,
+				CHECK(f->has_oid && !memcmp(f->oid, p.e[r.c[2]].oid, rawsz) && f->cls == HEXOID_CLASS_ERROR,
 				      "crc: oid");
 			CHECK(st.errors == 1 && st.git3 == 0 && st.commits == 6, "crc: stats");
 			got_free(&g);
@@ -846,8 +846,8 @@ TEST(pack_damage_level)
 		/* The pack's trailer wrong: it neither hashes nor matches the index */
 		p.pack.p[trailer] ^= 0x80;
 		CHECK(pk_scan(&p, 1, 0, 0, &g, NULL) == 0 && g.n == 2 &&
-			      g.v[0].f.code == HEXOID_FIND_CHECKSUM && g.v[0].f.offset == trailer &&
-			      g.v[1].f.code == HEXOID_FIND_CHECKSUM && g.v[1].f.offset == trailer &&
+			      g.v[0].f.code == HEXOID_CODE_CHECKSUM_MISMATCH && g.v[0].f.offset == trailer &&
+			      g.v[1].f.code == HEXOID_CODE_CHECKSUM_MISMATCH && g.v[1].f.offset == trailer &&
 			      strstr(g.v[1].f.message, "do not hash"),
 		      "trailer: %zu findings", g.n);
 		if (g.n != 2)
@@ -857,21 +857,21 @@ TEST(pack_damage_level)
 		/* The index's own checksum wrong */
 		p.idx[p.idxlen - 1] ^= 1;
 		CHECK(pk_scan(&p, 1, 0, 0, &g, NULL) == 0, "idx sum: rc");
-		expect_one("idx checksum", &g, HEXOID_FIND_CHECKSUM, HEXOID_NO_OFFSET, "index");
+		expect_one("idx checksum", &g, HEXOID_CODE_CHECKSUM_MISMATCH, HEXOID_NO_OFFSET, "index");
 		got_free(&g);
 		memcpy(p.idx, save + p.pack.n, p.idxlen);
 		/* The index's record of the pack checksum wrong (its own checksum right) */
 		p.idx[p.idxlen - 2 * rawsz] ^= 1;
 		pk_seal_idx(&p);
 		CHECK(pk_scan(&p, 1, 0, 0, &g, NULL) == 0, "idx pack sum: rc");
-		expect_one("idx's pack checksum", &g, HEXOID_FIND_CHECKSUM, trailer, "trailer");
+		expect_one("idx's pack checksum", &g, HEXOID_CODE_CHECKSUM_MISMATCH, trailer, "trailer");
 		got_free(&g);
 		memcpy(p.idx, save + p.pack.n, p.idxlen);
 		/* A byte of a blob changed: the CRC and the pack's hash */
 		p.pack.p[p.e[r.blob].off + 4] ^= 0x10;
 		CHECK(pk_scan(&p, 1, 0, 0, &g, NULL) == 0 && g.n == 2 &&
-			      g.v[0].f.code == HEXOID_FIND_CRC && g.v[0].f.offset == p.e[r.blob].off &&
-			      g.v[1].f.code == HEXOID_FIND_CHECKSUM,
+			      g.v[0].f.code == HEXOID_CODE_CRC32_MISMATCH && g.v[0].f.offset == p.e[r.blob].off &&
+			      g.v[1].f.code == HEXOID_CODE_CHECKSUM_MISMATCH,
 		      "blob byte: %zu findings", g.n);
 		if (g.n != 2)
 			dump("blob byte", &g);
@@ -887,7 +887,7 @@ TEST(pack_damage_level)
 		pk_finish_count(&p, (uint32_t)p.n + 1);
 		CHECK(pk_scan(&p, 1, 0, 0, &g, NULL) == 0, "count: rc");
 		{
-			const struct hexoid_finding *f = expect_one("count", &g, HEXOID_FIND_LAYOUT, 8, NULL);
+			const struct hexoid_finding *f = expect_one("count", &g, HEXOID_CODE_PACK_LAYOUT, 8, NULL);
 			if (f) {
 				char want[64];
 				snprintf(want, sizeof(want), "counts %zu objects, its index %zu", p.n + 1, p.n);
@@ -977,7 +977,7 @@ TEST(pack_damage_offsets)
 		CHECK(pk_scan(&p, 2, 0, 0, &g, NULL) == 0 && g.n >= 1, "two at one offset: %zu", g.n);
 		int seen = 0;
 		for (size_t i = 0; i < g.n; i++)
-			seen |= g.v[i].f.code == HEXOID_FIND_LAYOUT && g.v[i].f.offset == p.e[r.c[2]].off &&
+			seen |= g.v[i].f.code == HEXOID_CODE_PACK_LAYOUT && g.v[i].f.offset == p.e[r.c[2]].off &&
 				strstr(g.v[i].f.message, "two objects");
 		CHECK(seen, "two at one offset: the LAYOUT finding");
 		if (!seen)
@@ -989,7 +989,7 @@ TEST(pack_damage_offsets)
 		CHECK(pk_scan(&p, 2, 0, 0, &g, NULL) == 0 && g.n >= 1, "outside: %zu", g.n);
 		seen = 0;
 		for (size_t i = 0; i < g.n; i++)
-			seen |= g.v[i].f.code == HEXOID_FIND_LAYOUT && strstr(g.v[i].f.message, "outside");
+			seen |= g.v[i].f.code == HEXOID_CODE_PACK_LAYOUT && strstr(g.v[i].f.message, "outside");
 		CHECK(seen, "outside: the LAYOUT finding");
 		got_free(&g);
 		/* ... inside the header */
@@ -1089,7 +1089,7 @@ static int same_findings(const struct got *a, const struct got *b)
 		return 0;
 	for (size_t i = 0; i < a->n; i++) {
 		const struct hexoid_finding *x = &a->v[i].f, *y = &b->v[i].f;
-		if (x->code != y->code || x->offset != y->offset || x->git3 != y->git3 ||
+		if (x->code != y->code || x->offset != y->offset || x->cls != y->cls ||
 		    x->has_oid != y->has_oid || memcmp(x->oid, y->oid, sizeof(x->oid)) ||
 		    x->line != y->line || x->column != y->column || x->type != y->type ||
 		    (x->header == NULL) != (y->header == NULL) ||
@@ -1220,13 +1220,13 @@ TEST(pack_verify_ids)
 				dump("verify", &g);
 			hexoid_encode(hex, hexoid_hexsz(algo), right, 1, algo);
 			hex[hexoid_hexsz(algo)] = 0;
-			CHECK(g.n >= 1 && g.v[0].f.code == HEXOID_FIND_ID_MISMATCH &&
+			CHECK(g.n >= 1 && g.v[0].f.code == HEXOID_CODE_ID_MISMATCH &&
 				      g.v[0].f.offset == p.e[bad].off && g.v[0].f.has_oid &&
 				      !memcmp(g.v[0].f.oid, p.e[bad].oid, p.rawsz) &&
-				      g.v[0].f.type == HEXOID_OBJ_COMMIT && g.v[0].f.git3 == 0 &&
+				      g.v[0].f.type == HEXOID_OBJ_COMMIT && g.v[0].f.cls == HEXOID_CLASS_ERROR &&
 				      strstr(g.v[0].f.message, hex),
 			      "verify: the stored commit (%s)", g.n ? g.v[0].f.message : "");
-			CHECK(g.n >= 2 && g.v[1].f.code == HEXOID_FIND_ID_MISMATCH &&
+			CHECK(g.n >= 2 && g.v[1].f.code == HEXOID_CODE_ID_MISMATCH &&
 				      g.v[1].f.offset == p.e[dbad].off,
 			      "verify: the delta");
 			got_free(&g);
@@ -1278,7 +1278,7 @@ TEST(pack_index_v1)
 		/* damage still found without CRCs: a blob byte changes the pack's hash only */
 		p.pack.p[p.e[r.blob].off + 4] ^= 0x10;
 		CHECK(pk_scan(&p, 1, 0, 0, &g, NULL) == 0 && g.n == 1 &&
-			      g.v[0].f.code == HEXOID_FIND_CHECKSUM,
+			      g.v[0].f.code == HEXOID_CODE_CHECKSUM_MISMATCH,
 		      "v1 index, damaged blob: %zu findings", g.n);
 		got_free(&g);
 		pk_free(&p);
@@ -1606,12 +1606,12 @@ TEST(pack_struct_sizes)
 		CHECK(hexoid_pack_scan_buffers("p", p.pack.p, p.pack.n, p.idx, p.idxlen, &o, NULL, err,
 					       sizeof(err)) == -1 && strstr(err, "bad arguments") && g.n == 0,
 		      "options of size 0: %s", err);
-		CHECK(hexoid_finding_class_of(HEXOID_FIND_UPPERCASE) == HEXOID_CLASS_GIT3 &&
-			      hexoid_finding_class_of(HEXOID_FIND_CRC) == HEXOID_CLASS_ERROR &&
-			      !strcmp(hexoid_finding_code_name(HEXOID_FIND_BASE), "base") &&
+		CHECK(hexoid_code_class(HEXOID_CODE_UPPERCASE_ID) == HEXOID_CLASS_GIT3 &&
+			      hexoid_code_class(HEXOID_CODE_CRC32_MISMATCH) == HEXOID_CLASS_ERROR &&
+			      !strcmp(hexoid_code_name(HEXOID_CODE_DELTA_BASE), "delta-base") &&
 			      !strcmp(hexoid_finding_class_name(HEXOID_CLASS_GIT3), "git3") &&
-			      hexoid_finding_code_name((enum hexoid_finding_code)99) == NULL &&
-			      hexoid_finding_class_of((enum hexoid_finding_code)99) == 0,
+			      hexoid_code_name((enum hexoid_code)99) == NULL &&
+			      hexoid_code_class((enum hexoid_code)99) == 0,
 		      "codes, names and classes");
 	}
 	pk_free(&p);

@@ -154,8 +154,8 @@ void dump(const char *what, const struct got *g)
 {
 	for (size_t i = 0; i < g->n; i++) {
 		const struct hexoid_finding *f = &g->v[i].f;
-		printf("    # %s: [%zu] code %d git3 %d off %lld type %d header %s %u:%u: %s\n", what,
-		       i, f->code, f->git3,
+		printf("    # %s: [%zu] code %d class %d off %lld type %d header %s %u:%u: %s\n", what,
+		       i, f->code, (int)f->cls,
 		       f->offset == HEXOID_NO_OFFSET ? -1LL : (long long)f->offset, f->type,
 		       f->header ? f->header : "-", f->line, f->column, f->message);
 	}
@@ -163,7 +163,7 @@ void dump(const char *what, const struct got *g)
 
 /* Exactly one finding, of this code at this offset, its message holding `sub`. */
 const struct hexoid_finding *expect_one(const char *what, const struct got *g,
-					enum hexoid_finding_code code, uint64_t off,
+					enum hexoid_code code, uint64_t off,
 					const char *sub)
 {
 	int ok = g->n == 1 && g->v[0].f.code == code && g->v[0].f.offset == off &&

@@ -76,7 +76,7 @@ void got_free(struct got *g);
 void dump(const char *what, const struct got *g);
 /* Exactly one finding, of this code at this offset, its message holding `sub`. */
 const struct hexoid_finding *expect_one(const char *what, const struct got *g,
-					enum hexoid_finding_code code, uint64_t off,
+					enum hexoid_code code, uint64_t off,
 					const char *sub);
 void pk_init(struct pk *p, enum hexoid_algo algo);
 void pk_free(struct pk *p);

@@ -191,3 +191,23 @@ TEST(repair_api)
 	CHECK(hexoid_repair_open("/nonexistent/hexoid", (char[64]){ 0 }, 64) == NULL, "no repository: NULL");
 	cleanup();
 }
+
+static int init_repair(void *o, size_t size)
+{
+	return hexoid_repair_options_init(o, size);
+}
+
+/* hexoid_repair_options_init(): the INIT macro's defaults as far as the caller's struct
+ * goes (the first version's ends with ctx), nothing past it, nothing for a size no
+ * version had. */
+TEST(repair_api_options_init)
+{
+	struct hexoid_repair_options want;
+	const char *why;
+
+	memset(&want, 0, sizeof(want));
+	want.jobs = 1;
+	why = test_options_init(init_repair, &want, sizeof(want),
+				offsetof(struct hexoid_repair_options, ctx) + sizeof(void *));
+	CHECK(!why, "%s", why);
+}

@@ -189,3 +189,44 @@ int main(int argc, char **argv)
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
+
+/* One call of init on a buffer of 0xa5 bytes: 1 when it wrote `size` bytes as `want`
+ * has them (its leading size_t replaced by size) and nothing after them. */
+static int init_writes(int (*init)(void *, size_t), unsigned char *buf, size_t size,
+		       const unsigned char *want, size_t full)
+{
+	size_t i, got_size;
+
+	memset(buf, 0xa5, size + 64);
+	if (init(buf, size) != 0)
+		return 0;
+	memcpy(&got_size, buf, sizeof(got_size));
+	if (got_size != size)
+		return 0;
+	for (i = sizeof(size_t); i < size; i++)
+		if (buf[i] != (i < full ? want[i] : 0))
+			return 0;
+	for (i = size; i < size + 64; i++)
+		if (buf[i] != 0xa5)
+			return 0;
+	return 1;
+}
+
+const char *test_options_init(int (*init)(void *, size_t), const void *want, size_t full,
+			      size_t first)
+{
+	unsigned char *buf = malloc(full + 64);
+	const char *why = NULL;
+
+	if (!buf)
+		return "out of memory";
+	if (!init_writes(init, buf, full, want, full))
+		why = "this header's size: not the defaults, or written past them";
+	else if (!init_writes(init, buf, first, want, full))
+		why = "the first version's size: not its defaults, or written past them";
+	memset(buf, 0xa5, full + 64);
+	if (!why && (init(buf, first - 1) != -1 || buf[0] != 0xa5 || init(NULL, full) != -1))
+		why = "a size below the first version's, or NULL: not -1, or written";
+	free(buf);
+	return why;
+}

@@ -18,6 +18,12 @@ void test_register(const char *name, test_fn *fn);
 void test_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int test_failed(void); /* has the current test failed yet? */
+/* An options init (a wrapper taking void *) writes `want` (`full` bytes: this header's
+ * struct) as far as the caller's size goes and nothing past it, for this header's size
+ * and the first version's (`first`), and refuses a smaller size and NULL. NULL when it
+ * does, else what it got wrong (runner.c). */
+const char *test_options_init(int (*init)(void *, size_t), const void *want, size_t full,
+			      size_t first);
 
 #define TEST(name)                                                                          \
 	static void name(void);                                                             \

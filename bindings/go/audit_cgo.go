@@ -68,7 +68,7 @@ type dropped struct {
 // goFinding copies a finding out of C memory, valid only during the callback.
 func goFinding(f *C.struct_hexoid_audit_finding) Finding {
 	g := Finding{
-		Code:    C.GoString(C.hexoid_audit_code_name(f.code)),
+		Code:    C.GoString(C.hexoid_code_name(f.code)),
 		Class:   Class(f.cls),
 		Area:    C.GoString(C.hexoid_audit_area_name(f.area)),
 		Path:    C.GoString(f.path),

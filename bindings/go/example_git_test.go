@@ -66,7 +66,7 @@ func ExampleCheckPush() {
 	}
 	// Output:
 	// reject 1 true
-	// refs/heads/main: commit bf6978b93aaf: tree header, column 7: uppercase (git3)
+	// refs/heads/main: commit bf6978b93aaf: tree header, column 7: uppercase-id (git3)
 }
 
 // The audit of the same repository once the bad commit is on a branch, stopped after a

@@ -55,7 +55,7 @@ func (v Verdict) String() string {
 
 // PushFinding is one thing the push check found, in report order.
 type PushFinding struct {
-	Code       string // the library's stable name: "uppercase", "bad-id", "crc", ...
+	Code       string // the library's stable name (codes.go): "uppercase-id", "bad-id", "crc32-mismatch", ...
 	Class      Class  // ClassGit3 or ClassError
 	Rejects    bool   // it rejects the push (with Mixed or ReportOnly, it may not)
 	Update     int    // index of the update whose ref reaches it, or -1

@@ -52,7 +52,7 @@ func hxGoGateFinding(h C.uintptr_t, f *C.struct_hexoid_gate_finding) (stop C.int
 		Offset:  -1,
 		Message: C.GoString(f.message),
 	}
-	if s := C.hexoid_finding_code_name(f.code); s != nil {
+	if s := C.hexoid_code_name(f.code); s != nil {
 		g.Code = C.GoString(s)
 	}
 	if f.update != C.HEXOID_GATE_NO_UPDATE {
@@ -137,7 +137,7 @@ func CheckPush(ctx context.Context, repo, quarantine string, updates []RefUpdate
 	}
 
 	var co C.struct_hexoid_gate_options
-	C.hexoid_gate_options_init(&co)
+	C.hexoid_gate_options_init(&co, C.size_t(unsafe.Sizeof(co)))
 	co.algo = C.enum_hexoid_algo(o.Algo)
 	co.mixed = cBool(o.Mixed)
 	co.report_only = cBool(o.ReportOnly)

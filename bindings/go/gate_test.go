@@ -171,7 +171,7 @@ func TestCheckPushHook(t *testing.T) {
 			if err == nil || p.serverRef("refs/heads/bad") != "" {
 				t.Fatalf("bad push landed: %v\n%s", err, out)
 			}
-			want := fmt.Sprintf("hook-finding uppercase git3 true refs/heads/bad %s tree 1 %d", p.bad, p.badColumn)
+			want := fmt.Sprintf("hook-finding uppercase-id git3 true refs/heads/bad %s tree 1 %d", p.bad, p.badColumn)
 			if !strings.Contains(out, want) || !strings.Contains(out, "hook-verdict reject true") ||
 				!strings.Contains(out, "pre-receive hook declined") {
 				t.Fatalf("bad push: want %q in\n%s", want, out)
@@ -210,7 +210,7 @@ func TestCheckPushDirect(t *testing.T) {
 				t.Fatalf("nil options: %+v, %v", res, err)
 			}
 			f := res.Findings[0]
-			want := PushFinding{Code: "uppercase", Class: ClassGit3, Rejects: true, Update: 0, Ref: "refs/heads/main",
+			want := PushFinding{Code: CodeUppercaseID, Class: ClassGit3, Rejects: true, Update: 0, Ref: "refs/heads/main",
 				Object: p.bad, ObjectType: "commit", Header: "tree", Line: 1, Column: p.badColumn, Offset: -1,
 				Message: f.Message}
 			if f != want || f.Message == "" {
@@ -439,7 +439,7 @@ func TestHookServers(t *testing.T) {
 					case i%2 == 1 && (errs[i] == nil || got != ""):
 						t.Errorf("bad push %d landed: %v, ref %q\n%s", i, errs[i], got, outs[i])
 					case i%2 == 1 && server == "git" && (!strings.Contains(outs[i], "hook-verdict reject true") ||
-						!strings.Contains(outs[i], fmt.Sprintf("hook-finding uppercase git3 true refs/heads/c%d %s tree", i, want[i]))):
+						!strings.Contains(outs[i], fmt.Sprintf("hook-finding uppercase-id git3 true refs/heads/c%d %s tree", i, want[i]))):
 						t.Errorf("bad push %d: not rejected by the hook\n%s", i, outs[i])
 					}
 				}

@@ -103,7 +103,7 @@ type Error struct {
 	Record int
 	Column int
 	Class  Class  // ClassGit3 for an uppercase digit alone, else ClassError
-	Code   string // the listing checker's name for it: "uppercase-id", "bad-hex", "short-id", ...
+	Code   string // the listing checker's name for it: CodeUppercaseID, CodeBadHex, CodeShortID, ...
 }
 
 func (e *Error) Error() string {
@@ -114,15 +114,15 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("hexoid: record %d, column %d: uppercase hex digit: Git 3.0 accepts only lowercase", e.Record, e.Column)
 	}
 	switch e.Code {
-	case "short-id":
+	case CodeShortID:
 		return fmt.Sprintf("hexoid: record %d, column %d: the ID ends before its last digit", e.Record, e.Column)
-	case "long-id":
+	case CodeLongID:
 		return fmt.Sprintf("hexoid: record %d, column %d: more hex digits after the ID", e.Record, e.Column)
-	case "crlf":
+	case CodeCRLF:
 		return fmt.Sprintf("hexoid: record %d, column %d: a carriage return before the newline", e.Record, e.Column)
-	case "long-line":
+	case CodeLongLine:
 		return fmt.Sprintf("hexoid: record %d, column %d: more after the ID than its newline", e.Record, e.Column)
-	case "no-newline":
+	case CodeNoNewline:
 		return fmt.Sprintf("hexoid: record %d, column %d: the last line has no newline", e.Record, e.Column)
 	}
 	return fmt.Sprintf("hexoid: record %d, column %d: not a hex digit", e.Record, e.Column)
@@ -220,7 +220,7 @@ func strict(dst, src []byte, algo Algo, kind Kind) (int, error) {
 			e := &Error{Record: rec, Column: col + 1, Class: class, Code: codeOf(class)}
 			// A line cut short: the newline (or a CR before it) where a digit should be.
 			if nl := indexEOL(line[:hexsz]); nl >= 0 && nl <= col {
-				e.Column, e.Class, e.Code = nl+1, ClassError, "short-id"
+				e.Column, e.Class, e.Code = nl+1, ClassError, CodeShortID
 			}
 			zero(dst, rec*rawsz, (whole+1)*rawsz)
 			return rec, e
@@ -241,15 +241,15 @@ func strict(dst, src []byte, algo Algo, kind Kind) (int, error) {
 	}
 	switch {
 	case len(line) < hexsz:
-		e.Column, e.Code = len(line)+1, "short-id"
+		e.Column, e.Code = len(line)+1, CodeShortID
 	case len(line) == hexsz:
-		e.Column, e.Code = hexsz+1, "no-newline"
+		e.Column, e.Code = hexsz+1, CodeNoNewline
 	case line[hexsz] == '\r':
-		e.Column, e.Code = hexsz+1, "crlf"
+		e.Column, e.Code = hexsz+1, CodeCRLF
 	case mixedTable[line[hexsz]]&bad == 0:
-		e.Column, e.Code = hexsz+1, "long-id"
+		e.Column, e.Code = hexsz+1, CodeLongID
 	default:
-		e.Column, e.Code = hexsz+1, "long-line"
+		e.Column, e.Code = hexsz+1, CodeLongLine
 	}
 	return shape, e
 }
@@ -260,9 +260,9 @@ func strict(dst, src []byte, algo Algo, kind Kind) (int, error) {
 func digitsError(e *Error, digits []byte, kind Kind) bool {
 	for i, c := range digits {
 		if mixedTable[c]&bad != 0 {
-			e.Column, e.Class, e.Code = i+1, ClassError, "bad-hex"
+			e.Column, e.Class, e.Code = i+1, ClassError, CodeBadHex
 			if c == '\n' || c == '\r' {
-				e.Code = "short-id"
+				e.Code = CodeShortID
 			}
 			return true
 		}
@@ -272,7 +272,7 @@ func digitsError(e *Error, digits []byte, kind Kind) bool {
 	}
 	for i, c := range digits {
 		if lowerTable[c]&bad != 0 {
-			e.Column, e.Class, e.Code = i+1, ClassGit3, "uppercase-id"
+			e.Column, e.Class, e.Code = i+1, ClassGit3, CodeUppercaseID
 			return true
 		}
 	}
@@ -306,9 +306,9 @@ func indexEOL(b []byte) int {
 // codeOf is the Code of a bad digit of the Class.
 func codeOf(class Class) string {
 	if class == ClassGit3 {
-		return "uppercase-id"
+		return CodeUppercaseID
 	}
-	return "bad-hex"
+	return CodeBadHex
 }
 
 // DecodeStride is the lenient decoder: the IDs at fixed offsets of src (record i starts

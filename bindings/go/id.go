@@ -83,9 +83,9 @@ func idError[T string | []byte](out []byte, src T, kind Kind) error {
 			if v&upperBit != 0 {
 				class = ClassGit3
 			}
-			code := "bad-hex"
+			code := CodeBadHex
 			if class == ClassGit3 {
-				code = "uppercase-id"
+				code = CodeUppercaseID
 			}
 			return &Error{Record: 0, Column: i + 1, Class: class, Code: code}
 		}

@@ -75,7 +75,7 @@ func formatByName(name string) (Format, bool) {
 }
 
 func listingCodeName(c C.enum_hexoid_listing_code) string {
-	if s := C.hexoid_listing_code_name(c); s != nil {
+	if s := C.hexoid_code_name(c); s != nil {
 		return C.GoString(s)
 	}
 	return ""

@@ -159,7 +159,7 @@ func (g *goListing) emit(line uint64, col int, code, msg string) {
 		return
 	}
 	class := ClassError
-	if code == "uppercase-id" {
+	if code == CodeUppercaseID {
 		class = ClassGit3
 	}
 	if g.st.problem(Problem{Line: int(line), Column: col + 1, Class: class, Code: code, Message: msg}) {
@@ -219,7 +219,7 @@ func kindDigits(b []byte, kind Kind) bool {
 }
 
 func (g *goListing) emitAbbreviated(line uint64, col, digits int) {
-	g.emit(line, col, "abbreviated-id", fmt.Sprintf("abbreviated object ID: %d hex digits, expected %s: run git with --no-abbrev to print whole IDs", digits, g.whole()))
+	g.emit(line, col, CodeAbbreviatedID, fmt.Sprintf("abbreviated object ID: %d hex digits, expected %s: run git with --no-abbrev to print whole IDs", digits, g.whole()))
 }
 
 // badByte reports byte col of s, where a digit of the ID that starts at idStart was
@@ -232,17 +232,17 @@ func (g *goListing) badByte(line uint64, s []byte, col, idStart int) bool {
 	}
 	switch {
 	case b >= 'A' && b <= 'F' && g.kind == Lower:
-		g.emit(line, col, "uppercase-id", fmt.Sprintf("uppercase hex digit '%c' in object ID: Git 3.0 accepts only lowercase (--mixed allows it)", b))
+		g.emit(line, col, CodeUppercaseID, fmt.Sprintf("uppercase hex digit '%c' in object ID: Git 3.0 accepts only lowercase (--mixed allows it)", b))
 	case b == '\r' && col+1 == len(s):
-		g.emit(line, col, "crlf", "carriage return before end of line (CRLF line ending)")
+		g.emit(line, col, CodeCRLF, "carriage return before end of line (CRLF line ending)")
 	case b == 0:
-		g.emit(line, col, "nul-byte", "NUL byte in line")
+		g.emit(line, col, CodeNULByte, "NUL byte in line")
 	case b == ' ' || b == '\t':
-		g.emit(line, col, "short-id", fmt.Sprintf("object ID too short: %d hex digits, expected %d (%s)", col-idStart, g.algo.HexSize(), g.algoName()))
+		g.emit(line, col, CodeShortID, fmt.Sprintf("object ID too short: %d hex digits, expected %d (%s)", col-idStart, g.algo.HexSize(), g.algoName()))
 	case b > ' ' && b < 0x7f:
-		g.emit(line, col, "bad-hex", fmt.Sprintf("invalid hex digit '%c' in object ID", b))
+		g.emit(line, col, CodeBadHex, fmt.Sprintf("invalid hex digit '%c' in object ID", b))
 	default:
-		g.emit(line, col, "bad-hex", fmt.Sprintf("invalid byte 0x%02x in object ID", b))
+		g.emit(line, col, CodeBadHex, fmt.Sprintf("invalid byte 0x%02x in object ID", b))
 	}
 	return false
 }
@@ -272,11 +272,11 @@ func (g *goListing) report(line uint64, s []byte, cut bool, p textProblem) {
 	col := p.col
 	if col < len(s) && p.code != pHuge {
 		if s[col] == '\r' && col+1 == len(s) {
-			g.emit(line, col, "crlf", "carriage return before end of line (CRLF line ending)")
+			g.emit(line, col, CodeCRLF, "carriage return before end of line (CRLF line ending)")
 			return
 		}
 		if s[col] == 0 {
-			g.emit(line, col, "nul-byte", "NUL byte in line")
+			g.emit(line, col, CodeNULByte, "NUL byte in line")
 			return
 		}
 	}
@@ -286,27 +286,27 @@ func (g *goListing) report(line uint64, s []byte, cut bool, p textProblem) {
 	}
 	switch p.code {
 	case pEmpty:
-		g.emit(line, col, "empty-line", "empty line")
+		g.emit(line, col, CodeEmptyLine, "empty line")
 	case pAbbrev:
 		g.emitAbbreviated(line, col, p.arg)
 	case pShort:
-		g.emit(line, col, "short-id", fmt.Sprintf("object ID too short: %d hex digits, expected %d (%s)", p.arg, g.algo.HexSize(), g.algoName()))
+		g.emit(line, col, CodeShortID, fmt.Sprintf("object ID too short: %d hex digits, expected %d (%s)", p.arg, g.algo.HexSize(), g.algoName()))
 	case pLongID:
-		g.emit(line, col, "long-id", fmt.Sprintf("object ID too long: more than %d hex digits (%s)", g.algo.HexSize(), g.algoName()))
+		g.emit(line, col, CodeLongID, fmt.Sprintf("object ID too long: more than %d hex digits (%s)", g.algo.HexSize(), g.algoName()))
 	case pLong:
-		g.emit(line, col, "long-line", fmt.Sprintf("line too long: %s%d bytes, a %s object ID has %d hex digits", more, p.arg, g.algoName(), g.algo.HexSize()))
+		g.emit(line, col, CodeLongLine, fmt.Sprintf("line too long: %s%d bytes, a %s object ID has %d hex digits", more, p.arg, g.algoName(), g.algo.HexSize()))
 	case pAlgo:
-		g.emit(line, col, "unknown-hash", fmt.Sprintf("cannot tell the object format: %s%d hex digits, expected 40 (sha1) or 64 (sha256)", more, p.arg))
+		g.emit(line, col, CodeUnknownHash, fmt.Sprintf("cannot tell the object format: %s%d hex digits, expected 40 (sha1) or 64 (sha256)", more, p.arg))
 	case pHuge:
-		g.emit(line, col, "huge-line", fmt.Sprintf("line longer than %d bytes", maxLine))
+		g.emit(line, col, CodeHugeLine, fmt.Sprintf("line longer than %d bytes", maxLine))
 	default:
 		switch {
 		case col >= len(s):
-			g.emit(line, col, "syntax", fmt.Sprintf("expected %s, found the end of the line", p.what))
+			g.emit(line, col, CodeSyntax, fmt.Sprintf("expected %s, found the end of the line", p.what))
 		case s[col] >= ' ' && s[col] < 0x7f:
-			g.emit(line, col, "syntax", fmt.Sprintf("expected %s, found '%c'", p.what, s[col]))
+			g.emit(line, col, CodeSyntax, fmt.Sprintf("expected %s, found '%c'", p.what, s[col]))
 		default:
-			g.emit(line, col, "syntax", fmt.Sprintf("expected %s, found byte 0x%02x", p.what, s[col]))
+			g.emit(line, col, CodeSyntax, fmt.Sprintf("expected %s, found byte 0x%02x", p.what, s[col]))
 		}
 	}
 }

@@ -69,8 +69,9 @@ static int on_audit_progress(void *ctx, const char *what, uint64_t done, uint64_
 
 int hx_audit_run(struct hexoid_audit *a, struct hx_audit *h, unsigned jobs, int verify_ids)
 {
-	struct hexoid_audit_options o = HEXOID_AUDIT_OPTIONS_INIT;
+	struct hexoid_audit_options o;
 
+	hexoid_audit_options_init(&o, sizeof(o));
 	o.jobs = jobs;
 	o.verify_ids = verify_ids;
 	o.on_finding = on_audit_finding;
@@ -124,8 +125,9 @@ static int on_repair_step(void *ctx, const char *what, const char *path)
 int hx_repair_run(struct hexoid_repair *rp, struct hx_repair *h, unsigned jobs, int dry_run,
 		  int flags)
 {
-	struct hexoid_repair_options o = HEXOID_REPAIR_OPTIONS_INIT;
+	struct hexoid_repair_options o;
 
+	hexoid_repair_options_init(&o, sizeof(o));
 	o.jobs = jobs;
 	o.dry_run = dry_run;
 	o.rewrite_history = !!(flags & HX_REPAIR_REWRITE);

@@ -12,6 +12,7 @@
 
 #include <hexoid.h>
 #include <hexoid_audit.h>
+#include <hexoid_codes.h>
 #include <hexoid_gate.h>
 #include <hexoid_listing.h>
 #include <hexoid_repair.h>

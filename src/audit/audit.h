@@ -67,7 +67,7 @@ int hexoid_audit_report(struct run *r, struct hexoid_audit_finding *f);
 
 /* A finding about a file as a whole (no line): shown as PREFIX + rel. */
 void hexoid_audit_file_finding(struct run *r, enum hexoid_audit_area area, const struct where *w,
-			       const char *rel, enum hexoid_audit_code code, const char *fmt, ...)
+			       const char *rel, enum hexoid_code code, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
 /*

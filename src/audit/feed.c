@@ -134,7 +134,7 @@ void hexoid_audit_feed_name(struct feed *fd, const char *tok, size_t len, unsign
 	f->file = fd->nfiles - 1;
 	f->line = line;
 	f->column = col + (unsigned long)up;
-	f->code = HEXOID_AUDIT_UPPERCASE;
+	f->code = HEXOID_CODE_UPPERCASE_ID;
 	snprintf(f->message, sizeof(f->message),
 		 "uppercase hex digit '%c' in object name: Git 2.x accepts it, Git 3.0 rejects it",
 		 tok[up]);
@@ -173,13 +173,13 @@ void hexoid_audit_id_name(struct feed *fd, enum id_name kind, const char *name, 
 	f->column = line ? col : 0;
 	if (len == hexsz &&
 	    hexoid_decode(NULL, name, 1, hexsz, fd->algo, HEXOID_MIXED, NULL) == HEXOID_OK) {
-		f->code = HEXOID_AUDIT_UPPERCASE;
+		f->code = HEXOID_CODE_UPPERCASE_ID;
 		if (line)
 			f->column = col + (unsigned long)e.column;
 		snprintf(f->message, sizeof(f->message), "uppercase hex digit '%c' in %s",
 			 name[e.column], upper[kind]);
 	} else {
-		f->code = HEXOID_AUDIT_BAD_ID;
+		f->code = HEXOID_CODE_BAD_ID;
 		snprintf(f->message, sizeof(f->message), "not a %s object ID (%zu characters): %s",
 			 fd->algo == HEXOID_SHA256 ? "sha256" : "sha1", len, bad[kind]);
 	}
@@ -220,10 +220,10 @@ static void place_problem(struct feed *fd, const struct hexoid_problem *p, int u
 			len -= hl;
 		snprintf(f->message, sizeof(f->message), "%.*s: Git 2.x accepts it, Git 3.0 rejects it",
 			 (int)len, p->message);
-		f->code = HEXOID_AUDIT_UPPERCASE;
+		f->code = HEXOID_CODE_UPPERCASE_ID;
 	} else {
 		snprintf(f->message, sizeof(f->message), "%s", p->message);
-		f->code = HEXOID_AUDIT_BAD_ID;
+		f->code = HEXOID_CODE_BAD_ID;
 	}
 }
 

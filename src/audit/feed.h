@@ -24,7 +24,7 @@ struct found {
 	size_t file;
 	unsigned long long line;
 	unsigned long column;
-	enum hexoid_audit_code code;
+	enum hexoid_code code;
 	char message[sizeof(((struct hexoid_problem *)0)->message) + 64];
 };
 struct problems {

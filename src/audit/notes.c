@@ -80,7 +80,7 @@ static int seen_before(struct notes *n, const unsigned char *oid, size_t have)
 }
 
 __attribute__((format(printf, 4, 5)))
-static void notes_finding(struct notes *n, enum hexoid_audit_code code, const char *path,
+static void notes_finding(struct notes *n, enum hexoid_code code, const char *path,
 			  const char *fmt, ...)
 {
 	struct hexoid_audit_finding f;
@@ -116,7 +116,7 @@ static void notes_tree(struct notes *n, const unsigned char *oid, size_t have)
 		return;
 	if (hexoid_odb_read(n->odb, oid, &obj, err, sizeof(err)) != HEXOID_ODB_OK ||
 	    obj.type != HEXOID_OBJ_TREE) {
-		notes_finding(n, HEXOID_AUDIT_BASE, n->path, "cannot read the notes tree: %s",
+		notes_finding(n, HEXOID_CODE_DELTA_BASE, n->path, "cannot read the notes tree: %s",
 			      obj.data ? "not a tree" : err);
 		hexoid_object_free(&obj);
 		return;
@@ -141,7 +141,7 @@ static void notes_tree(struct notes *n, const unsigned char *oid, size_t have)
 			 * file and show no note for it. */
 			snprintf(n->path + plen, sizeof(n->path) - plen, "%s%.*s", plen ? "/" : "",
 				 (int)nlen, name);
-			notes_finding(n, HEXOID_AUDIT_BAD_ID, n->path,
+			notes_finding(n, HEXOID_CODE_BAD_ID, n->path,
 				      "not hex, at a note's path: git keeps it, but as no note");
 			n->path[plen] = 0;
 			continue;
@@ -157,12 +157,12 @@ static void notes_tree(struct notes *n, const unsigned char *oid, size_t have)
 			if (hexoid_decode(NULL, n->hex, 1, hexsz, n->rp->algo, HEXOID_LOWER, &he) !=
 			    HEXOID_OK) {
 				if (he.column < have)
-					notes_finding(n, HEXOID_AUDIT_UPPERCASE, n->path,
+					notes_finding(n, HEXOID_CODE_UPPERCASE_ID, n->path,
 						      "uppercase hex digit '%c' in a fanout folder's name: "
 						      "Git 2.x finds the note, Git 3.0 does not",
 						      n->hex[he.column]);
 				else
-					notes_finding(n, HEXOID_AUDIT_UPPERCASE_ACCEPTED, n->path,
+					notes_finding(n, HEXOID_CODE_UPPERCASE_ID_ACCEPTED, n->path,
 						      "uppercase hex digit '%c' in the note's name: git "
 						      "writes it in lowercase, the Git 3.0 build still "
 						      "finds the note",
@@ -175,7 +175,7 @@ static void notes_tree(struct notes *n, const unsigned char *oid, size_t have)
 				snprintf(n->r->err, sizeof(n->r->err), "out of memory");
 				n->r->stopped = 1;
 			} else if (again) {
-				notes_finding(n, HEXOID_AUDIT_REPEATED_TREE, n->path,
+				notes_finding(n, HEXOID_CODE_REPEATED_TREE, n->path,
 					      "the same tree as a notes folder walked before: git never "
 					      "writes one twice; not walked again");
 			} else {
@@ -312,7 +312,7 @@ void hexoid_audit_notes(struct run *r, const struct repo *rp)
 	nt.odb = hexoid_odb_open(objects, &oo, err, sizeof(err));
 	if (!nt.odb) {
 		nt.ref = v[0].name;
-		notes_finding(&nt, HEXOID_AUDIT_UNREADABLE, "", "notes not read: %s", err);
+		notes_finding(&nt, HEXOID_CODE_UNREADABLE, "", "notes not read: %s", err);
 		goto out;
 	}
 	for (i = 0; i < n && !hexoid_audit_stop(r); i++) {
@@ -324,7 +324,7 @@ void hexoid_audit_notes(struct run *r, const struct repo *rp)
 		    memcmp(c.data, "tree ", 5) ||
 		    hexoid_decode(tree, (const char *)c.data + 5, 1, hexsz, rp->algo, HEXOID_MIXED,
 				  NULL) != HEXOID_OK) {
-			notes_finding(&nt, HEXOID_AUDIT_BASE, "", "cannot read the notes commit: %s",
+			notes_finding(&nt, HEXOID_CODE_DELTA_BASE, "", "cannot read the notes commit: %s",
 				      c.data ? "not a commit with a tree" : err);
 			hexoid_object_free(&c);
 			continue;

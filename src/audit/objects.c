@@ -18,25 +18,6 @@
 #include "util/hook.h"
 #include "util/str.h"
 
-static enum hexoid_audit_code code_of(enum hexoid_finding_code c)
-{
-	switch (c) {
-	case HEXOID_FIND_UPPERCASE: return HEXOID_AUDIT_UPPERCASE;
-	case HEXOID_FIND_BAD_ID: return HEXOID_AUDIT_BAD_ID;
-	case HEXOID_FIND_ID_MISMATCH: return HEXOID_AUDIT_ID_MISMATCH;
-	case HEXOID_FIND_CRC: return HEXOID_AUDIT_CRC;
-	case HEXOID_FIND_CHECKSUM: return HEXOID_AUDIT_CHECKSUM;
-	case HEXOID_FIND_LAYOUT: return HEXOID_AUDIT_LAYOUT;
-	case HEXOID_FIND_HEADER: return HEXOID_AUDIT_OBJECT_HEADER;
-	case HEXOID_FIND_ZLIB: return HEXOID_AUDIT_ZLIB;
-	case HEXOID_FIND_DELTA: return HEXOID_AUDIT_DELTA;
-	case HEXOID_FIND_BASE: return HEXOID_AUDIT_BASE;
-	case HEXOID_FIND_IO: return HEXOID_AUDIT_UNREADABLE;
-	case HEXOID_FIND_TOO_LARGE: return HEXOID_AUDIT_TOO_LARGE;
-	}
-	return HEXOID_AUDIT_LAYOUT;
-}
-
 /* A path under the repository's directory as findings show it: prefix + rel. */
 static char *shown_path(const struct repo *rp, const char *path)
 {
@@ -55,12 +36,7 @@ static int on_object_finding(void *ctx, const struct hexoid_finding *in)
 	int stop;
 
 	memset(&f, 0, sizeof(f));
-	f.code = code_of(in->code);
-	/* The pack module's own class is the one that counts for its codes. */
-	if (in->code == HEXOID_FIND_UPPERCASE && !in->git3)
-		f.code = HEXOID_AUDIT_BAD_ID;
-	if (os->code)
-		f.code = os->code;
+	f.code = os->code ? os->code : in->code;
 	f.area = os->area;
 	f.path = path ? path : in->path;
 	f.line = in->line;
@@ -179,7 +155,7 @@ static void pack_name(struct objscan *os, const char *pack)
 	snprintf(f.message, sizeof(f.message),
 		 "uppercase hex digit '%c' in the pack's name: git writes it in lowercase, "
 		 "the Git 3.0 build still opens it", base[5 + e.column]);
-	os->code = HEXOID_AUDIT_UPPERCASE_ACCEPTED;
+	os->code = HEXOID_CODE_UPPERCASE_ID_ACCEPTED;
 	on_object_finding(os, &f);
 	os->code = 0;
 }
@@ -193,7 +169,7 @@ static void unusable_pack(struct objscan *os, const char *pack, const char *err)
 	char *rest = NULL;
 
 	memset(&f, 0, sizeof(f));
-	f.code = HEXOID_FIND_LAYOUT;
+	f.code = HEXOID_CODE_PACK_LAYOUT;
 	f.path = pack;
 	f.offset = HEXOID_NO_OFFSET;
 	f.algo = os->rp->algo;
@@ -212,7 +188,7 @@ static void io_finding(struct objscan *os, const char *path, const char *message
 	struct hexoid_finding f;
 
 	memset(&f, 0, sizeof(f));
-	f.code = HEXOID_FIND_IO;
+	f.code = HEXOID_CODE_UNREADABLE;
 	f.path = path;
 	f.offset = HEXOID_NO_OFFSET;
 	snprintf(f.message, sizeof(f.message), "%s", message);

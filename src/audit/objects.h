@@ -37,7 +37,7 @@ struct objscan {
 	int progress_new, finished, stop, oom;
 	uint64_t scanned[3];    /* loose, packed, in alternates */
 	char *current;          /* the pack being scanned, as shown */
-	enum hexoid_audit_code code; /* nonzero: the code of the next finding */
+	enum hexoid_code code; /* nonzero: the code of the next finding */
 };
 
 /* The object areas of the repository rp: with `thread`, scanned from now on in a

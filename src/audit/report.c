@@ -21,7 +21,7 @@ int hexoid_audit_report(struct run *r, struct hexoid_audit_finding *f)
 
 	if (hexoid_audit_stop(r))
 		return 1;
-	f->cls = hexoid_audit_code_class(f->code);
+	f->cls = hexoid_code_class(f->code);
 	if (f->cls == HEXOID_CLASS_GIT3)
 		c->git3++;
 	else if (f->cls == HEXOID_CLASS_WARN)
@@ -53,7 +53,7 @@ const char *hexoid_audit_errtext(int e, struct errtext *t)
 }
 
 void hexoid_audit_file_finding(struct run *r, enum hexoid_audit_area area, const struct where *w,
-			       const char *rel, enum hexoid_audit_code code, const char *fmt, ...)
+			       const char *rel, enum hexoid_code code, const char *fmt, ...)
 {
 	struct hexoid_audit_finding f;
 	char msg[512];
@@ -91,17 +91,17 @@ int hexoid_audit_read_at(struct run *r, enum hexoid_audit_area area, const struc
 	if (!say)
 		return -1;
 	if (st == HEXOID_FILE_BROKEN_LINK)
-		hexoid_audit_file_finding(r, area, w, rel, HEXOID_AUDIT_BROKEN_LINK,
+		hexoid_audit_file_finding(r, area, w, rel, HEXOID_CODE_BROKEN_LINK,
 					  "symbolic link to nothing");
 	else if (st == HEXOID_FILE_NOT_REGULAR)
-		hexoid_audit_file_finding(r, area, w, rel, HEXOID_AUDIT_NOT_A_FILE,
+		hexoid_audit_file_finding(r, area, w, rel, HEXOID_CODE_NOT_A_FILE,
 					  "not a regular file (%s): not read",
 					  S_ISDIR(f.mode)    ? "a folder"
 					  : S_ISFIFO(f.mode) ? "a FIFO"
 					  : S_ISSOCK(f.mode) ? "a socket"
 							     : "a device");
 	else
-		hexoid_audit_file_finding(r, area, w, rel, HEXOID_AUDIT_UNREADABLE, "cannot read: %s",
+		hexoid_audit_file_finding(r, area, w, rel, HEXOID_CODE_UNREADABLE, "cannot read: %s",
 					  f.error == ELOOP ? "symbolic link loop"
 							   : hexoid_audit_errtext(f.error, &et));
 	return -1;
@@ -114,9 +114,9 @@ void hexoid_audit_reftable_error(struct run *r, enum hexoid_audit_area area, con
 
 	if (sep && !memcmp(err, "reftable/", 9)) {
 		*sep = 0;
-		hexoid_audit_file_finding(r, area, w, err, HEXOID_AUDIT_UNREADABLE, "cannot read: %s", sep + 2);
+		hexoid_audit_file_finding(r, area, w, err, HEXOID_CODE_UNREADABLE, "cannot read: %s", sep + 2);
 	} else {
-		hexoid_audit_file_finding(r, area, w, "reftable", HEXOID_AUDIT_UNREADABLE, "cannot read: %s",
+		hexoid_audit_file_finding(r, area, w, "reftable", HEXOID_CODE_UNREADABLE, "cannot read: %s",
 					  err);
 	}
 }

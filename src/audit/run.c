@@ -15,6 +15,7 @@
 #include "audit/objects.h"
 #include "audit/submodules.h"
 #include "audit/walk.h"
+#include "util/options.h"
 
 static void audit_repo(struct run *r, const char *dir, const char *prefix, const char *top)
 {
@@ -33,7 +34,7 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix, const
 	if (c.algo < 0 || c.reftable < 0) {
 		struct where w = { rp.dir, (char *)"", 0 };
 		char *p = strlen(prefix) ? strndup(prefix, strlen(prefix) - 1) : strdup(".");
-		hexoid_audit_file_finding(r, HEXOID_AREA_REFS, &w, p ? p : ".", HEXOID_AUDIT_UNREADABLE,
+		hexoid_audit_file_finding(r, HEXOID_AREA_REFS, &w, p ? p : ".", HEXOID_CODE_UNREADABLE,
 					  "unknown %s in its config: not read", c.unknown);
 		free(p);
 		free(rp.dir);
@@ -77,12 +78,21 @@ static void audit_objects(struct run *r, const char *dir)
 	hexoid_audit_objects_end(&os);
 }
 
+/* The first version's options end with ctx: cancel came after. */
+#define FIRST_AUDIT_OPTIONS (offsetof(struct hexoid_audit_options, ctx) + sizeof(void *))
+
+int hexoid_audit_options_init(struct hexoid_audit_options *options, size_t size)
+{
+	return hexoid_options_init(options, size, FIRST_AUDIT_OPTIONS,
+				   offsetof(struct hexoid_audit_options, jobs));
+}
+
 int hexoid_audit_run(struct hexoid_audit *a, const struct hexoid_audit_options *options,
 		     char *err, size_t errlen)
 {
 	struct run r;
 
-	if (!a || !options || options->size < offsetof(struct hexoid_audit_options, ctx) + sizeof(void *)) {
+	if (!a || !options || options->size < FIRST_AUDIT_OPTIONS) {
 		snprintf(err, errlen, "bad options: set them with HEXOID_AUDIT_OPTIONS_INIT");
 		return -1;
 	}

@@ -30,7 +30,7 @@ void hexoid_audit_submodules(struct run *r, const struct repo *rp, const char *r
 				int seen = hexoid_audit_seen_before(r, sub);
 				if (seen) {
 					hexoid_audit_file_finding(
-						r, HEXOID_AREA_REFS, &w, subrel, HEXOID_AUDIT_BROKEN_LINK,
+						r, HEXOID_AREA_REFS, &w, subrel, HEXOID_CODE_BROKEN_LINK,
 						"a submodule's repository that is one already audited "
 						"(a link back into the repository?): not read again");
 				} else {

@@ -94,7 +94,7 @@ int hexoid_audit_feed_tokens(struct feed *fd, enum place_format format, const ch
 						f->file = fd->nfiles - 1;
 						f->line = it.line;
 						f->column = (unsigned long)i + 1;
-						f->code = HEXOID_AUDIT_BAD_ID;
+						f->code = HEXOID_CODE_BAD_ID;
 						snprintf(f->message, sizeof(f->message),
 							 "expected an object ID, found whitespace (git "
 							 "takes one space or tab between IDs)");

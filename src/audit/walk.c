@@ -72,7 +72,7 @@ static void walk(struct run *r, const struct place *pl, const struct where *w,
 
 	if (!d) {
 		if (full && errno != ENOENT && errno != ENOTDIR)
-			hexoid_audit_file_finding(r, pl->area, w, rel, HEXOID_AUDIT_UNREADABLE,
+			hexoid_audit_file_finding(r, pl->area, w, rel, HEXOID_CODE_UNREADABLE,
 						  "cannot read the folder: %s",
 						  hexoid_audit_errtext(errno, &et));
 		free(full);
@@ -214,7 +214,7 @@ static void promisor_names(struct run *r, const struct place *pl, const struct w
 			f->file = fd->nfiles - 1;
 			f->line = 0;
 			f->column = 0;
-			f->code = HEXOID_AUDIT_UPPERCASE_ACCEPTED;
+			f->code = HEXOID_CODE_UPPERCASE_ID_ACCEPTED;
 			snprintf(f->message, sizeof(f->message),
 				 "uppercase hex digit '%c' in the pack's name: git writes it in "
 				 "lowercase, the Git 3.0 build still opens it",

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gate/gate.h"
+#include "util/options.h"
 #include "util/str.h"
 
 /* The reason for a -1 or NULL, into the caller's buffer. */
@@ -19,13 +20,10 @@ static void say(char *err, size_t errlen, const char *msg)
 		snprintf(err, errlen, "%s", msg);
 }
 
-void hexoid_gate_options_init(struct hexoid_gate_options *o)
+int hexoid_gate_options_init(struct hexoid_gate_options *o, size_t size)
 {
-	if (!o)
-		return;
-	memset(o, 0, sizeof(*o));
-	o->size = sizeof(*o);
-	o->jobs = 1;
+	/* The first version is this one: hexoid_gate_new() reads it all. */
+	return hexoid_options_init(o, size, sizeof(*o), offsetof(struct hexoid_gate_options, jobs));
 }
 
 struct gate_rec *hexoid_gate_rec_add(struct gate_recs *r)
@@ -86,7 +84,7 @@ struct hexoid_gate *hexoid_gate_new(const struct hexoid_gate_options *options, c
 
 	if (!options || options->size < sizeof(struct hexoid_gate_options)) {
 		say(err, errlen, "hexoid_gate_new: options without their size "
-			"(hexoid_gate_options_init() sets it)");
+			"(hexoid_gate_options_init(&o, sizeof(o)) sets it)");
 		return NULL;
 	}
 	if (options->algo && !hexoid_rawsz(options->algo)) {

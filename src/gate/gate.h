@@ -37,8 +37,8 @@ struct gate_update {
 struct gate_rec {
 	int ref;                  /* index of the update whose ref reaches it, -1, or
 				     GATE_REF_PENDING */
-	enum hexoid_finding_code code;
-	int git3;
+	enum hexoid_code code;
+	enum hexoid_finding_class cls;
 	int has_oid;
 	unsigned char oid[HEXOID_MAX_RAWSZ];
 	enum hexoid_object_type type;

@@ -26,7 +26,7 @@ static int on_header(void *ctx, const struct hexoid_header_problem *p)
 	}
 	r->ref = c->ref;
 	r->code = p->code;
-	r->git3 = p->code == HEXOID_FIND_UPPERCASE;
+	r->cls = hexoid_code_class(p->code);
 	r->has_oid = 1;
 	memcpy(r->oid, c->oid, c->g->rawsz);
 	r->type = c->type;
@@ -49,7 +49,7 @@ void hexoid_gate_check_text(struct hexoid_gate *g, int ref, const unsigned char 
 		return;
 	}
 	memset(&p, 0, sizeof(p));
-	p.code = HEXOID_FIND_TOO_LARGE;
+	p.code = HEXOID_CODE_TOO_LARGE;
 	p.header = "";
 	snprintf(p.message, sizeof(p.message), "a %s of %zu bytes: more than the %llu MiB read of one; not checked",
 		 hexoid_object_type_name(type), len, (unsigned long long)(HEXOID_TEXT_MAX >> 20));

@@ -58,7 +58,7 @@ static int on_pushed(void *ctx, const struct hexoid_finding *f)
 	}
 	r->ref = -1;
 	r->code = f->code;
-	r->git3 = f->git3;
+	r->cls = f->cls;
 	r->has_oid = f->has_oid;
 	memcpy(r->oid, f->oid, sizeof(r->oid));
 	r->type = f->type;

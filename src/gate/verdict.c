@@ -10,7 +10,7 @@
 /* Does this finding reject the push? */
 static int rejects(const struct hexoid_gate *g, const struct gate_rec *r)
 {
-	return !g->opt.report_only && !(g->opt.mixed && r->git3);
+	return !g->opt.report_only && !(g->opt.mixed && r->cls == HEXOID_CLASS_GIT3);
 }
 
 static int give(struct hexoid_gate *g, const struct gate_rec *r, int pushed)
@@ -19,7 +19,7 @@ static int give(struct hexoid_gate *g, const struct gate_rec *r, int pushed)
 
 	memset(&f, 0, sizeof(f));
 	f.code = r->code;
-	f.cls = r->git3 ? HEXOID_CLASS_GIT3 : HEXOID_CLASS_ERROR;
+	f.cls = r->cls;
 	f.rejects = rejects(g, r);
 	f.update = r->ref >= 0 ? (size_t)r->ref : HEXOID_GATE_NO_UPDATE;
 	f.ref = r->ref >= 0 ? g->u[r->ref].ref : NULL;

@@ -16,6 +16,7 @@
 
 #include "common.h"
 #include "crypto.h"
+#include "util/options.h"
 
 int hexoid_pk_map_file(struct pk_map *map, const char *path, char *err, size_t errlen)
 {
@@ -189,7 +190,7 @@ int hexoid_pk_inflate(struct libdeflate_decompressor *d, z_stream *z, const unsi
 }
 
 struct hexoid_finding *hexoid_pk_add(struct pk_list *list, uint64_t key, enum hexoid_algo algo,
-			      enum hexoid_finding_code code, const char *path, uint64_t offset)
+			      enum hexoid_code code, const char *path, uint64_t offset)
 {
 	struct pk_found *slot;
 
@@ -209,7 +210,7 @@ struct hexoid_finding *hexoid_pk_add(struct pk_list *list, uint64_t key, enum he
 	slot->rank = list->rank;
 	slot->seq = list->n++;
 	slot->f.code = code;
-	slot->f.git3 = hexoid_finding_class_of(code) == HEXOID_CLASS_GIT3;
+	slot->f.cls = hexoid_code_class(code);
 	slot->f.path = path;
 	slot->f.algo = algo;
 	slot->f.offset = offset;
@@ -275,7 +276,7 @@ void hexoid_pk_check_object(struct pk_list *out, uint64_t key, const char *path,
 
 		if (hexoid_pk_object_id(algo, type, text, len, got) == 0 && !memcmp(got, oid, c.rawsz))
 			return;
-		f = hexoid_pk_add(out, key, algo, HEXOID_FIND_ID_MISMATCH, path, offset);
+		f = hexoid_pk_add(out, key, algo, HEXOID_CODE_ID_MISMATCH, path, offset);
 		if (!f)
 			return;
 		f->type = type;
@@ -305,7 +306,7 @@ int hexoid_pk_emit(const struct hexoid_finding *f, const struct hexoid_scan_opti
 	    struct hexoid_scan_stats *stats)
 {
 	if (stats) {
-		if (f->git3)
+		if (f->cls == HEXOID_CLASS_GIT3)
 			stats->git3++;
 		else
 			stats->errors++;
@@ -346,6 +347,13 @@ int hexoid_pk_report(struct pk_list *lists, size_t nlists, const struct hexoid_s
 	for (l = 0; l < nlists; l++)
 		lists[l].n = 0;
 	return stop;
+}
+
+int hexoid_scan_options_init(struct hexoid_scan_options *options, size_t size)
+{
+	/* HEXOID_SCAN_OPTIONS_INIT's zeros (jobs 0 is one thread). The first version is
+	 * this one: the scans read it all. */
+	return hexoid_options_init(options, size, sizeof(*options), HEXOID_NO_JOBS);
 }
 
 int hexoid_pk_options_ok(const struct hexoid_scan_options *opt)

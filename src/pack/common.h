@@ -101,7 +101,7 @@ struct pk_list {
 };
 /* Append a finding (copied); returns the stored one, or NULL when out of memory. */
 struct hexoid_finding *hexoid_pk_add(struct pk_list *list, uint64_t key, enum hexoid_algo algo,
-			      enum hexoid_finding_code code, const char *path, uint64_t offset);
+			      enum hexoid_code code, const char *path, uint64_t offset);
 void hexoid_pk_list_free(struct pk_list *list);
 /* Set a finding's message, printf style. */
 void hexoid_pk_say(struct hexoid_finding *f, const char *fmt, ...)

@@ -84,7 +84,7 @@ static const char *keep_path(struct loose *l, const char *path)
 	return p;
 }
 
-static struct hexoid_finding *add(struct loose *l, enum hexoid_finding_code code,
+static struct hexoid_finding *add(struct loose *l, enum hexoid_code code,
 				  const char *path, const unsigned char *oid)
 {
 	const char *kept = keep_path(l, path);
@@ -114,7 +114,7 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 	/* Past the limit, and not a size its bytes could never make (that one is a bad
 	 * header, said below). */
 	if (st == PK_LOOSE_OK && r.size > HEXOID_TEXT_MAX && r.size <= pk_inflate_bound(m.size)) {
-		if ((f = add(l, HEXOID_FIND_TOO_LARGE, path, oid)))
+		if ((f = add(l, HEXOID_CODE_TOO_LARGE, path, oid)))
 			hexoid_pk_say(f, "a %s of %llu bytes: more than the %llu MiB read of one; not checked",
 				      hexoid_object_type_name(r.type), (unsigned long long)r.size,
 				      (unsigned long long)(HEXOID_TEXT_MAX >> 20));
@@ -126,16 +126,16 @@ static void one_buffer(struct loose *l, const char *path, const struct pk_map m,
 	case PK_LOOSE_OK:
 		break;
 	case PK_LOOSE_NO_HEADER:
-		if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
+		if ((f = add(l, HEXOID_CODE_OBJECT_HEADER, path, oid)))
 			hexoid_pk_say(f, "%s at the start of the object", why);
 		return;
 	case PK_LOOSE_NOMEM: /* said as git does of a size it cannot allocate */
-		if ((f = add(l, HEXOID_FIND_HEADER, path, oid)))
+		if ((f = add(l, HEXOID_CODE_OBJECT_HEADER, path, oid)))
 			hexoid_pk_say(f, "%llu bytes claimed for a %zu-byte file",
 				      (unsigned long long)r.size, m.size);
 		return;
 	default:
-		if ((f = add(l, st == PK_LOOSE_HEADER ? HEXOID_FIND_HEADER : HEXOID_FIND_ZLIB, path, oid)))
+		if ((f = add(l, st == PK_LOOSE_HEADER ? HEXOID_CODE_OBJECT_HEADER : HEXOID_CODE_ZLIB, path, oid)))
 			hexoid_pk_say(f, "%s", why);
 		return;
 	}
@@ -170,7 +170,7 @@ static void one_object(struct loose *l, const char *path, const unsigned char *o
 				return; /* packed meanwhile: the pack scan reads it */
 			snprintf(err, sizeof(err), "it was deleted while read, and no pack holds it");
 		}
-		if ((f = add(l, HEXOID_FIND_IO, path, oid)))
+		if ((f = add(l, HEXOID_CODE_UNREADABLE, path, oid)))
 			hexoid_pk_say(f, "cannot read the object: %s", err);
 		return;
 	}
@@ -296,12 +296,12 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 		bad_dir = hexoid_objdir_loose_names(path, l.hexsz, &files) != 0 &&
 			  (errno != ENOENT || !gone(path));
 		l.key++;
-		if (first_upper(dir, 2) < 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, NULL))) {
+		if (first_upper(dir, 2) < 2 && (f = add(&l, HEXOID_CODE_UPPERCASE_ID, path, NULL))) {
 			size_t at = first_upper(dir, 2);
 			hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object folder name: Git 2.x reads the %zu objects in it only where file names ignore case, Git 3.0 skips them",
 			       dir[at], files.n);
 		}
-		if (bad_dir && (f = add(&l, HEXOID_FIND_IO, path, NULL)))
+		if (bad_dir && (f = add(&l, HEXOID_CODE_UNREADABLE, path, NULL)))
 			hexoid_pk_say(f, "cannot read the folder");
 		for (k = 0; k < files.n; k++) {
 			unsigned char oid[HEXOID_MAX_RAWSZ];
@@ -314,7 +314,7 @@ int hexoid_loose_scan(const char *objects_dir, const struct hexoid_scan_options 
 			hexoid_decode(oid, hex, 1, l.hexsz, l.algo, HEXOID_MIXED, NULL);
 			l.key++;
 			at = first_upper(files.v[k], l.hexsz - 2);
-			if (at < l.hexsz - 2 && (f = add(&l, HEXOID_FIND_UPPERCASE, path, oid))) {
+			if (at < l.hexsz - 2 && (f = add(&l, HEXOID_CODE_UPPERCASE_ID, path, oid))) {
 				hexoid_pk_say(f, "uppercase hex digit '%c' in a loose object file name: Git 2.x lists it (fsck, --batch-all-objects) but cannot find it by its ID, Git 3.0 skips it",
 				       files.v[k][at]);
 			}

@@ -21,61 +21,6 @@ const char *hexoid_object_type_name(enum hexoid_object_type type)
 	}
 }
 
-const char *hexoid_finding_name(enum hexoid_finding_code code)
-{
-	switch (code) {
-	case HEXOID_FIND_UPPERCASE: return "uppercase object ID";
-	case HEXOID_FIND_BAD_ID: return "invalid object ID";
-	case HEXOID_FIND_ID_MISMATCH: return "object ID mismatch";
-	case HEXOID_FIND_CRC: return "crc32 mismatch";
-	case HEXOID_FIND_CHECKSUM: return "checksum mismatch";
-	case HEXOID_FIND_LAYOUT: return "bad pack layout";
-	case HEXOID_FIND_HEADER: return "bad object header";
-	case HEXOID_FIND_ZLIB: return "broken zlib stream";
-	case HEXOID_FIND_DELTA: return "bad delta";
-	case HEXOID_FIND_BASE: return "bad delta base";
-	case HEXOID_FIND_IO: return "unreadable object";
-	case HEXOID_FIND_TOO_LARGE: return "object too large to check";
-	}
-	return "unknown finding";
-}
-
-const char *hexoid_finding_code_name(enum hexoid_finding_code code)
-{
-	switch (code) {
-	case HEXOID_FIND_UPPERCASE: return "uppercase";
-	case HEXOID_FIND_BAD_ID: return "bad-id";
-	case HEXOID_FIND_ID_MISMATCH: return "id-mismatch";
-	case HEXOID_FIND_CRC: return "crc";
-	case HEXOID_FIND_CHECKSUM: return "checksum";
-	case HEXOID_FIND_LAYOUT: return "layout";
-	case HEXOID_FIND_HEADER: return "header";
-	case HEXOID_FIND_ZLIB: return "zlib";
-	case HEXOID_FIND_DELTA: return "delta";
-	case HEXOID_FIND_BASE: return "base";
-	case HEXOID_FIND_IO: return "io";
-	case HEXOID_FIND_TOO_LARGE: return "too-large";
-	}
-	return NULL;
-}
-
-enum hexoid_finding_class hexoid_finding_class_of(enum hexoid_finding_code code)
-{
-	if (code == HEXOID_FIND_UPPERCASE)
-		return HEXOID_CLASS_GIT3;
-	return hexoid_finding_code_name(code) ? HEXOID_CLASS_ERROR : (enum hexoid_finding_class)0;
-}
-
-const char *hexoid_finding_class_name(enum hexoid_finding_class cls)
-{
-	switch (cls) {
-	case HEXOID_CLASS_GIT3: return "git3";
-	case HEXOID_CLASS_ERROR: return "error";
-	case HEXOID_CLASS_WARN: return "warn";
-	}
-	return NULL;
-}
-
 /*
  * One header's ID: `hex` is what follows "<header> " up to (not including) the line's
  * newline or the end of the text. Fills *p and returns 1 if the ID is not exactly hexsz
@@ -101,7 +46,7 @@ static int check_id(const char *hex, size_t len, int newline, size_t hexsz,
 	}
 	if (i < n) {
 		unsigned char c = (unsigned char)hex[i];
-		p->code = HEXOID_FIND_BAD_ID;
+		p->code = HEXOID_CODE_BAD_ID;
 		p->column += i;
 		if (c >= 0x21 && c < 0x7f)
 			snprintf(p->message, sizeof(p->message), "invalid hex digit '%c' in the object ID", c);
@@ -110,7 +55,7 @@ static int check_id(const char *hex, size_t len, int newline, size_t hexsz,
 		return 1;
 	}
 	if (len != hexsz) {
-		p->code = HEXOID_FIND_BAD_ID;
+		p->code = HEXOID_CODE_BAD_ID;
 		p->column += n;
 		snprintf(p->message, sizeof(p->message),
 			 "object ID has %zu characters where %zu hex digits and a newline belong",
@@ -119,7 +64,7 @@ static int check_id(const char *hex, size_t len, int newline, size_t hexsz,
 	}
 	if (!newline) {
 		/* Git needs the newline after the ID (in either case): the text is cut short. */
-		p->code = HEXOID_FIND_BAD_ID;
+		p->code = HEXOID_CODE_BAD_ID;
 		p->column += hexsz;
 		snprintf(p->message, sizeof(p->message),
 			 "the text ends after the object ID, where a newline belongs");
@@ -127,7 +72,7 @@ static int check_id(const char *hex, size_t len, int newline, size_t hexsz,
 	}
 	if (hexoid_decode(NULL, hex, 1, hexsz, algo, HEXOID_LOWER, &e) == HEXOID_OK)
 		return 0;
-	p->code = HEXOID_FIND_UPPERCASE;
+	p->code = HEXOID_CODE_UPPERCASE_ID;
 	p->column += e.column;
 	snprintf(p->message, sizeof(p->message),
 		 "uppercase hex digit '%c' in the object ID: Git 2.x accepts it, Git 3.0 rejects it",

@@ -38,6 +38,7 @@
 #include "objdir.h"
 #include "hexoid_idx.h"
 #include "util/hook.h"
+#include "util/options.h"
 
 #define CACHE_SLOTS 1024
 
@@ -309,6 +310,14 @@ void hexoid_odb_close(struct hexoid_odb *o)
 	free(o->loose_path);
 	pthread_mutex_destroy(&o->lock);
 	free(o);
+}
+
+int hexoid_odb_options_init(struct hexoid_odb_options *options, size_t size)
+{
+	/* HEXOID_ODB_OPTIONS_INIT's zeros; hexoid_odb_open() reads all but the reserved
+	 * words. */
+	return hexoid_options_init(options, size, offsetof(struct hexoid_odb_options, reserved),
+				   HEXOID_NO_JOBS);
 }
 
 struct hexoid_odb *hexoid_odb_open(const char *objects_dir, const struct hexoid_odb_options *opt,

@@ -152,7 +152,7 @@ static void parse_header(const struct scan *s, uint32_t i, struct entry *x, stru
 	x->broken = 1;
 	x->type = (uint8_t)h.type;
 	if (st == PK_ENTRY_SIZE_CUT || st == PK_ENTRY_SIZE_LONG) {
-		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_CODE_OBJECT_HEADER, s->path, x->off)))
 			hexoid_pk_say(f, "object size varint %s",
 				      st == PK_ENTRY_SIZE_CUT ? "runs past the object" : "is too long");
 		return;
@@ -162,22 +162,22 @@ static void parse_header(const struct scan *s, uint32_t i, struct entry *x, stru
 	case PK_ENTRY_OK:
 		break;
 	case PK_ENTRY_OFS_LONG:
-		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_CODE_OBJECT_HEADER, s->path, x->off)))
 			hexoid_pk_say(f, "delta base offset varint is too long");
 		return;
 	case PK_ENTRY_TYPE:
-		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_CODE_OBJECT_HEADER, s->path, x->off)))
 			hexoid_pk_say(f, "unknown object type %u", x->type);
 		return;
 	default: /* the base's offset or ID is cut short */
-		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_HEADER, s->path, x->off)))
+		if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_CODE_OBJECT_HEADER, s->path, x->off)))
 			hexoid_pk_say(f, "object header runs past the object's %llu bytes",
 				      (unsigned long long)(lim - p));
 		return;
 	}
 	if (h.type == HEXOID_OBJ_OFS_DELTA) {
 		if (h.base_rel == 0 || h.base_rel > x->off) {
-			if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off)))
+			if (out && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_CODE_DELTA_BASE, s->path, x->off)))
 				hexoid_pk_say(f, "delta base offset %llu bytes back is outside the pack",
 					      (unsigned long long)h.base_rel);
 			return;
@@ -203,7 +203,7 @@ static void base_findings(struct scan *s, uint32_t i, struct pk_list *out)
 	struct hexoid_finding *f;
 	char hex[2 * HEXOID_MAX_RAWSZ + 1];
 
-	if ((x->flags & F_NO_BASE) && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
+	if ((x->flags & F_NO_BASE) && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_CODE_DELTA_BASE, s->path, x->off))) {
 		oid_finding(s, f, x);
 		if (x->type == HEXOID_OBJ_OFS_DELTA) {
 			/* parse again for the offset it names */
@@ -217,7 +217,7 @@ static void base_findings(struct scan *s, uint32_t i, struct pk_list *out)
 			hexoid_pk_say(f, "delta base %s is not in this pack", hex);
 		}
 	}
-	if ((x->flags & F_LOOP) && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_BASE, s->path, x->off))) {
+	if ((x->flags & F_LOOP) && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_CODE_DELTA_BASE, s->path, x->off))) {
 		oid_finding(s, f, x);
 		hexoid_pk_say(f, "delta chain loops back to this object");
 	}
@@ -314,7 +314,7 @@ static void too_large(struct worker *w, uint32_t about, uint64_t size)
 	struct scan *s = w->s;
 	struct hexoid_finding *f;
 
-	if ((f = hexoid_pk_add(w->cur, s->e[about].off, s->algo, HEXOID_FIND_TOO_LARGE, s->path,
+	if ((f = hexoid_pk_add(w->cur, s->e[about].off, s->algo, HEXOID_CODE_TOO_LARGE, s->path,
 			       s->e[about].off))) {
 		oid_finding(s, f, &s->e[about]);
 		hexoid_pk_say(f, "a %s of %llu bytes (or a delta base of one): more than the %llu MiB "
@@ -342,7 +342,7 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 		return NULL;
 	}
 	if (size > pk_inflate_bound(inlen) || size > SIZE_MAX - PK_INFLATE_SLACK) {
-		if ((f = hexoid_pk_add(w->cur, s->e[about].off, s->algo, HEXOID_FIND_HEADER, s->path, s->e[about].off))) {
+		if ((f = hexoid_pk_add(w->cur, s->e[about].off, s->algo, HEXOID_CODE_OBJECT_HEADER, s->path, s->e[about].off))) {
 			oid_finding(s, f, &s->e[about]);
 			hexoid_pk_say(f, "%s%llu bytes claimed for %zu packed bytes",
 			       k == about ? "" : "delta base: ", (unsigned long long)size, inlen);
@@ -364,7 +364,7 @@ static unsigned char *inflate_entry(struct worker *w, uint32_t k, uint32_t about
 			 inlen - used);
 	}
 	free(buf);
-	if ((f = hexoid_pk_add(w->cur, s->e[about].off, s->algo, HEXOID_FIND_ZLIB, s->path, s->e[about].off))) {
+	if ((f = hexoid_pk_add(w->cur, s->e[about].off, s->algo, HEXOID_CODE_ZLIB, s->path, s->e[about].off))) {
 		oid_finding(s, f, &s->e[about]);
 		if (k == about)
 			hexoid_pk_say(f, "%s", why);
@@ -460,7 +460,7 @@ static unsigned char *resolve(struct worker *w, uint32_t x, size_t *len, int *ca
 			struct hexoid_finding *f;
 			if (oom)
 				w->failed = 1;
-			else if ((f = hexoid_pk_add(w->cur, s->e[x].off, s->algo, HEXOID_FIND_DELTA, s->path, s->e[x].off))) {
+			else if ((f = hexoid_pk_add(w->cur, s->e[x].off, s->algo, HEXOID_CODE_DELTA, s->path, s->e[x].off))) {
 				oid_finding(s, f, &s->e[x]);
 				if (d == x)
 					hexoid_pk_say(f, "%s", why);
@@ -550,7 +550,7 @@ static void check_crc(struct scan *s, uint32_t i, struct pk_list *out)
 	struct hexoid_finding *f;
 
 	c = hexoid_pk_crc32(p, (size_t)len);
-	if ((uint32_t)c != want && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_FIND_CRC, s->path, x->off))) {
+	if ((uint32_t)c != want && (f = hexoid_pk_add(out, x->off, s->algo, HEXOID_CODE_CRC32_MISMATCH, s->path, x->off))) {
 		oid_finding(s, f, x);
 		hexoid_pk_say(f, "crc32 mismatch: the index says %08x, the %llu packed bytes give %08x", want,
 		       (unsigned long long)len, (unsigned)c);
@@ -579,7 +579,7 @@ static void work_range(struct worker *w, uint32_t from, uint32_t to)
 		if (x->broken == 2) {
 			struct hexoid_finding *f;
 			if ((x->flags & F_TWO) &&
-			    (f = hexoid_pk_add(w->cur, x->off, s->algo, HEXOID_FIND_LAYOUT, s->path, x->off))) {
+			    (f = hexoid_pk_add(w->cur, x->off, s->algo, HEXOID_CODE_PACK_LAYOUT, s->path, x->off))) {
 				oid_finding(s, f, x);
 				hexoid_pk_say(f, "the index puts two objects at offset %llu", (unsigned long long)x->off);
 			}
@@ -987,18 +987,18 @@ static void check_sums(struct scan *s, struct pack_sum *ps, struct pk_list *out)
 
 	hexoid_idx_checksums(&s->idx, &pack_sum, &idx_sum);
 	if (memcmp(pack_sum, s->pack.data + s->body_end, s->rawsz) &&
-	    (f = hexoid_pk_add(out, s->body_end, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
+	    (f = hexoid_pk_add(out, s->body_end, s->algo, HEXOID_CODE_CHECKSUM_MISMATCH, s->path, s->body_end)))
 		hexoid_pk_say(f, "checksum mismatch: the pack's trailer is not the pack checksum its index records");
 	if (ps->threaded)
 		pthread_join(ps->thread, NULL);
 	ps->threaded = 0;
 	if (ps->rc != 0 || memcmp(ps->got, s->pack.data + s->body_end, s->rawsz)) {
-		if ((f = hexoid_pk_add(out, s->body_end, s->algo, HEXOID_FIND_CHECKSUM, s->path, s->body_end)))
+		if ((f = hexoid_pk_add(out, s->body_end, s->algo, HEXOID_CODE_CHECKSUM_MISMATCH, s->path, s->body_end)))
 			hexoid_pk_say(f, "checksum mismatch: the pack's contents do not hash to its trailer");
 	}
 	if (hexoid_pk_digest(s->algo, s->idxmap.data, s->idxmap.size - s->rawsz, got) != 0 ||
 	    memcmp(got, idx_sum, s->rawsz)) {
-		if ((f = hexoid_pk_add(out, UINT64_MAX, s->algo, HEXOID_FIND_CHECKSUM, s->path, HEXOID_NO_OFFSET)))
+		if ((f = hexoid_pk_add(out, UINT64_MAX, s->algo, HEXOID_CODE_CHECKSUM_MISMATCH, s->path, HEXOID_NO_OFFSET)))
 			hexoid_pk_say(f, "checksum mismatch: the index's contents do not hash to its trailer");
 	}
 }
@@ -1077,7 +1077,7 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 	}
 	if (s.outside) {
 		struct entry *x = &s.e[s.first_outside];
-		struct hexoid_finding *f = hexoid_pk_add(&lv.l, x->off, s.algo, HEXOID_FIND_LAYOUT, pack_path, x->off);
+		struct hexoid_finding *f = hexoid_pk_add(&lv.l, x->off, s.algo, HEXOID_CODE_PACK_LAYOUT, pack_path, x->off);
 		if (f) {
 			oid_finding(&s, f, x);
 			hexoid_pk_say(f, "truncated? the index puts %u object%s outside the pack's objects (12..%llu), the first at offset %llu",
@@ -1087,7 +1087,7 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 	}
 	count = be32(s.pack.data + 8);
 	if (count != s.n) {
-		struct hexoid_finding *f = hexoid_pk_add(&lv.l, 8, s.algo, HEXOID_FIND_LAYOUT, s.path, 8);
+		struct hexoid_finding *f = hexoid_pk_add(&lv.l, 8, s.algo, HEXOID_CODE_PACK_LAYOUT, s.path, 8);
 		if (f)
 			hexoid_pk_say(f, "the pack header counts %u objects, its index %u", count, s.n);
 	}

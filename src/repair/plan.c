@@ -43,7 +43,7 @@ static int text_area(enum hexoid_audit_area a)
 static int fixable(const struct hexoid_audit_finding *f)
 {
 	/* A replace ref's name in packed-refs is text too: the records are sorted again. */
-	return f->code == HEXOID_AUDIT_UPPERCASE && f->cls == HEXOID_CLASS_GIT3 && f->line &&
+	return f->code == HEXOID_CODE_UPPERCASE_ID && f->cls == HEXOID_CLASS_GIT3 && f->line &&
 	       f->column && !f->has_oid && !f->header && f->offset == HEXOID_NO_OFFSET &&
 	       (text_area(f->area) || (f->area == HEXOID_AREA_REPLACE && is_packed_refs(f->path)));
 }
@@ -80,7 +80,7 @@ static char *renamed(const struct hexoid_repair *rp, const struct hexoid_audit_f
 	struct stat st;
 	int ok;
 
-	if (f->code != HEXOID_AUDIT_UPPERCASE || f->cls != HEXOID_CLASS_GIT3 || f->line ||
+	if (f->code != HEXOID_CODE_UPPERCASE_ID || f->cls != HEXOID_CLASS_GIT3 || f->line ||
 	    f->header || f->offset != HEXOID_NO_OFFSET || p[0] == '/')
 		return NULL;
 	if (f->area == HEXOID_AREA_LOOSE_OBJECTS && len > hexsz + 8 &&
@@ -119,7 +119,7 @@ static char *notes_ref_of(const struct hexoid_audit_finding *f)
 {
 	const char *colon;
 
-	if (f->area != HEXOID_AREA_NOTES || f->cls != HEXOID_CLASS_GIT3 || f->code != HEXOID_AUDIT_UPPERCASE ||
+	if (f->area != HEXOID_AREA_NOTES || f->cls != HEXOID_CLASS_GIT3 || f->code != HEXOID_CODE_UPPERCASE_ID ||
 	    !(colon = strchr(f->path, ':')) || !strstr(f->path, "refs/notes/"))
 		return NULL;
 	return strndup(f->path, (size_t)(colon - f->path));
@@ -157,7 +157,7 @@ int hexoid_repair_plan_finding(void *ctx, const struct hexoid_audit_finding *f)
 		return 0;
 	}
 	if (rp->o->rewrite_history && f->has_oid && f->header && f->cls == HEXOID_CLASS_GIT3 &&
-	    f->code == HEXOID_AUDIT_UPPERCASE &&
+	    f->code == HEXOID_CODE_UPPERCASE_ID &&
 	    (f->type == HEXOID_OBJ_COMMIT || f->type == HEXOID_OBJ_TAG)) {
 		struct held *h;
 		if (hexoid_grow(&rp->held, &rp->capheld, rp->nheld, sizeof(*h)))

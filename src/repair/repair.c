@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "repair/repair.h"
+#include "util/options.h"
 #include "util/str.h"
 
 const char *hexoid_repair_kind_name(enum hexoid_repair_kind kind)
@@ -58,10 +59,19 @@ struct hexoid_audit *hexoid_repair_audit(struct hexoid_repair *rp)
 	return rp->audit;
 }
 
+/* The first version's options end with ctx: rewrite_history and what follows came after. */
+#define FIRST_REPAIR_OPTIONS (offsetof(struct hexoid_repair_options, ctx) + sizeof(void *))
+
+int hexoid_repair_options_init(struct hexoid_repair_options *options, size_t size)
+{
+	return hexoid_options_init(options, size, FIRST_REPAIR_OPTIONS,
+				   offsetof(struct hexoid_repair_options, jobs));
+}
+
 static int check_options(const struct hexoid_repair_options *o, struct hexoid_repair_options *copy,
 			 char *err, size_t errlen)
 {
-	if (!o || o->size < offsetof(struct hexoid_repair_options, ctx) + sizeof(void *)) {
+	if (!o || o->size < FIRST_REPAIR_OPTIONS) {
 		snprintf(err, errlen, "bad options: set them with HEXOID_REPAIR_OPTIONS_INIT");
 		return -1;
 	}

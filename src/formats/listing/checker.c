@@ -66,49 +66,18 @@ static void parse_line(struct cursor *c)
 
 /* ---- Reports ---------------------------------------------------------------------- */
 
-/* The stable codes of problems: each with its name and class, in one list. */
-static const struct {
-	const char *name;
-	enum hexoid_finding_class cls;
-} codes[HEXOID_LISTING_CODE_COUNT] = {
-	[HEXOID_LISTING_UPPERCASE] = { "uppercase-id", HEXOID_CLASS_GIT3 },
-	[HEXOID_LISTING_BAD_HEX] = { "bad-hex", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_SHORT_ID] = { "short-id", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_LONG_ID] = { "long-id", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_LONG_LINE] = { "long-line", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_ABBREVIATED] = { "abbreviated-id", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_UNKNOWN_HASH] = { "unknown-hash", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_CRLF] = { "crlf", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_NUL] = { "nul-byte", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_EMPTY_LINE] = { "empty-line", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_HUGE_LINE] = { "huge-line", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_SYNTAX] = { "syntax", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_BUNDLE_PACK] = { "bundle-pack", HEXOID_CLASS_ERROR },
-	[HEXOID_LISTING_UNKNOWN_FORMAT] = { "unknown-format", HEXOID_CLASS_ERROR },
-};
-
-HEXOID_API const char *hexoid_listing_code_name(enum hexoid_listing_code code)
-{
-	return code > 0 && code < HEXOID_LISTING_CODE_COUNT ? codes[code].name : NULL;
-}
-
-HEXOID_API enum hexoid_finding_class hexoid_listing_code_class(enum hexoid_listing_code code)
-{
-	return code > 0 && code < HEXOID_LISTING_CODE_COUNT ? codes[code].cls : 0;
-}
-
 static int emit(struct hexoid_listing *l, const struct item *it, size_t col,
-		enum hexoid_listing_code code, const char *fmt, ...)
+		enum hexoid_code code, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
 static int emit(struct hexoid_listing *l, const struct item *it, size_t col,
-		enum hexoid_listing_code code, const char *fmt, ...)
+		enum hexoid_code code, const char *fmt, ...)
 {
 	struct hexoid_problem p;
 	va_list ap;
 	p.line = it->lineno;
 	p.column = it->base + col + 1;
-	p.status = code == HEXOID_LISTING_UPPERCASE ? HEXOID_EUPPER : HEXOID_EHEX;
+	p.status = code == HEXOID_CODE_UPPERCASE_ID ? HEXOID_EUPPER : HEXOID_EHEX;
 	p.code = code;
 	va_start(ap, fmt);
 	vsnprintf(p.message, sizeof(p.message), fmt, ap);
@@ -132,26 +101,26 @@ static int report_byte(struct hexoid_listing *l, const struct item *it, size_t c
 {
 	unsigned char b = (unsigned char)it->line[col];
 	if ((b == ' ' || b == '\t') && abbreviation(col - id_start, l->hexsz)) {
-		emit(l, it, id_start, HEXOID_LISTING_ABBREVIATED, ABBREVIATED, col - id_start,
+		emit(l, it, id_start, HEXOID_CODE_ABBREVIATED_ID, ABBREVIATED, col - id_start,
 		     hexoid_listing_whole(l));
 		return 1;
 	}
 	if (b >= 'A' && b <= 'F' && l->kind == HEXOID_LOWER)
-		emit(l, it, col, HEXOID_LISTING_UPPERCASE,
+		emit(l, it, col, HEXOID_CODE_UPPERCASE_ID,
 		     "uppercase hex digit '%c' in object ID: Git 3.0 accepts only lowercase "
 		     "(--mixed allows it)",
 		     b);
 	else if (b == '\r' && col + 1 == it->len)
-		emit(l, it, col, HEXOID_LISTING_CRLF, "carriage return before end of line (CRLF line ending)");
+		emit(l, it, col, HEXOID_CODE_CRLF, "carriage return before end of line (CRLF line ending)");
 	else if (b == '\0')
-		emit(l, it, col, HEXOID_LISTING_NUL, "NUL byte in line");
+		emit(l, it, col, HEXOID_CODE_NUL_BYTE, "NUL byte in line");
 	else if (b == ' ' || b == '\t')
-		emit(l, it, col, HEXOID_LISTING_SHORT_ID, "object ID too short: %zu hex digits, expected %zu (%s)",
+		emit(l, it, col, HEXOID_CODE_SHORT_ID, "object ID too short: %zu hex digits, expected %zu (%s)",
 		     col - id_start, l->hexsz, algo_name(l->algo));
 	else if (b > ' ' && b < 0x7f)
-		emit(l, it, col, HEXOID_LISTING_BAD_HEX, "invalid hex digit '%c' in object ID", b);
+		emit(l, it, col, HEXOID_CODE_BAD_HEX, "invalid hex digit '%c' in object ID", b);
 	else
-		emit(l, it, col, HEXOID_LISTING_BAD_HEX, "invalid byte 0x%02x in object ID", b);
+		emit(l, it, col, HEXOID_CODE_BAD_HEX, "invalid byte 0x%02x in object ID", b);
 	return 0;
 }
 
@@ -172,53 +141,53 @@ static void report(struct hexoid_listing *l, const struct item *it)
 	unsigned char b = col < it->len ? (unsigned char)it->line[col] : 0;
 	/* A CR or NUL where the grammar wanted something else says more than the grammar. */
 	if (col < it->len && b == '\r' && col + 1 == it->len && it->code != P_HUGE) {
-		emit(l, it, col, HEXOID_LISTING_CRLF, "carriage return before end of line (CRLF line ending)");
+		emit(l, it, col, HEXOID_CODE_CRLF, "carriage return before end of line (CRLF line ending)");
 		return;
 	}
 	if (col < it->len && b == '\0' && it->code != P_HUGE) {
-		emit(l, it, col, HEXOID_LISTING_NUL, "NUL byte in line");
+		emit(l, it, col, HEXOID_CODE_NUL_BYTE, "NUL byte in line");
 		return;
 	}
 	switch (it->code) {
 	case P_EMPTY:
-		emit(l, it, col, HEXOID_LISTING_EMPTY_LINE, "empty line");
+		emit(l, it, col, HEXOID_CODE_EMPTY_LINE, "empty line");
 		break;
 	case P_SHORT:
-		emit(l, it, col, HEXOID_LISTING_SHORT_ID, "object ID too short: %zu hex digits, expected %zu (%s)",
+		emit(l, it, col, HEXOID_CODE_SHORT_ID, "object ID too short: %zu hex digits, expected %zu (%s)",
 		     it->arg, l->hexsz, algo_name(l->algo));
 		break;
 	case P_LONGID:
-		emit(l, it, col, HEXOID_LISTING_LONG_ID, "object ID too long: more than %zu hex digits (%s)",
+		emit(l, it, col, HEXOID_CODE_LONG_ID, "object ID too long: more than %zu hex digits (%s)",
 		     l->hexsz, algo_name(l->algo));
 		break;
 	case P_LINE_LONG:
-		emit(l, it, col, HEXOID_LISTING_LONG_LINE,
+		emit(l, it, col, HEXOID_CODE_LONG_LINE,
 		     "line too long: %s%zu bytes, a %s object ID has %zu hex digits",
 		     it->cut ? "more than " : "", it->arg, algo_name(l->algo), l->hexsz);
 		break;
 	case P_ALGO:
-		emit(l, it, col, HEXOID_LISTING_UNKNOWN_HASH,
+		emit(l, it, col, HEXOID_CODE_UNKNOWN_HASH,
 		     "cannot tell the object format: %s%zu hex digits, expected 40 (sha1) or 64 "
 		     "(sha256)",
 		     it->cut ? "more than " : "", it->arg);
 		break;
 	case P_HUGE:
-		emit(l, it, col, HEXOID_LISTING_HUGE_LINE, "line longer than %u bytes", MAX_LINE);
+		emit(l, it, col, HEXOID_CODE_HUGE_LINE, "line longer than %u bytes", MAX_LINE);
 		break;
 	case P_ABBREV:
-		emit(l, it, col, HEXOID_LISTING_ABBREVIATED, ABBREVIATED, it->arg, it->what);
+		emit(l, it, col, HEXOID_CODE_ABBREVIATED_ID, ABBREVIATED, it->arg, it->what);
 		break;
 	case P_TEXT:
-		emit(l, it, col, HEXOID_LISTING_SYNTAX, "%s", it->what);
+		emit(l, it, col, HEXOID_CODE_SYNTAX, "%s", it->what);
 		break;
 	default:
 		if (col >= it->len)
-			emit(l, it, col, HEXOID_LISTING_SYNTAX, "expected %s, found the end of the line",
+			emit(l, it, col, HEXOID_CODE_SYNTAX, "expected %s, found the end of the line",
 			     it->what);
 		else if (b >= ' ' && b < 0x7f)
-			emit(l, it, col, HEXOID_LISTING_SYNTAX, "expected %s, found '%c'", it->what, b);
+			emit(l, it, col, HEXOID_CODE_SYNTAX, "expected %s, found '%c'", it->what, b);
 		else
-			emit(l, it, col, HEXOID_LISTING_SYNTAX, "expected %s, found byte 0x%02x", it->what, b);
+			emit(l, it, col, HEXOID_CODE_SYNTAX, "expected %s, found byte 0x%02x", it->what, b);
 		break;
 	}
 }
@@ -875,7 +844,7 @@ static void bundle_problem(struct hexoid_listing *l, unsigned long long line, si
 	struct item it = { .line = "", .lineno = line };
 	flush(l);
 	l->stats.bad_lines++;
-	emit(l, &it, col, HEXOID_LISTING_BUNDLE_PACK, "%s", what);
+	emit(l, &it, col, HEXOID_CODE_BUNDLE_PACK, "%s", what);
 }
 
 /* The bytes after a bundle's header: its pack, of which only the signature is checked. */
@@ -1041,7 +1010,7 @@ static void decide(struct hexoid_listing *l, int whole)
 		/* Not a problem of the listing, which is not checked at all: not counted. */
 		struct hexoid_problem p = { .line = 1, .column = 1, .status = HEXOID_EHEX,
 					    .message = UNKNOWN_FORMAT,
-					    .code = HEXOID_LISTING_UNKNOWN_FORMAT };
+					    .code = HEXOID_CODE_UNKNOWN_FORMAT };
 		l->format = HEXOID_FORMAT_AUTO;
 		l->stats.format = HEXOID_FORMAT_AUTO;
 		if (l->on_problem)
@@ -1241,7 +1210,7 @@ HEXOID_API int hexoid_listing_finish(struct hexoid_listing *l)
 		struct item it = { .line = "", .lineno = l->lineno };
 		flush(l);
 		l->stats.bad_lines++;
-		emit(l, &it, 0, HEXOID_LISTING_SYNTAX, "%s", what);
+		emit(l, &it, 0, HEXOID_CODE_SYNTAX, "%s", what);
 	}
 	/* A bundle must reach its pack, and hold more than a part of its signature. */
 	if (!l->stopped && l->format == HEXOID_FORMAT_BUNDLE && l->body_have < 4) {
