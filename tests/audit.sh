@@ -222,6 +222,11 @@ for fmt in sha1 sha256; do
 	judge "$fmt: planted: exit 1" 1 "" $?
 	check_report "$fmt: planted" "$p.expect" "$p" $fmt
 	cp "$tmp/out" "$tmp/planted.out"
+	# Planted IDs in commits and tags that are delta bases and deltas, and in ones stored
+	# whole, read only to their headers' end: the report of the whole read, byte for byte.
+	HEXOID_TEST_WHOLE_OBJECTS=1 audit --no-progress "$p"
+	judge "$fmt: planted, every object read whole: exit 1" 1 "" $?
+	same_out "$fmt: reading only the headers prints the report of the whole read" "$tmp/planted.out"
 	audit --json --no-progress "$p"
 	judge "$fmt: planted, --json: exit 1" 1 "" $?
 	cp "$tmp/out" "$tmp/json"

@@ -14,6 +14,7 @@
 #include "audit/objects.h"
 #include "hexoid_pack.h"
 #include "pack/alternates.h"
+#include "pack/common.h"
 #include "pack/objdir.h"
 #include "util/hook.h"
 #include "util/str.h"
@@ -217,7 +218,7 @@ static int scan_pack(struct objscan *os, const struct hexoid_scan_options *o, co
 	hexoid_hook(HEXOID_HOOK_PACK_SCAN, pack);
 	os->current = shown_path(os->rp, pack);
 	pack_name(os, pack);
-	if (hexoid_pack_scan(pack, o, &st, err, sizeof(err)) >= 0)
+	if (hexoid_pk_pack_scan_heads(pack, o, &st, err, sizeof(err)) >= 0)
 		os->scanned[alt ? 2 : 1] += st.objects;
 	else if (!(gone = pack_gone(pack)))
 		unusable_pack(os, pack, err);

@@ -35,6 +35,17 @@ const char *hexoid_pk_hash_unavailable(void);
 
 
 /*
+ * hexoid_pack_scan() as the audit reads a pack: a commit or tag stored whole, that no
+ * delta builds on, and whose packed bytes match the index's CRC32, is inflated only up
+ * to the blank line that ends its headers (the bytes index-pack inflated whole when it
+ * wrote the index's CRC32; a mismatch is a finding, and that object is read whole).
+ * Deltas, their bases and everything else are read whole, and every finding but a zlib
+ * stream broken after the headers of an object its index vouches for is the same.
+ */
+int hexoid_pk_pack_scan_heads(const char *path, const struct hexoid_scan_options *opt,
+			      struct hexoid_scan_stats *stats, char *err, size_t errlen);
+
+/*
  * Inflate the zlib stream at in[0, inlen) into out[0, outlen) exactly: the stream must
  * end having produced outlen bytes. out must have room for outlen + PK_INFLATE_SLACK:
  * zlib takes its fast path only while 258 bytes of output room remain, so without the

@@ -28,11 +28,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "base_cache.h"
 #include "common.h"
 #include "entry.h"
+#include "heads.h"
 #include "hexoid_idx.h"
 
 #define NONE UINT32_MAX
@@ -73,6 +75,8 @@ struct scan {
 	uint32_t n;
 	uint32_t *by_pos;              /* index entry -> sorted entry */
 	const struct hexoid_scan_options *opt;
+	int heads;                     /* commits and tags may be read only to their headers'
+					  end (see read_heads) */
 	size_t cache_bytes;
 	uint32_t outside, first_outside; /* objects the index puts outside the pack */
 	atomic_uint_fast64_t done;     /* commits and tags finished, for progress */
@@ -299,6 +303,8 @@ struct worker {
 	struct libdeflate_decompressor *dd;
 	uint32_t *chain;           /* the delta chain being resolved */
 	uint32_t chain_cap;
+	unsigned char *head;       /* read_heads' buffer */
+	size_t head_cap;
 	uint64_t commits, tags, resolved, deltas, inflated;
 	int failed;                /* out of memory */
 	uint32_t from, to;         /* pass 1: the entries to parse */
@@ -485,6 +491,52 @@ static unsigned char *resolve(struct worker *w, uint32_t x, size_t *len, int *ca
 	return buf;
 }
 
+/*
+ * Entry k, a commit or tag stored whole that no delta builds on, read only as far as
+ * its headers go: up to and with the blank line that ends them, which is all
+ * hexoid_object_check() reads (heads.h). The rest (the message, a signature) is not
+ * inflated. Only for an entry whose packed bytes match the index's CRC32: the bytes
+ * index-pack inflated whole when it wrote that CRC32. An object with no blank line, or
+ * anything out of the ordinary about its stream, goes through inflate_entry() instead,
+ * which finds and says what it always did. *owned says whether the caller frees the
+ * text (else it is the worker's); *len gets its length.
+ */
+#define HEAD_ROOM ((size_t)64 << 10)
+
+static unsigned char *read_heads(struct worker *w, uint32_t k, size_t *len, int *owned)
+{
+	struct scan *s = w->s;
+	const struct entry *x = &s->e[k];
+	const unsigned char *in = s->pack.data + x->off + x->hdrlen;
+	size_t inlen = (size_t)(entry_end(s, k) - x->off - x->hdrlen), got, room;
+	uint64_t size = entry_size(s, k);
+
+	*owned = 1;
+	/* Sizes a whole read judges (too large, more than the stream can hold) are its. */
+	if (size > HEXOID_TEXT_MAX || size > pk_inflate_bound(inlen))
+		return inflate_entry(w, k, k, len);
+	/* Headers longer than HEAD_ROOM (a signature of megabytes) are read whole. */
+	room = size < HEAD_ROOM ? (size_t)size : HEAD_ROOM;
+	if (room > w->head_cap) {
+		size_t cap = w->head_cap ? w->head_cap : 4096;
+		unsigned char *buf;
+		while (cap < room)
+			cap *= 2;
+		buf = malloc(cap);
+		if (!buf)
+			return inflate_entry(w, k, k, len);
+		free(w->head);
+		w->head = buf;
+		w->head_cap = cap;
+	}
+	got = hexoid_pk_inflate_heads(in, inlen, w->head, room);
+	if (!got)
+		return inflate_entry(w, k, k, len);
+	*owned = 0;
+	*len = got;
+	w->inflated += got;
+	return w->head;
+}
 
 /* The .pack and .idx paths for `path`, which names either. */
 static int pair_paths(const char *path, char **pack, char **idx)
@@ -539,8 +591,8 @@ static void pack_sum_start(struct pack_sum *ps, const struct scan *s, unsigned j
 		pack_sum_main(ps);
 }
 
-/* Entry i's CRC32 against the index's. */
-static void check_crc(struct scan *s, uint32_t i, struct pk_list *out)
+/* Entry i's CRC32 against the index's: 0 when they match. */
+static int check_crc(struct scan *s, uint32_t i, struct pk_list *out)
 {
 	const struct entry *x = &s->e[i];
 	const unsigned char *p = s->pack.data + x->off;
@@ -555,6 +607,7 @@ static void check_crc(struct scan *s, uint32_t i, struct pk_list *out)
 		hexoid_pk_say(f, "crc32 mismatch: the index says %08x, the %llu packed bytes give %08x", want,
 		       (unsigned long long)len, (unsigned)c);
 	}
+	return c != want;
 }
 
 /* Everything about entries [from, to), in offset order, into w->cur. */
@@ -568,7 +621,7 @@ static void work_range(struct worker *w, uint32_t from, uint32_t to)
 		const struct entry *x = &s->e[i];
 		unsigned char *text;
 		size_t len;
-		int cached;
+		int cached, owned, crc_ok;
 
 		if (atomic_load_explicit(&s->stop, memory_order_relaxed) || w->failed)
 			break;
@@ -589,13 +642,18 @@ static void work_range(struct worker *w, uint32_t from, uint32_t to)
 			struct entry copy = *x;
 			parse_header(s, i, &copy, w->cur);
 		}
-		if (crc)
-			check_crc(s, i, w->cur);
+		crc_ok = crc && !check_crc(s, i, w->cur);
 		if (x->flags & (F_NO_BASE | F_LOOP))
 			base_findings(s, i, w->cur);
 		if (x->final != HEXOID_OBJ_COMMIT && x->final != HEXOID_OBJ_TAG)
 			continue;
-		text = resolve(w, i, &len, &cached);
+		if (s->heads && crc_ok && !is_delta(x->type) && !(x->flags & F_IS_BASE) &&
+		    !s->opt->verify_ids) {
+			text = read_heads(w, i, &len, &owned);
+			cached = !owned;
+		} else {
+			text = resolve(w, i, &len, &cached);
+		}
 		if (text) {
 			if (x->final == HEXOID_OBJ_COMMIT)
 				w->commits++;
@@ -1005,7 +1063,7 @@ static void check_sums(struct scan *s, struct pack_sum *ps, struct pk_list *out)
 
 static int scan_mem(const char *pack_path, const char *idx_path, const void *pack,
 		    size_t pack_size, const void *idx, size_t idx_size,
-		    const struct hexoid_scan_options *opt, struct hexoid_scan_stats *stats,
+		    const struct hexoid_scan_options *opt, int heads, struct hexoid_scan_stats *stats,
 		    char *err, size_t errlen)
 {
 	struct scan s;
@@ -1024,6 +1082,7 @@ static int scan_mem(const char *pack_path, const char *idx_path, const void *pac
 	memset(&s, 0, sizeof(s));
 	memset(&st, 0, sizeof(st));
 	s.opt = opt;
+	s.heads = heads;
 	s.cache_bytes = opt->cache_bytes ? opt->cache_bytes : (size_t)PK_CACHE_DEFAULT;
 	s.path = pack_path;
 	s.pack.data = pack;
@@ -1154,6 +1213,7 @@ out:
 			if (w[j].dd)
 				libdeflate_free_decompressor(w[j].dd);
 			free(w[j].chain);
+			free(w[j].head);
 		}
 		free(w);
 	}
@@ -1183,10 +1243,10 @@ int hexoid_pack_scan_buffers(const char *name, const void *pack, size_t pack_siz
 		return -1;
 	}
 	return scan_mem(name ? name : "(pack)", name ? name : "(index)", pack, pack_size, idx,
-			idx_size, options, stats, err, errlen);
+			idx_size, options, 0, stats, err, errlen);
 }
 
-int hexoid_pack_scan(const char *path, const struct hexoid_scan_options *opt,
+static int scan_file(const char *path, const struct hexoid_scan_options *opt, int heads,
 		     struct hexoid_scan_stats *stats, char *err, size_t errlen)
 {
 	struct pk_map pack = { NULL, 0 }, idx = { NULL, 0 };
@@ -1205,12 +1265,34 @@ int hexoid_pack_scan(const char *path, const struct hexoid_scan_options *opt,
 		return -1;
 	}
 	if (hexoid_pk_map_file(&idx, idx_path, err, errlen) == 0 &&
-	    hexoid_pk_map_file(&pack, pack_path, err, errlen) == 0)
+	    hexoid_pk_map_file(&pack, pack_path, err, errlen) == 0) {
+#ifdef MADV_POPULATE_READ
+		/* Every byte is read (CRC32s, checksum): map the pages in one call rather
+		 * than a fault each. Only a hint: a kernel without it says EINVAL. */
+		if (pack.size)
+			madvise((void *)pack.data, pack.size, MADV_POPULATE_READ);
+#endif
 		rc = scan_mem(pack_path, idx_path, pack.data, pack.size, idx.data, idx.size, opt,
-			      stats, err, errlen);
+			      heads, stats, err, errlen);
+	}
 	hexoid_pk_unmap(&pack);
 	hexoid_pk_unmap(&idx);
 	free(pack_path);
 	free(idx_path);
 	return rc;
+}
+
+int hexoid_pack_scan(const char *path, const struct hexoid_scan_options *opt,
+		     struct hexoid_scan_stats *stats, char *err, size_t errlen)
+{
+	return scan_file(path, opt, 0, stats, err, errlen);
+}
+
+int hexoid_pk_pack_scan_heads(const char *path, const struct hexoid_scan_options *opt,
+			      struct hexoid_scan_stats *stats, char *err, size_t errlen)
+{
+	/* HEXOID_TEST_WHOLE_OBJECTS: the tests' way to compare with the whole read. */
+	const char *whole = getenv("HEXOID_TEST_WHOLE_OBJECTS");
+
+	return scan_file(path, opt, !(whole && *whole), stats, err, errlen);
 }
