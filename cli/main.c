@@ -97,6 +97,8 @@ static const char usage_verify[] =
 	"    merge-tree    merge-tree --write-tree: <tree>, conflicted entries, messages\n"
 	"    fast-export   a fast-export stream: original-oid, from, merge, M, N with IDs;\n"
 	"                  each data block's bytes skipped\n"
+	"    merge-tree-z  merge-tree --write-tree -z (--stdin): records ended by NUL, the\n"
+	"                  tree, conflicted entries, each message's paths, type and text\n"
 	"    text          any text, a heuristic: each word (letters and digits) as long as an\n"
 	"                  ID give or take two, hex but for at most two bytes, is an ID\n"
 	"  --mixed          accept uppercase digits too, as Git 2.x does (default: lowercase\n"

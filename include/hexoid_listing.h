@@ -78,6 +78,10 @@ enum hexoid_format {
 	HEXOID_FORMAT_FAST_EXPORT,  /* a fast-export stream: original-oid <oid>, from/merge
 				       <oid or mark>, M ... <oid or mark> <path>; the bytes
 				       of each data block skipped */
+	HEXOID_FORMAT_MERGE_TREE_Z, /* merge-tree --write-tree -z (and --stdin): records ended
+				       by NUL: <tree oid>, conflicted entries, an empty
+				       record, each message as <n>, n paths, its type, its
+				       text */
 	HEXOID_FORMAT_COUNT
 };
 

@@ -103,6 +103,23 @@ listings() { # listings HASH DIR L
 	g cat-file-tag pretty-raw cat-file -p v1
 	g rev-list-format rev-list-format rev-list --format=%s --all
 	g rev-list-format-ids rev-list-format rev-list --parents --format=%T%n%an main
+	# The marks before a commit's ID: rev-list's "commit ><oid>", log's "commit > <oid>";
+	# a root commit's '%H %P' (a line that ends in a space), notes after a message.
+	g rev-list-format-marks rev-list-format rev-list --left-right --boundary --format='%H %P' w...x
+	g rev-list-format-cherry rev-list-format rev-list --cherry-mark --format=%T%n%s w...main
+	g rev-list-format-root rev-list-format rev-list --format='%H %P' main
+	g log-pretty-raw-marks pretty-raw log --pretty=raw --left-right --boundary w...x
+	g rev-list-pretty-raw-marks pretty-raw rev-list --pretty=raw --cherry-mark --boundary w...main
+	g log-pretty-raw-notes pretty-raw log --pretty=raw --notes main
+	# A commit whose message has lines like a commit's headers (an uppercase ID, one with a
+	# 'g'): cat-file -p prints them as they are after its blank line, where they are no
+	# headers; log --pretty=raw indents them, and the record after it is read.
+	up=$(git_ rev-parse main | tr a-f A-F)
+	msg=$(printf 'commit %s\n\n    commit %s\n\ncommit %sg\ntree %s' "$up" "$up" \
+		"$(git_ rev-parse main~1 | cut -c2-)" "$up")
+	odd=$(git_ commit-tree -p main -m "$msg" "main^{tree}")
+	g cat-file-message pretty-raw cat-file -p "$odd"
+	g log-message pretty-raw log --pretty=raw -2 "$odd"
 	g log-raw diff-raw log --raw --no-abbrev --format=%H --all
 	g blame blame blame --porcelain top
 	g blame-line blame blame --line-porcelain top
@@ -117,6 +134,14 @@ listings() { # listings HASH DIR L
 	g peeled-only id-fields for-each-ref --format='%(*objectname)'
 	git_ merge-tree --write-tree c1 c2 >"$L/merge-tree"; echo "merge-tree merge-tree"
 	git_ merge-tree --write-tree --name-only c1 c2 >"$L/merge-tree-names"; echo "merge-tree merge-tree-names"
+	# -z: records ended by NUL, each message's paths, type and text (with its newline);
+	# a clean merge; --stdin, a status before each merge and an empty record after it.
+	git_ merge-tree --write-tree -z c1 c2 >"$L/merge-tree-z"; echo "merge-tree-z merge-tree-z"
+	git_ merge-tree --write-tree -z --name-only c1 c2 >"$L/merge-tree-z-names"
+	echo "merge-tree-z merge-tree-z-names"
+	g merge-tree-z-clean merge-tree-z merge-tree --write-tree -z --messages c1 x
+	printf 'c1 c2\nc1 x\nc2 y\n' | git_ merge-tree --stdin -z >"$L/merge-tree-z-stdin"
+	echo "merge-tree-z merge-tree-z-stdin"
 	git_ -C "$r.missing" rev-list --objects --missing=print --all >"$L/rev-list-missing" &&
 		echo "rev-list rev-list-missing"
 	g ls-tree ls-tree ls-tree HEAD
@@ -189,7 +214,8 @@ plant() {
 	*) first=0 ;;
 	esac
 	case $2 in
-	*-z) tr '\0' '\n' <"$1" | plant_awk $3 | tr '\n' '\0' >"$4" ;;
+	# Records ended by NUL, a newline in one (merge-tree's messages) kept as \001.
+	*-z) tr '\0\n' '\n\001' <"$1" | plant_awk $3 | tr '\n\001' '\0\n' >"$4" ;;
 	bundle)
 		bundle_header "$1" | plant_awk $3 >"$4"
 		tail -c +$(($(bundle_header "$1" | wc -c) + 1)) "$1" >>"$4" ;;
@@ -325,7 +351,9 @@ g3=$srcdir/../shared/tools/git3/git
 # installed git's, or files).
 git3_names=' log-pretty-raw rev-list-pretty-raw cat-file-commit cat-file-tag rev-list-format
  rev-list-format-ids log-raw blame blame-line worktrees log-graph log-graph-parents log-h-tab-p
- peeled-only merge-tree merge-tree-names fast-export fast-export-nodata log-parents log-tree-parents log-parents-tree rev-list-parents left-right cherry-mark
+ peeled-only merge-tree merge-tree-names merge-tree-z merge-tree-z-names merge-tree-z-clean
+ merge-tree-z-stdin rev-list-format-marks rev-list-format-cherry rev-list-format-root
+ log-pretty-raw-marks rev-list-pretty-raw-marks log-pretty-raw-notes cat-file-message log-message fast-export fast-export-nodata log-parents log-tree-parents log-parents-tree rev-list-parents left-right cherry-mark
  cherry-pick cherry-only left-right-objects filter-objects cherry cherry-v replace-medium
  replace-long ref-peeled submodule-status submodule-plus'
 for prog in git git3; do
@@ -348,9 +376,9 @@ for fmt in sha1 sha256; do
 			case " $(echo $git3_names) " in *" $name "*) echo "$f $name" ;; esac
 		done <"$tmp/list" >"$tmp/list3"
 		mv "$tmp/list3" "$tmp/list"
-		want=33
+		want=45
 	else
-		want=80
+		want=92
 	fi
 	[ "$(wc -l <"$tmp/list")" -ge $want ] && pass "$prog $fmt: git printed $(wc -l <"$tmp/list") listings" ||
 		{ fail "$prog $fmt: git printed only $(wc -l <"$tmp/list") listings: $(awk '{ print $2 }' "$tmp/list" | tr '\n' ' ')"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }

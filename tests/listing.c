@@ -332,6 +332,14 @@ TEST(listing_every_format_whatever_the_pieces)
 		C(HEXOID_FORMAT_FAST_EXPORT, "commit refs/heads/m\nmark :1\ndata 3\nabcfrom " A "\n", "O4:9:"),
 		C_GIVEN(HEXOID_FORMAT_FAST_EXPORT, "blob\noriginal-oid " A "\ndata 10\nabc", "P4:1:1:the stream ends 7 bytes before the end of its data block"),
 		C_GIVEN(HEXOID_FORMAT_FAST_EXPORT, "blob\noriginal-oid " A "\nfrom x\n", "P3:6:1:"),
+		/* merge-tree --write-tree -z: records ended by NUL, the messages' paths,
+		 * types and texts (with their newlines); with --stdin, each merge's status
+		 * first and an empty record last, a "1" after one read by what follows it. */
+		C(HEXOID_FORMAT_MERGE_TREE_Z, A "\0" "100644 " B " 1\tf\0" "100644 " U " 2\tf\0" "\0" "1\0f\0Auto-merging\0Auto-merging f\n\0", "P3:28:2:"),
+		C(HEXOID_FORMAT_MERGE_TREE_Z, "0\0" A "\0" "100644 " B " 1\tf\0" "\0" "1\0f\0CONFLICT (contents)\0CONFLICT (content): Merge conflict in f\n\0" "\0" "1\0" U "\0" "\0", "P11:21:2:"),
+		C(HEXOID_FORMAT_MERGE_TREE_Z, "1\0" A "\0" "\0" "1\0" B "\0" "\0" "0\0" U "\0" "f\0" "\0" "1\0" "f\0" "t\0" "m\n\0" "\0", "P8:21:2:"),
+		C_GIVEN(HEXOID_FORMAT_MERGE_TREE_Z, A "\0" "f\0" "\0" "1\0" B "\0", "P5:1:1:expected a path, not an object ID"),
+		C_GIVEN(HEXOID_FORMAT_MERGE_TREE_Z, A "\0" "f\0" "\0" "x\0", "P4:1:1:expected a message's count of paths"),
 		/* An abbreviated ID before any ID told the hash, then a sha256 one. */
 		C(HEXOID_FORMAT_DIFF_RAW, ":000000 100644 000000000000 6be19 A\tf2\n"
 		  ":000000 100644 " A "0123456789abcdef01234567 " A "0123456789abcdef01234567 A\tf\n",
@@ -363,6 +371,50 @@ TEST(listing_every_format_whatever_the_pieces)
 #undef B
 #undef U
 #undef I
+}
+
+/* Records over lines, with the format given and with auto: cat-file -p's message is not
+ * read, whatever it holds; log's is indented, and the record after it is read whatever
+ * came between (notes); a commit's mark (--left-right, --boundary, --cherry-mark) before
+ * its ID in rev-list --format, rev-list --pretty=raw and log --pretty=raw. */
+TEST(listing_records_messages_and_marks)
+{
+#define A "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+#define B "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+#define U "4b825dc642cb6eb9a060E54bf8d69288fbee4904"
+#define E ":2:uppercase hex digit 'E' in object ID: Git 3.0 accepts only lowercase (--mixed allows it)\n"
+	static const struct {
+		enum hexoid_format format;
+		const char *text, *want;
+	} cases[] = {
+		{ HEXOID_FORMAT_PRETTY_RAW,
+		  "tree " A "\nparent " B "\nauthor a <a@b> 1 +0000\ncommitter a <a@b> 1 +0000\n\ncommit " U
+		  "\n\n    commit " U "\n\ncommit " U "\ntree " U "\n",
+		  "O1:6:4b04:20\nO2:8:e691:20\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW,
+		  "commit " A "\ntree " A "\nauthor a <a@b> 1 +0000\n\n    commit " U "\n    \n    tree " U
+		  "\n\nNotes:\n    n\n\ncommit " B "\ntree " U "\n",
+		  "O1:8:4b04:20\nO2:6:4b04:20\nO12:8:e691:20\nP13:26" E },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit >" A "\ntree " B "\n\n    s\n\ncommit - " U "\ntree " A "\n",
+		  "O1:9:4b04:20\nO2:6:e691:20\nP6:30" E "O7:6:4b04:20\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit <" A "\n" A " " B "\ncommit >" B "\n" B " \ncommit -" U "\n",
+		  "O1:9:4b04:20\nO2:1:4b04:20\nO2:42:e691:20\nO3:9:e691:20\nO4:1:e691:20\nP5:29" E },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit =" A "\nsubject\ncommit +" U "\nsubject\n",
+		  "O1:9:4b04:20\nP3:29" E },
+	};
+	static struct record r;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		for (int f = 0; f < 2; f++) {
+			enum hexoid_format format = f ? HEXOID_FORMAT_AUTO : cases[k].format;
+			size_t len = strlen(cases[k].text);
+			run_listing(format, cases[k].text, len, len, &r);
+			CHECK(r.len == strlen(cases[k].want) && !memcmp(r.text, cases[k].want, r.len),
+			      "%s, case %zu:\n%s", hexoid_format_name(format), k, r.text);
+		}
+#undef A
+#undef B
+#undef U
+#undef E
 }
 
 /* --format=text: each word of an ID's length give or take two, hex but for at most two

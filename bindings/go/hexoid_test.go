@@ -479,8 +479,8 @@ func TestFormats(t *testing.T) {
 			t.Fatalf("%d: %q: %v, %v", int(f), f.String(), g, err)
 		}
 	}
-	if FormatFastExport != formatCount-1 || FormatFastExport.String() != "fast-export" {
-		t.Fatalf("the last format: %d %q", int(FormatFastExport), FormatFastExport)
+	if FormatMergeTreeZ != formatCount-1 || FormatMergeTreeZ.String() != "merge-tree-z" {
+		t.Fatalf("the last format: %d %q", int(FormatMergeTreeZ), FormatMergeTreeZ)
 	}
 }
 

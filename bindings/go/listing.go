@@ -47,6 +47,7 @@ const (
 	FormatGraph                         // log --graph --format='%H[ %P]'
 	FormatMergeTree                     // merge-tree --write-tree
 	FormatFastExport                    // fast-export streams (--show-original-ids)
+	FormatMergeTreeZ                    // merge-tree --write-tree -z (NUL-ended records)
 )
 
 // String is the name `hexoid verify --format` takes.

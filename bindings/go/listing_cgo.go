@@ -52,6 +52,7 @@ var (
 	_ = [1]struct{}{}[FormatGraph-C.HEXOID_FORMAT_GRAPH]
 	_ = [1]struct{}{}[FormatMergeTree-C.HEXOID_FORMAT_MERGE_TREE]
 	_ = [1]struct{}{}[FormatFastExport-C.HEXOID_FORMAT_FAST_EXPORT]
+	_ = [1]struct{}{}[FormatMergeTreeZ-C.HEXOID_FORMAT_MERGE_TREE_Z]
 )
 
 // formatCount is one past the last Format.

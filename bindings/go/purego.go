@@ -47,7 +47,7 @@ var formatNames = [...]string{"auto", "oids", "pack-objects", "rev-list", "batch
 	"reflog", "ls-files", "ls-remote", "show-ref", "diff-raw", "fsck", "promisor", "marks",
 	"bundle", "ls-tree-z", "ls-files-z", "replace", "ref-peeled", "cherry",
 	"submodule-status", "text", "rev-list-format", "pretty-raw", "blame", "worktrees",
-	"id-fields", "graph", "merge-tree", "fast-export"}
+	"id-fields", "graph", "merge-tree", "fast-export", "merge-tree-z"}
 
 // maxLine is the library's longest line: a longer one is reported, its first maxLine
 // bytes checked and the rest skipped.

@@ -364,9 +364,24 @@ void hexoid_parse_marks(struct cursor *c)
 	end(c);
 }
 
+/* IDs one space apart to the end of the line, a field of them empty (a root commit's %P:
+ * a line that ends in a space); the first is an ID. */
+static void ids_line(struct cursor *c)
+{
+	if (!oid(c))
+		return;
+	while (!c->failed && c->pos < c->len) {
+		sep(c, ' ', "a space after the object ID");
+		if (c->pos < c->len && c->s[c->pos] != ' ')
+			oid(c);
+	}
+}
+
 /*
  * rev-list --format=<format> (and --pretty=<format>): each commit is a line
- * "commit <oid>" (with --parents, its parents' IDs after it), then the lines its format
+ * "commit <oid>" (with --parents, its parents' IDs after it; with --left-right,
+ * --boundary or --cherry-mark, the commit's mark before its ID: "commit ><oid>",
+ * "commit -<oid>", "commit =<oid>"), then the lines its format
  * made, which may say anything: a line of IDs one space apart (%H, %T, %P: ids_follow's
  * shape) is read as IDs, and in any other, the words that look like IDs are checked as
  * --format=text checks them. A line of the format that begins "commit " and has only IDs
@@ -382,10 +397,11 @@ void hexoid_parse_rev_list_format(struct cursor *c)
 	}
 	if (peek(c, "commit ")) {
 		c->pos = 7;
+		if (c->len > 7 && revision_mark(c->s[7]))
+			c->pos = 8; /* --left-right, --boundary, --cherry-mark: "commit ><oid>" */
 		if (l->state == REVF_START || (l->hexsz && ids_follow(c))) {
 			/* The first commit line must be whole for the rest to be read. */
-			while (oid(c) && c->pos < c->len)
-				sep(c, ' ', "a space after the object ID");
+			ids_line(c);
 			if (!c->failed)
 				l->state = REVF_COMMITS;
 			return;
@@ -397,8 +413,7 @@ void hexoid_parse_rev_list_format(struct cursor *c)
 	c->pos = 0;
 	if (l->hexsz && ids_follow(c) && c->s[0] != ' ') {
 		/* A line of IDs (%H, %T, %P): each is checked, whatever is wrong with it. */
-		while (oid(c) && c->pos < c->len)
-			sep(c, ' ', "a space after the object ID");
+		ids_line(c);
 		return;
 	}
 	hexoid_listing_text(c);
@@ -481,6 +496,137 @@ void hexoid_parse_merge_tree(struct cursor *c)
 		problem(c, word - 1, P_EXPECT, 0,
 			l->state == MERGE_NAMES ? "a path, not an object ID" : "a message, not an object ID");
 	c->pos = c->len;
+}
+
+/* The record is a count: 1 to 20 digits, nothing else. Its value (capped), or -1. */
+static long long record_count(const struct cursor *c)
+{
+	if (!c->len || c->len > 20 || !all_digits(c, c->len))
+		return -1;
+	unsigned long long n = 0;
+	for (size_t i = 0; i < c->len; i++)
+		n = n > MERGEZ_MAX_PATHS ? n : n * 10 + (unsigned)(c->s[i] - '0');
+	return n > MERGEZ_MAX_PATHS ? MERGEZ_MAX_PATHS : (long long)n;
+}
+
+/* A path or a message (the rest of the record): not one with a word that looks like an
+ * ID, as merge-tree's own. */
+static void merge_text(struct cursor *c, const char *what)
+{
+	size_t word = hexoid_listing_id_word(c);
+	if (word)
+		problem(c, word - 1, P_EXPECT, 0, what);
+	c->pos = c->len;
+}
+
+/* Has the record an ID's shape, whole or broken: hexsz bytes give or take two, no '/',
+ * at most two that are no hex digits (as ids_follow takes a token for an ID)? */
+static int id_shaped(const struct cursor *c)
+{
+	size_t hexsz = c->l->hexsz, odd = 0;
+	if (c->len + 2 < hexsz || c->len > hexsz + 2)
+		return 0;
+	for (size_t i = 0; i < c->len; i++) {
+		if (c->s[i] == '/')
+			return 0;
+		odd += !is_hex((unsigned char)c->s[i]);
+	}
+	return odd <= 2;
+}
+
+#define MERGEZ_STDIN 0x80000000u
+
+/*
+ * merge-tree --write-tree -z: records ended by NUL. The tree's ID; each conflicted entry
+ * as ls-files --stage -z prints it (or its path alone, --name-only); with the messages
+ * (a conflict, or --messages), an empty record, then each message as its count of paths,
+ * the paths, its type ("Auto-merging", "CONFLICT (contents)") and its text (which may
+ * hold newlines). With --stdin, each merge begins with its status ("1" clean, "0" not)
+ * and ends with an empty record; the record after an empty one says which: "0" is a
+ * status, "2" and more a count of paths, and "1" either, as the record after it tells
+ * (a tree's ID, whole or broken, or else a path). No path or message with a word that
+ * looks like an ID is taken, as in merge-tree's output without -z.
+ */
+void hexoid_parse_merge_tree_z(struct cursor *c)
+{
+	struct hexoid_listing *l = c->l;
+	unsigned stdin_ = l->state & MERGEZ_STDIN, state = l->state & ~MERGEZ_STDIN;
+	long long n;
+	switch (state) {
+	case MERGEZ_START:
+		if (c->len == 1 && (c->s[0] == '0' || c->s[0] == '1')) {
+			l->state = MERGEZ_TREE | MERGEZ_STDIN;
+			return;
+		}
+		/* The tree; until one is whole, nothing else is read. */
+		/* fall through */
+	case MERGEZ_TREE:
+		if (oid(c) && end(c))
+			l->state = MERGEZ_ENTRIES | stdin_;
+		return;
+	case MERGEZ_ENTRIES:
+	case MERGEZ_NAMES:
+		if (c->len == 0) {
+			/* The messages follow; with --stdin, or the merge ended. */
+			l->state = (stdin_ ? MERGEZ_NEXT : MERGEZ_COUNT) | stdin_;
+			return;
+		}
+		if (state == MERGEZ_ENTRIES && c->len > 7 && c->s[6] == ' ' &&
+		    (unsigned char)(c->s[0] - '0') < 8) {
+			hexoid_parse_ls_files(c);
+			return;
+		}
+		l->state = MERGEZ_NAMES | stdin_;
+		merge_text(c, "a path, not an object ID");
+		return;
+	case MERGEZ_NEXT: /* after an empty record (--stdin): a status, or a message's count */
+	case MERGEZ_COUNT: /* after a message (or the empty record without --stdin) */
+		if (c->len == 0) {
+			/* --stdin: the end of a merge; without, no record git writes. */
+			l->state = MERGEZ_NEXT | MERGEZ_STDIN;
+			if (!stdin_)
+				problem(c, 0, P_EMPTY, 0, NULL);
+			return;
+		}
+		n = record_count(c);
+		if (n < 0) {
+			problem(c, 0, P_EXPECT, 0,
+				state == MERGEZ_NEXT ? "the merge's status (0 or 1) or a count of paths"
+						     : "a message's count of paths");
+			return;
+		}
+		c->pos = c->len;
+		if (state == MERGEZ_NEXT && n == 0)
+			l->state = MERGEZ_TREE | stdin_;
+		else if (state == MERGEZ_NEXT && n == 1)
+			l->state = MERGEZ_ONE | stdin_;
+		else if (n == 0)
+			l->state = MERGEZ_TYPE | stdin_;
+		else
+			l->state = (MERGEZ_PATHS + (unsigned)n) | stdin_;
+		return;
+	case MERGEZ_ONE: /* after "1": the next merge's tree, or a message's one path */
+		if (id_shaped(c)) {
+			if (oid(c) && end(c))
+				l->state = MERGEZ_ENTRIES | stdin_;
+			return;
+		}
+		l->state = MERGEZ_TYPE | stdin_;
+		merge_text(c, "a path, not an object ID");
+		return;
+	case MERGEZ_TYPE:
+		l->state = MERGEZ_TEXT | stdin_;
+		merge_text(c, "a message, not an object ID");
+		return;
+	case MERGEZ_TEXT:
+		l->state = MERGEZ_COUNT | stdin_;
+		merge_text(c, "a message, not an object ID");
+		return;
+	default: /* MERGEZ_PATHS + k: a message's path, k - 1 more after it */
+		l->state = (state == MERGEZ_PATHS + 1 ? MERGEZ_TYPE : state - 1) | stdin_;
+		merge_text(c, "a path, not an object ID");
+		return;
+	}
 }
 
 /* A mark (":<n>") or an object ID, where fast-export names a commit or a blob. */

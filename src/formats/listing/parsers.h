@@ -40,11 +40,19 @@ void hexoid_parse_id_fields(struct cursor *c);
 void hexoid_parse_graph(struct cursor *c);
 void hexoid_parse_merge_tree(struct cursor *c);
 void hexoid_parse_fast_export(struct cursor *c);
+void hexoid_parse_merge_tree_z(struct cursor *c);
 
 /* The words of the rest of the line that look like IDs, checked as --format=text does. */
 void hexoid_listing_text(struct cursor *c);
 /* Where the first word that text would take for an ID begins, plus one (0: none). */
 size_t hexoid_listing_id_word(const struct cursor *c);
+
+/* The marks git writes before a commit's ID (get_revision_mark): '<' and '>'
+ * (--left-right), '-' (--boundary), '=' and '+' (--cherry-mark), '^' (uninteresting). */
+HEXOID_INLINE int revision_mark(char ch)
+{
+	return memchr("<>-=+^", ch, 6) != NULL;
+}
 
 /* rev-list's state (see hexoid_parse_rev_list): at the start; in the commits, after
  * lines of parents (which are IDs); the same after a line that was an ID alone (so
@@ -56,10 +64,10 @@ enum { REV_START = 0, REV_COMMITS, REV_BARE, REV_ROOT, REV_OBJECTS };
 enum { BATCH_START = 0, BATCH_PLAIN };
 /* rev-list --format's: before the first commit line, after it. */
 enum { REVF_START = 0, REVF_COMMITS };
-/* pretty-raw's: before the first line; in a commit's or tag's headers; in a message
- * indented as log and rev-list print it, just after a blank line there; in a message
- * that is not (cat-file -p: the rest is the message). */
-enum { PRAW_START = 0, PRAW_HEADERS, PRAW_MESSAGE, PRAW_BLANK, PRAW_FREE };
+/* pretty-raw's: before the first line; in a commit's headers as log and rev-list print
+ * them; in a message as they print it, just after a blank line there; in the headers of
+ * cat-file -p (its first line a tree or an object); in its message (the rest). */
+enum { PRAW_START = 0, PRAW_HEADERS, PRAW_MESSAGE, PRAW_BLANK, PRAW_OBJECT, PRAW_FREE };
 /* diff-raw's: after a line of the diff; after a commit's line (log --raw); after the
  * blank line that follows one (the diff must come next). */
 enum { DIFF_DIFF = 0, DIFF_COMMIT, DIFF_BLANK };
@@ -69,6 +77,15 @@ enum { WORKTREES_START = 0, WORKTREES_IN };
 /* merge-tree --write-tree's: its first line (the tree); its conflicted entries (or their
  * names alone, --name-only); the messages after the blank line. */
 enum { MERGE_START = 0, MERGE_ENTRIES, MERGE_NAMES, MERGE_MESSAGES };
+/* merge-tree --write-tree -z's: its first record (the tree, or with --stdin the merge's
+ * status); the tree after a status; the conflicted entries; their names (--name-only);
+ * after a message, its count of paths next (or, with --stdin, the empty record that
+ * ends a merge); after an empty record with --stdin (a status or a count next); after
+ * a "1" there (the next merge's tree, or a message's one path); a message's type; its
+ * text. MERGEZ_PATHS + k: k more paths of a message to come. */
+enum { MERGEZ_START = 0, MERGEZ_TREE, MERGEZ_ENTRIES, MERGEZ_NAMES, MERGEZ_COUNT, MERGEZ_NEXT,
+       MERGEZ_ONE, MERGEZ_TYPE, MERGEZ_TEXT, MERGEZ_PATHS };
+#define MERGEZ_MAX_PATHS 0x7fffffu /* a message's paths: more is no count git writes */
 /* A bundle's: before its first line, in its capabilities (v3), in its refs. */
 enum { BUNDLE_START = 0, BUNDLE_V2, BUNDLE_V3, BUNDLE_REFS };
 

@@ -164,26 +164,36 @@ void hexoid_parse_bundle(struct cursor *c)
 	refname(c);
 }
 
-/* A header's name: lowercase letters, digits and '-', then a space or the end. */
+/* A header's name: lowercase letters, digits and '-', then a space or the end, with a
+ * letter that is no hex digit (as every header git writes has: so that a line of IDs,
+ * another output's, is not taken for a header and its IDs passed over). */
 static int header_name(const struct cursor *c)
 {
-	size_t i = 0;
+	size_t i = 0, letters = 0;
 	while (i < c->len && ((c->s[i] >= 'a' && c->s[i] <= 'z') || (c->s[i] >= '0' && c->s[i] <= '9') ||
-			      c->s[i] == '-'))
+			      c->s[i] == '-')) {
+		letters += c->s[i] >= 'g';
 		i++;
-	return i > 0 && (i == c->len || c->s[i] == ' ');
+	}
+	return letters && (i == c->len || c->s[i] == ' ');
 }
 
 /*
  * Commits and tags as git log --pretty=raw and rev-list --pretty=raw print them, and
  * cat-file -p of a commit or a tag:
  *   commit <oid>[ <parent>...][ (from <oid>)][ (<decorations>)]   log, rev-list
+ *   commit <mark><oid>, commit <mark> <oid>   rev-list's and log's with --left-right,
+ *                                             --boundary, --cherry-mark
  *   tree <oid>, parent <oid>, object <oid>, mergetag object <oid>  checked
  *   author ..., committer ..., type ..., tag ..., gpgsig ...      other headers
  *    <continuation>                                               (a space first)
- *   a blank line, then the message: indented by four spaces in log and rev-list, where
- *   a blank line and "commit <oid>" begin the next; as it is in cat-file -p, where the
- *   rest of the listing is the message.
+ *   a blank line, then the message.
+ * The first line says whose: log's and rev-list's begin with "commit <oid>", and each
+ * commit's message is indented by four spaces, so that a blank line and "commit <oid>"
+ * begin the next record (a line of the message that is not indented, as "Notes:" or a
+ * diff's, is passed over, and the next commit is still read); cat-file's begins with
+ * "tree <oid>" or "object <oid>", and after its blank line the rest of the listing is
+ * the message, whatever it says (a line "commit <oid>" there is no header).
  */
 void hexoid_parse_pretty_raw(struct cursor *c)
 {
@@ -192,6 +202,8 @@ void hexoid_parse_pretty_raw(struct cursor *c)
 	if (c->len == 0) {
 		if (state == PRAW_START)
 			problem(c, 0, P_EMPTY, 0, NULL);
+		else if (state == PRAW_OBJECT)
+			l->state = PRAW_FREE;
 		else if (state != PRAW_FREE)
 			l->state = PRAW_BLANK;
 		return;
@@ -200,8 +212,15 @@ void hexoid_parse_pretty_raw(struct cursor *c)
 		c->pos = c->len;
 		return;
 	}
-	if ((state == PRAW_START || state == PRAW_BLANK) && take(c, "commit ")) {
+	/* In log's headers too: no header is named "commit", and its IDs are checked. */
+	if ((state == PRAW_START || state == PRAW_BLANK || state == PRAW_HEADERS) &&
+	    take(c, "commit ")) {
 		l->state = PRAW_HEADERS;
+		if (c->pos < c->len && revision_mark(c->s[c->pos])) {
+			c->pos++; /* rev-list's "commit ><oid>", log's "commit > <oid>" */
+			if (c->pos < c->len && c->s[c->pos] == ' ')
+				c->pos++;
+		}
 		oid(c);
 		while (!c->failed && c->pos < c->len && !peek(c, " (")) {
 			sep(c, ' ', "a space after the object ID");
@@ -217,15 +236,14 @@ void hexoid_parse_pretty_raw(struct cursor *c)
 		return;
 	}
 	if (state == PRAW_MESSAGE || state == PRAW_BLANK) {
-		/* The message; a line of it not indented is cat-file's: the rest is all
-		 * message. */
-		l->state = peek(c, "    ") ? PRAW_MESSAGE : PRAW_FREE;
+		l->state = PRAW_MESSAGE; /* log's message, or what follows it */
 		c->pos = c->len;
 		return;
 	}
 	if (take(c, "tree ") || take(c, "parent ") || take(c, "object ") ||
 	    take(c, "mergetag object ")) {
-		l->state = PRAW_HEADERS;
+		if (state == PRAW_START)
+			l->state = PRAW_OBJECT;
 		oid(c);
 		end(c);
 		return;

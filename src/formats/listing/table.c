@@ -58,4 +58,5 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_GRAPH] = { "graph", hexoid_parse_graph, NL, 0, 30, NONE, 0 },
 	[HEXOID_FORMAT_MERGE_TREE] = { "merge-tree", hexoid_parse_merge_tree, NL, 1, 31, NONE, 0 },
 	[HEXOID_FORMAT_FAST_EXPORT] = { "fast-export", hexoid_parse_fast_export, NL, 1, 32, NONE, 0 },
+	[HEXOID_FORMAT_MERGE_TREE_Z] = { "merge-tree-z", hexoid_parse_merge_tree_z, NUL, 1, 33, NONE, 0 },
 };
