@@ -170,6 +170,7 @@ SHELL_TESTS := \
 	tests/hook.sh \
 	tests/repair.sh \
 	tests/forge.sh \
+	tests/hostile.sh \
 	tests/live.sh \
 	tests/go.sh \
 	tests/install.sh
