@@ -171,6 +171,7 @@ SHELL_TESTS := \
 	tests/repair.sh \
 	tests/forge.sh \
 	tests/codes.sh \
+	tests/hostile.sh \
 	tests/live.sh \
 	tests/go.sh \
 	tests/install.sh

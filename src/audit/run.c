@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "audit/audit.h"
 #include "audit/discover.h"
@@ -16,6 +17,7 @@
 #include "audit/submodules.h"
 #include "audit/walk.h"
 #include "util/options.h"
+#include "util/str.h"
 
 static void audit_repo(struct run *r, const char *dir, const char *prefix, const char *top)
 {
@@ -42,6 +44,22 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix, const
 	}
 	rp.algo = (enum hexoid_algo)c.algo;
 	rp.reftable = c.reftable;
+	/* A config that is no regular file is not read (config.h); git would wait on a
+	 * FIFO, and read /dev/zero forever. */
+	{
+		char *path = hexoid_join(dir, "config");
+		struct stat st;
+		if (path && !stat(path, &st) && !S_ISREG(st.st_mode)) {
+			struct where w = { rp.dir, (char *)prefix, 0 };
+			hexoid_audit_file_finding(r, HEXOID_AREA_CONFIG_FILES, &w, "config",
+						  HEXOID_AUDIT_NOT_A_FILE, "not a regular file (%s): not read",
+						  S_ISDIR(st.st_mode)    ? "a folder"
+						  : S_ISFIFO(st.st_mode) ? "a FIFO"
+						  : S_ISSOCK(st.st_mode) ? "a socket"
+									 : "a device");
+		}
+		free(path);
+	}
 	hexoid_audit_wheres(&rp, dir, prefix);
 
 	/* Objects meanwhile, with threads to spare. */

@@ -229,12 +229,83 @@ int hexoid_gate_ref_of_value(struct hexoid_gate *g, const unsigned char *oid)
 		       ? g->by_value[lo].ref : -1;
 }
 
+/*
+ * What each ref's new value is, all in one git cat-file --batch-check (100,000 refs asked
+ * one by one cost a round trip each): a commit is walked unless it is a pushed one too
+ * large to read, a blob or a tree is not walked, and a tag's chain (or a missing value)
+ * goes through hexoid_gate_check_tags(), which reads and checks each tag. walk[i] says
+ * whether update i is walked.
+ */
+static void peel(struct hexoid_gate *g, int *walk)
+{
+	char *argv[] = { "git", "cat-file", "--batch-check", NULL };
+	struct hexoid_oidset ids = HEXOID_OIDSET_INIT;
+	struct gate_feeder f = { g, NULL, &ids, NULL, 0, 0, 0 };
+	unsigned long long *size = NULL;
+	unsigned char *type = NULL;
+	char line[256];
+	size_t i, k;
+	FILE *out;
+	pid_t pid;
+
+	for (i = 0; i < g->nu; i++) {
+		unsigned char oid[HEXOID_MAX_RAWSZ];
+		walk[i] = 1;
+		if (!hexoid_gate_is_zero(g, g->u[i].new) &&
+		    (hexoid_decode(oid, g->u[i].new, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL) != HEXOID_OK ||
+		     hexoid_oidset_add(&ids, oid, g->rawsz)))
+			goto oom;
+	}
+	hexoid_oidset_sort(&ids);
+	if (ids.n && (!(size = calloc(ids.n, sizeof(*size))) || !(type = calloc(ids.n, 1))))
+		goto oom;
+	if (ids.n && (pid = hexoid_gate_start_fed(g, argv, &f, &out)) >= 0) {
+		for (k = 0; k < ids.n && fgets(line, sizeof(line), out); k++) {
+			char *sp = strchr(line, ' ');
+			if (!sp)
+				break;
+			sp++;
+			type[k] = !strncmp(sp, "commit ", 7) ? HEXOID_OBJ_COMMIT
+				  : !strncmp(sp, "tag ", 4)  ? HEXOID_OBJ_TAG
+				  : !strncmp(sp, "tree ", 5) ? HEXOID_OBJ_TREE
+				  : !strncmp(sp, "blob ", 5) ? HEXOID_OBJ_BLOB
+							     : 0;
+			if (type[k])
+				size[k] = strtoull(strchr(sp, ' ') + 1, NULL, 10);
+		}
+		if (hexoid_gate_end_fed(g, pid, &f, out, "git cat-file") != 0 || k != ids.n) {
+			hexoid_gate_say(g, "git cat-file --batch-check: unexpected output or end");
+			g->trouble = 1;
+		}
+	}
+	for (i = 0; i < g->nu && !g->trouble; i++) {
+		unsigned char oid[HEXOID_MAX_RAWSZ];
+		if (hexoid_gate_is_zero(g, g->u[i].new))
+			continue;
+		hexoid_decode(oid, g->u[i].new, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL);
+		k = hexoid_oidset_find(&ids, oid, g->rawsz);
+		if (type[k] == HEXOID_OBJ_COMMIT)
+			walk[i] = !(size[k] > HEXOID_TEXT_MAX && hexoid_gate_pushed(g, oid));
+		else if (type[k] == HEXOID_OBJ_TREE || type[k] == HEXOID_OBJ_BLOB)
+			walk[i] = 0;
+		else
+			hexoid_gate_check_tags(g, (int)i, g->u[i].new, &walk[i]);
+	}
+	goto out;
+oom:
+	hexoid_gate_oom(g);
+out:
+	free(size);
+	free(type);
+	hexoid_oidset_free(&ids);
+}
+
 /* The walks, the tags, the scan joined, and each pushed finding named by a ref. */
 static void check(struct hexoid_gate *g)
 {
 	struct gate_scan ps = { g, 0, 0, 0, NULL, 0 };
 	struct hexoid_oidset *walked;
-	int *fresh, one;
+	int *fresh, *walk, one;
 	size_t nfresh = 0, i, k;
 
 	/* The pushed objects are scanned in a thread while git walks the refs beside it. */
@@ -245,19 +316,28 @@ static void check(struct hexoid_gate *g)
 	/* walked[i]: the pushed commits ref i reaches; walked[nu]: those the new refs do. */
 	walked = calloc(g->nu + 1, sizeof(*walked));
 	fresh = malloc((g->nu + 1) * sizeof(*fresh));
-	if (!walked || !fresh)
+	walk = malloc((g->nu + 1) * sizeof(*walk));
+	if (!walked || !fresh || !walk)
 		hexoid_gate_oom(g);
 	/*
-	 * The walks first: rev-list takes the longest, and peels tags itself. New refs have
+	 * The tags each ref points at first, themselves, through cat-file's headers: a ref
+	 * whose chain ends at no commit git can walk (a blob, a tree, an object too large to
+	 * read) is not given to rev-list, which would read it whole (a tag onto a blob of
+	 * 1.2 GiB: 1.2 GiB hashed; a pushed commit of 2 GiB of parent lines: 2.5 GB held).
+	 */
+	if (walk && !g->trouble && !g->q.blocking)
+		peel(g, walk);
+	/*
+	 * Then the walks; rev-list peels tags itself. New refs have
 	 * nothing to exclude: one walk covers them all. By default so does it every moved
 	 * ref: --all leaves out what their old values reach (those are refs now), so the
 	 * walk of them all together is exactly the union of each one's, and 100,000 moved
 	 * refs cost one walk. With full_walk, each moved ref's walk leaves out its own old
 	 * value only: one walk each.
 	 */
-	for (i = 0; i < g->nu && !g->trouble; i++) {
-		if (hexoid_gate_is_zero(g, g->u[i].new))
-			continue; /* a deletion */
+	for (i = 0; walk && i < g->nu && !g->trouble && !g->q.blocking; i++) {
+		if (hexoid_gate_is_zero(g, g->u[i].new) || !walk[i])
+			continue; /* a deletion, or nothing to walk */
 		if (hexoid_gate_is_zero(g, g->u[i].old) || !g->opt.full_walk) {
 			fresh[nfresh++] = (int)i;
 		} else {
@@ -265,12 +345,8 @@ static void check(struct hexoid_gate *g)
 			hexoid_gate_walk(g, &one, 1, &walked[i]);
 		}
 	}
-	if (nfresh && !g->trouble)
+	if (nfresh && !g->trouble && !g->q.blocking)
 		hexoid_gate_walk(g, fresh, nfresh, &walked[g->nu]);
-	/* Then the tags each ref points at, themselves. */
-	for (i = 0; i < g->nu && !g->trouble; i++)
-		if (!hexoid_gate_is_zero(g, g->u[i].new))
-			hexoid_gate_check_tags(g, (int)i, g->u[i].new);
 	hexoid_gate_cat_stop(g);
 	if (g->quarantine)
 		hexoid_gate_scan_finish(&ps);
@@ -296,6 +372,7 @@ static void check(struct hexoid_gate *g)
 		hexoid_oidset_free(&walked[i]);
 	free(walked);
 	free(fresh);
+	free(walk);
 }
 
 int hexoid_gate_run(struct hexoid_gate *g, struct hexoid_gate_result *res, char *err,

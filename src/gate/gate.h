@@ -61,6 +61,7 @@ struct gate_quarantine {
 	struct hexoid_idx *idx;
 	size_t n;
 	struct hexoid_oidset loose; /* sorted */
+	int blocking;               /* a loose one is no regular file: git would wait on it */
 };
 
 struct hexoid_gate {
@@ -136,7 +137,7 @@ void hexoid_gate_cat_stop(struct hexoid_gate *g);
 void hexoid_gate_check_stored(struct hexoid_gate *g, int who, const struct hexoid_oidset *ids);
 void hexoid_gate_check_text(struct hexoid_gate *g, int ref, const unsigned char *oid,
 			    enum hexoid_object_type type, const char *text, size_t len);
-int hexoid_gate_check_tags(struct hexoid_gate *g, int ref, const char *start);
+int hexoid_gate_check_tags(struct hexoid_gate *g, int ref, const char *start, int *walk);
 
 /* quarantine.c */
 void hexoid_gate_quarantine_load(struct hexoid_gate *g);

@@ -59,13 +59,18 @@ void hexoid_gate_check_text(struct hexoid_gate *g, int ref, const unsigned char 
 /*
  * The chain of tags from a ref's new value: each tag is checked and its object followed
  * (in lowercase, so that an uppercase object header is followed as Git 2.x follows it).
- * Returns 0 when the chain ends, -1 when it cannot be followed (said).
+ * *walk says whether git rev-list has anything to walk from there: not when the chain
+ * ends at a blob or a tree (rev-list would only read it, a blob of gigabytes whole to
+ * hash it), at a tag too large to read, or at a pushed commit too large to read (the scan
+ * names it; git would hold all of it). Returns 0 when the chain ends, -1 when it cannot
+ * be followed (said).
  */
-int hexoid_gate_check_tags(struct hexoid_gate *g, int ref, const char *start)
+int hexoid_gate_check_tags(struct hexoid_gate *g, int ref, const char *start, int *walk)
 {
 	char name[HEXOID_MAX_HEXSZ + 1];
 	unsigned depth;
 
+	*walk = 1;
 	snprintf(name, sizeof(name), "%s", start);
 	for (depth = 0; depth < 64; depth++) {
 		enum hexoid_object_type type;
@@ -81,10 +86,14 @@ int hexoid_gate_check_tags(struct hexoid_gate *g, int ref, const char *start)
 		if (rc)
 			return -1;
 		if (type != HEXOID_OBJ_TAG) {
+			*walk = type == HEXOID_OBJ_COMMIT &&
+				!(len > HEXOID_TEXT_MAX && hexoid_gate_pushed(g, oid));
 			free(text);
 			return 0;
 		}
 		hexoid_gate_check_text(g, ref, oid, type, text, len);
+		if (!text)
+			*walk = 0; /* too large: a finding now */
 		/* A tag's text starts with "object <hex>\n". */
 		if (!text || len < 7 + g->hexsz || memcmp(text, "object ", 7)) {
 			free(text);

@@ -16,11 +16,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gate/gate.h"
 #include "pack/common.h"
 #include "pack/objdir.h"
+#include "util/str.h"
 
 /* The indexes of the quarantine's packs, the packs git reads (pack/objdir.h). One that
  * cannot be used is said, and the others kept. */
@@ -75,6 +77,24 @@ void hexoid_gate_quarantine_load(struct hexoid_gate *g)
 	if (hexoid_objdir_loose_ids(g->quarantine, g->algo, &g->q.loose))
 		hexoid_gate_oom(g);
 	hexoid_oidset_sort(&g->q.loose);
+	/* A FIFO (or a device) where a loose object should be: git would wait on it, or
+	 * read it forever. The scan names it; no git is run on this quarantine. */
+	for (size_t i = 0; i < g->q.loose.n && !g->q.blocking; i++) {
+		char hex[HEXOID_MAX_HEXSZ + 2], *path;
+		struct stat st;
+
+		hexoid_encode(hex, g->hexsz, hexoid_oidset_at(&g->q.loose, i), 1, g->algo);
+		hex[g->hexsz] = 0;
+		memmove(hex + 3, hex + 2, g->hexsz - 1);
+		hex[2] = '/';
+		if (!(path = hexoid_join(g->quarantine, hex))) {
+			hexoid_gate_oom(g);
+			break;
+		}
+		if (!stat(path, &st) && !S_ISREG(st.st_mode))
+			g->q.blocking = 1;
+		free(path);
+	}
 }
 
 int hexoid_gate_pushed(const struct hexoid_gate *g, const unsigned char *oid)
