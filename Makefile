@@ -6,10 +6,12 @@
 #   make check-go         the Go package (bindings/go): go test, shared and static
 #   make bench-go         the Go package's benchmarks beside encoding/hex (and without cgo)
 #   make demo             verify this repository's and a fresh SHA-256 repository's listings
-#   make check-sanitize   the tests again under -fsanitize=address,undefined
+#   make check-sanitize   the C tests and the command's suites under -fsanitize=address,undefined
+#                         (check-sanitize-all: every shell suite too)
 #   make check-tsan       the threading tests under -fsanitize=thread
 #   make fuzz-smoke       build the libFuzzer targets (clang), run each FUZZ_SECONDS
-#   make check-aarch64    cross-build for AArch64 and run the tests under qemu-aarch64
+#   make check-aarch64    cross-build for AArch64, run the C tests and the command's option and
+#                         format suites under qemu-aarch64
 #   make bench            the benchmarks (ARGS='--benchmark_filter=...'); see bench/bench.mk
 #   make bench-report     a fixed set; writes bench/results/<cpu>.{json,md,svg}
 #   make bench-all        every speed figure of the README in one command (QUICK=1,
@@ -109,7 +111,7 @@ $(BUILD)/.config: FORCE
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(CONFIG)' ]; then echo '$(CONFIG)' > $@; fi
 FORCE:
 
-.PHONY: FORCE all check check-go bench-go check-sanitize check-tsan check-live fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
+.PHONY: FORCE all check check-go bench-go check-sanitize check-sanitize-all check-tsan check-live fuzz fuzz-targets fuzz-smoke check-aarch64 demo install uninstall clean deps
 all: $(STATIC) $(SHARED) $(HEXOID)
 
 # Debian packages: installed when run as root, otherwise the exact command is printed.
@@ -176,6 +178,18 @@ SHELL_TESTS := \
 	tests/go.sh \
 	tests/install.sh
 
+# The slow lanes run every C test and, of the shell suites, the ones that reach code
+# nothing else there does. Under the sanitizers: the command's own files (cli/), the
+# hook and pushes through it, many repositories, git writing beside the audit, and the
+# hostile inputs; the listing, index, pack, audit, gate and repair code those suites
+# also reach is run by the C tests and the fuzz targets under the same sanitizers.
+# Under qemu, the arch-specific code (the kernels, dispatch, threads) is in the C tests;
+# of the shell suites, those of the command's options, formats and limits.
+SANITIZE_SHELL_TESTS := tests/cli.sh tests/formats.sh tests/check_listing.sh tests/limits.sh \
+	tests/codes.sh tests/hook.sh tests/forge.sh tests/hostile.sh tests/live.sh
+AARCH64_SHELL_TESTS := tests/cli.sh tests/formats.sh tests/check_listing.sh tests/limits.sh \
+	tests/codes.sh
+
 check: all $(TESTRUN)
 	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" MAKE="$(MAKE)" BUILD="$(BUILD)" CC="$(CC)" \
 	CFLAGS="$(CFLAGS)" LDFLAGS="$(LDFLAGS)" RUN="$(RUN)" \
@@ -183,7 +197,7 @@ check: all $(TESTRUN)
 
 # The Go package against this build: a hexoid.pc naming the source's headers and the
 # build's libraries, then go test linked with the shared library (found at run time
-# through LD_LIBRARY_PATH), again statically (-tags hexoid_static), the calls that
+# through LD_LIBRARY_PATH), a test of each family again statically (-tags hexoid_static), the calls that
 # run C threads beside Go's (GO_RACE_TESTS) under -race when the toolchain has the race
 # detector, and built and tested without cgo (CGO_ENABLED=0: the pure-Go package, the
 # same tests where they do not need the library). No module is fetched: the package
@@ -193,6 +207,9 @@ GO_TEST_FLAGS ?=
 # What runs under -race (when the toolchain has the race detector): the push check, the
 # audit, the repair's cancellation, and their examples, all of which run C threads.
 GO_RACE_TESTS ?= CheckPush|Audit|Cancel|Stops|Nil|OpenErrors
+# What runs again linked statically: a test of each family of C calls and the examples
+# (the shared run has run them all; this one proves the static link).
+GO_STATIC_TESTS ?= Example|TestDecodeID|TestDecodeRoundTrip|TestEncodeID|TestListing$$|TestAudit$$|TestCheckPushDirect|TestRepair$$|TestCodes
 GO_ENV = PKG_CONFIG_PATH=$(CURDIR)/$(BUILD)/pkgconfig GOPROXY=off GOFLAGS=-mod=mod \
 	GOCACHE=$(CURDIR)/$(BUILD)/go-cache LD_LIBRARY_PATH=$(CURDIR)/$(BUILD) CC="$(CC)"
 $(BUILD)/pkgconfig/hexoid.pc: hexoid.pc.in $(BUILD)/.config
@@ -203,7 +220,7 @@ check-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
 	@echo '# go test (shared)'
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 $(GO_TEST_FLAGS) ./...
 	@echo '# go test (static)'
-	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -tags hexoid_static $(GO_TEST_FLAGS) ./...
+	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -tags hexoid_static -run '$(GO_STATIC_TESTS)' $(GO_TEST_FLAGS) ./...
 	@cd bindings/go && if $(GO_ENV) $(GO) test -race -count=1 -run '^$$' . >$(CURDIR)/$(BUILD)/go-race.log 2>&1 || \
 		! grep -q -e 'not supported' -e 'requires cgo' $(CURDIR)/$(BUILD)/go-race.log; then \
 		echo '# go test (race)'; \
@@ -226,6 +243,10 @@ bench-go: $(STATIC) $(SHARED) $(BUILD)/pkgconfig/hexoid.pc
 
 SAN := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-sanitize:
+	$(MAKE) BUILD=build-sanitize CFLAGS="$(SAN)" LDFLAGS="$(SAN)" \
+		SHELL_TESTS="$(SANITIZE_SHELL_TESTS)" check
+# Every shell suite under the sanitizers (what check-sanitize leaves to the C tests too).
+check-sanitize-all:
 	$(MAKE) BUILD=build-sanitize CFLAGS="$(SAN)" LDFLAGS="$(SAN)" check
 
 # Many threads making their first call at once, others forcing kernels meanwhile; and
@@ -280,7 +301,8 @@ AARCH64_LIBS := /usr/aarch64-linux-gnu/lib:/usr/lib/aarch64-linux-gnu
 check-aarch64:
 	@sh scripts/deps.sh aarch64
 	$(MAKE) BUILD=build-aarch64 CC=$(AARCH64_CC) \
-		RUN="qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$(AARCH64_LIBS)" check
+		RUN="qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$(AARCH64_LIBS)" \
+		SHELL_TESTS="$(AARCH64_SHELL_TESTS)" check
 
 demo: all
 	@sh scripts/deps.sh demo

@@ -33,6 +33,19 @@ const char *test_options_init(int (*init)(void *, size_t), const void *want, siz
 	}                                                                                   \
 	static void name(void)
 
+/* TEST_TSAN: 1 under ThreadSanitizer, which makes each step many times slower: tests that
+ * scale their work or their time bounds by it say so. */
+#if defined(__SANITIZE_THREAD__)
+#define TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEST_TSAN 1
+#endif
+#endif
+#ifndef TEST_TSAN
+#define TEST_TSAN 0
+#endif
+
 /* CHECK(cond, "fmt", ...): on failure, report and go on with the test. */
 #define CHECK(cond, ...)                                                                    \
 	do {                                                                                \
