@@ -300,7 +300,7 @@ AARCH64_CC := aarch64-linux-gnu-gcc
 AARCH64_LIBS := /usr/aarch64-linux-gnu/lib:/usr/lib/aarch64-linux-gnu
 check-aarch64:
 	@sh scripts/deps.sh aarch64
-	$(MAKE) BUILD=build-aarch64 CC=$(AARCH64_CC) \
+	$(MAKE) BUILD=build-aarch64 CC=$(AARCH64_CC) EMU_ISAS= \
 		RUN="qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$(AARCH64_LIBS)" \
 		SHELL_TESTS="$(AARCH64_SHELL_TESTS)" check
 

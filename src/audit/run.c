@@ -52,7 +52,7 @@ static void audit_repo(struct run *r, const char *dir, const char *prefix, const
 		if (path && !stat(path, &st) && !S_ISREG(st.st_mode)) {
 			struct where w = { rp.dir, (char *)prefix, 0 };
 			hexoid_audit_file_finding(r, HEXOID_AREA_CONFIG_FILES, &w, "config",
-						  HEXOID_AUDIT_NOT_A_FILE, "not a regular file (%s): not read",
+						  HEXOID_CODE_NOT_A_FILE, "not a regular file (%s): not read",
 						  S_ISDIR(st.st_mode)    ? "a folder"
 						  : S_ISFIFO(st.st_mode) ? "a FIFO"
 						  : S_ISSOCK(st.st_mode) ? "a socket"
