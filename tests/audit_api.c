@@ -343,7 +343,7 @@ TEST(audit_api_cancel)
 	double full, after;
 	unsigned jobs, delay;
 	const char *run = getenv("RUN");
-	int rc, slowed = TEST_TSAN || (run && *run);
+	int rc, slowed = TEST_SANITIZED || (run && *run);
 
 	strcpy(dir, "/tmp/hexoid-audit-cancel-XXXXXX");
 	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -382,9 +382,9 @@ TEST(audit_api_cancel)
 				jobs, delay, after * 1000);
 			CHECK(rc == 1, "jobs %u, cancelled at %u ms: returns 1 (cancelled), not %d", jobs, delay, rc);
 			/* Within 200 ms, and before the whole run would end (a pack's scan
-			 * asks at least ten times a second: up to 100 ms late). Under
-			 * ThreadSanitizer or an emulator (make check's RUN), which make each
-			 * step many times slower, only the second: the native run holds the
+			 * asks at least ten times a second: up to 100 ms late). Under a
+			 * sanitizer or an emulator (make check's RUN), which make each step
+			 * many times slower, only the second: the native run holds the
 			 * first. */
 			CHECK((after < 0.2 || slowed) && after + delay / 1000.0 < full * 0.9,
 			      "jobs %u, cancelled at %u ms: back %.0f ms later (whole run %.0f ms)",

@@ -46,6 +46,19 @@ const char *test_options_init(int (*init)(void *, size_t), const void *want, siz
 #define TEST_TSAN 0
 #endif
 
+/* TEST_SANITIZED: 1 under any sanitizer (ASan, UBSan, TSan), for time bounds that only a
+ * native build is held to. */
+#if defined(__SANITIZE_ADDRESS__) || TEST_TSAN
+#define TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define TEST_SANITIZED 1
+#endif
+#endif
+#ifndef TEST_SANITIZED
+#define TEST_SANITIZED 0
+#endif
+
 /* CHECK(cond, "fmt", ...): on failure, report and go on with the test. */
 #define CHECK(cond, ...)                                                                    \
 	do {                                                                                \

@@ -90,7 +90,7 @@ static int header_is(const char *s, const char *end, const char *word)
 int hexoid_object_check(enum hexoid_object_type type, const void *text, size_t len,
 			enum hexoid_algo algo, hexoid_header_fn *fn, void *ctx)
 {
-	const char *s = text, *end = s + len;
+	const char *s = text, *end;
 	size_t hexsz = hexoid_hexsz(algo);
 	unsigned line = 0;
 	int found = 0;
@@ -99,6 +99,7 @@ int hexoid_object_check(enum hexoid_object_type type, const void *text, size_t l
 		return -1;
 	if (!len)
 		return 0; /* and text may be NULL: no pointer arithmetic on it */
+	end = s + len;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *eol = nl ? nl : end;
