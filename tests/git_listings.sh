@@ -4,7 +4,7 @@
 # that come from commands rather than from files, (merges, an octopus, tags, a submodule, notes, a partial
 # clone, a bundle): each listing is valid with its format's name and with auto; then an
 # uppercase digit, and in another copy a 'G', planted in its first, middle and last
-# records (tests/plant.awk) are reported at their exact LINE:COL, and nothing else, with
+# records (tests/plant.awk's rules, by tests/plant_all.awk) are reported at their exact LINE:COL, and nothing else, with
 # the format given and with auto; so is a '-' in one (a byte that is no letter, where an
 # ID may be told from a path by its shape). Prints "ok N - ..." / "not ok N - ...". Needs: HEXOID.
 set -u
