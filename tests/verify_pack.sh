@@ -31,14 +31,7 @@ fresh() {
 	f_pack=${2:-$pack}
 	cat "$f_pack" >"$tmp/$1.pack" && cat "${f_pack%.pack}.idx" >"$tmp/$1.idx"
 }
-# has FILE WORD: a line of FILE holds WORD (a shell loop: no process).
-has() {
-	while IFS= read -r h_line || [ -n "$h_line" ]; do
-		case $h_line in *"$2"*) return 0 ;; esac
-	done <"$1"
-	return 1
-}
-# flip_at FILE OFFSET BYTE [MASK]: flip_'s work when the byte at OFFSET is known to be
+# flip_at FILE OFFSET BYTE [MASK]: flip's work when the byte at OFFSET is known to be
 # BYTE (a number): no od to read it.
 flip_at() {
 	printf "\\$(printf %03o $(($3 ^ ${4:-255})))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
@@ -290,7 +283,7 @@ for fmt in sha1 sha256; do
 	set -- $(od -An -v -tu1 "$pack")
 	at=0 b_i=0
 	while [ $at -lt "$size" ]; do
-		# $1 is the byte at offset i: shift to the byte at offset at.
+		# $1 is the byte at offset b_i: shift to the byte at offset at.
 		shift $((at - b_i))
 		b_i=$at
 		flip_at "$tmp/bit$at.pack" $at $1 1
