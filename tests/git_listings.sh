@@ -4,7 +4,7 @@
 # that come from commands rather than from files, (merges, an octopus, tags, a submodule, notes, a partial
 # clone, a bundle): each listing is valid with its format's name and with auto; then an
 # uppercase digit, and in another copy a 'G', planted in its first, middle and last
-# records (tests/plant.awk) are reported at their exact LINE:COL, and nothing else, with
+# records (tests/plant.awk's rules, by tests/plant_all.awk) are reported at their exact LINE:COL, and nothing else, with
 # the format given and with auto; so is a '-' in one (a byte that is no letter, where an
 # ID may be told from a path by its shape). Prints "ok N - ..." / "not ok N - ...". Needs: HEXOID.
 set -u
@@ -202,52 +202,49 @@ listings() { # listings HASH DIR L
 		refs/heads refs/tags # (not refs/replace: its names hold IDs)
 }
 
-# The header of a bundle (through its blank line), and its size in bytes.
+# The header of a bundle (through its blank line).
 bundle_header() { sed -n '1,/^$/p' "$1"; }
 
-# plant FILE FORMAT MODE OUT: OUT is FILE with the planted IDs, $tmp/want their LINE:COL.
-# In rev-list --objects, what follows the first ID is a path, hex or not (the notes tree
-# names its blobs by the IDs of the commits they annotate): only first IDs are planted.
-plant() {
-	case $1 in
-	*-objects | *-objects-tree | *-boundary | *-edge | *-missing | */pack-objects | *-rest) first=1 ;;
-	*) first=0 ;;
-	esac
-	case $2 in
-	# Records ended by NUL, a newline in one (merge-tree's messages) kept as \001.
-	*-z) tr '\0\n' '\n\001' <"$1" | plant_awk $3 | tr '\n\001' '\0\n' >"$4" ;;
-	bundle)
-		bundle_header "$1" | plant_awk $3 >"$4"
-		tail -c +$(($(bundle_header "$1" | wc -c) + 1)) "$1" >>"$4" ;;
-	*) plant_awk $3 <"$1" >"$4" ;;
-	esac
+# Each listing is checked by few processes: tests/plant_all.awk plants the IDs of every
+# listing in one run, hexoid verify reads many files a run (one run for each set of
+# options), and tests/listing_judge.awk tells the files apart by the names its reports
+# carry and judges every case. Files are added to a run by "member KEY FILE" (KEY is
+# "ROUND:OPTIONS"), and each case is a line of $tmp/cases (see listing_judge.awk).
+plant_all=$(dirname "$0")/plant_all.awk
+judge_awk=$(dirname "$0")/listing_judge.awk
+member() { printf '%s\t%s\n' "$1" "$2" >>"$tmp/members"; }
+case_() { # case_ KIND NAME FIELDS...: a line of tab-separated fields
+	c_line=$1
+	shift
+	for c_f in "$@"; do c_line="$c_line	$c_f"; done
+	printf '%s\n' "$c_line" >>"$tmp/cases"
 }
-plant_awk() {
-	awk -v hexsz=$hexsz -v mode=$1 -v first=$first -v skip=': ok$' -v want="$tmp/want" -f "$plant_awk"
+# run KEY FILE...: hexoid verify with KEY's options over the files; its status and stderr
+# for the judge.
+run_k=0
+run() {
+	run_k=$((run_k + 1))
+	r_opts=${1#*:}
+	r_key=$1
+	shift
+	$H verify $r_opts "$@" >/dev/null 2>"$tmp/run.$run_k.err"
+	printf '%s\t%s\t%s\n' "$r_key" $? "$tmp/run.$run_k.err" >>"$tmp/runs"
 }
-
-# found NAME FILE ARGS...: hexoid reports exactly the planted places, and nothing else.
-found() {
-	what=$1 in=$2
-	shift 2
-	$H verify "$@" "$in" >/dev/null 2>"$tmp/err"
-	st=$?
-	grep ': error: ' "$tmp/err" | sed "s|^$in:||; s|: error: .*||" >"$tmp/got"
-	if [ $st != 1 ]; then
-		fail "$what: exit $st, expected 1"
-		sed 's/^/#   /' "$tmp/err" | head -5
-	elif ! cmp -s "$tmp/want" "$tmp/got"; then
-		fail "$what: reported at $(tr '\n' ' ' <"$tmp/got")instead of $(tr '\n' ' ' <"$tmp/want")"
-		sed 's/^/#   /' "$tmp/err" | head -5
-	elif [ "$mode" = upper ] && [ "$(grep -c 'uppercase hex digit' "$tmp/err")" != "$(wc -l <"$tmp/want")" ]; then
-		fail "$what: not every report says uppercase"
-	elif [ "$mode" = nonhex ] && [ "$(grep -c "invalid hex digit 'G'" "$tmp/err")" != "$(wc -l <"$tmp/want")" ]; then
-		fail "$what: not every report names the 'G'"
-	elif [ "$mode" = punct ] && [ "$(grep -c "invalid hex digit '-'" "$tmp/err")" != "$(wc -l <"$tmp/want")" ]; then
-		fail "$what: not every report names the '-'"
-	else
-		pass "$what"
-	fi
+# run_all: every run the members name, then the judge's lines as TAP lines.
+run_all() {
+	: >"$tmp/runs"
+	awk -F '\t' -v q="'" '!($1 in at) { at[$1] = ++n; key[n] = $1 }
+		{ args[at[$1]] = args[at[$1]] " " q $2 q }
+		END { for (i = 1; i <= n; i++) print "run " q key[i] q args[i] }' "$tmp/members" >"$tmp/runs.sh"
+	. "$tmp/runs.sh"
+	awk -v hexsz=$hexsz -f "$judge_awk" "$tmp/runs" "$tmp/cases" >"$tmp/judged"
+	while IFS= read -r j_line; do
+		case $j_line in
+		"ok "*) pass "${j_line#ok }" ;;
+		"not ok "*) fail "${j_line#not ok }" ;;
+		*) echo "$j_line" ;;
+		esac
+	done <"$tmp/judged"
 }
 
 # The outputs of other commands, "NAME GIT-ARGS..." a line: what auto makes of them is
@@ -281,67 +278,23 @@ others() { # others DIR L
 	EOF
 }
 
-# rule NAME FILE: auto either takes the output (exit 0), and then finds an uppercase digit
-# and a 'G' planted in its first, middle and last records at their LINE:COL, or says once
-# that it cannot tell what the output is (exit 2), and then --format=text does (where
-# no path looks like a broken ID). Never a report on valid output.
+# rule NAME FILE FIRST: auto either takes the output (exit 0), and then finds an uppercase
+# digit and a 'G' planted in its first, middle and last records at their LINE:COL, or says
+# once that it cannot tell what the output is (exit 2), and then --format=text does (where
+# no path looks like a broken ID). Never a report on valid output. (Both runs read every
+# file and its planted copies; the judge picks the one auto's answer calls for.)
 rule() {
-	what=$1 in=$2
-	$H verify "$in" >/dev/null 2>"$tmp/err"
-	st=$?
-	if [ $st = 2 ]; then
-		if [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^hexoid: $in: cannot tell which git output this is: name it with --format=\.\.\., or --format=text$" "$tmp/err"; then
-			pass "$what: auto says once it cannot tell"
-		else
-			fail "$what: exit 2, but not the one line"
-			sed 's/^/#   /' "$tmp/err" | head -3
-		fi
-		# --format=text, where no path is named like a broken ID (the heuristic
-		# would take the file named hexsz-1 digits and a 'g' for one).
-		grep -Eq "[0-9a-f]{$((hexsz - 1))}g" "$in" && return
-		$H verify --format=text "$in" >/dev/null 2>"$tmp/err"
-		judge "$what: clean as --format=text" 0 "" $?
-		opts=--format=text
-	elif [ $st != 0 ]; then
-		fail "$what: valid output, exit $st with auto"
-		sed 's/^/#   /' "$tmp/err" | head -3
-		return
-	else
-		pass "$what: auto takes it ($(grep -c . "$in") lines)"
-		opts=
-	fi
-	first=0
-	case $what in *name-rev | *ref-tab-name) first=1 ;; esac # a name may hold an ID: refs/replace/<oid>
-	for mode in upper nonhex; do
-		: >"$tmp/want"
-		plant_awk $mode <"$in" >"$in.$mode"
-		[ -s "$tmp/want" ] || continue
-		$H verify $opts "$in.$mode" >/dev/null 2>"$tmp/err"
-		st=$?
-		grep ': error: ' "$tmp/err" | sed "s|^$in.$mode:||; s|: error: .*||" >"$tmp/got"
-		if [ $st = 1 ] && cmp -s "$tmp/want" "$tmp/got"; then
-			pass "$what: $mode at $(tr '\n' ' ' <"$tmp/want")found by ${opts:-auto}"
-		else
-			fail "$what: $mode at $(tr '\n' ' ' <"$tmp/want")exit $st, reported at $(tr '\n' ' ' <"$tmp/got")"
-			sed 's/^/#   /' "$tmp/err" | head -3
-		fi
-	done
+	printf '%s\t%s\t%s\tupper nonhex\n' "$3" "$2" "$2" >>"$tmp/ctl"
+	for r_f in "$2" "$2.upper" "$2.nonhex"; do member 1: "$r_f" && member 1:--format=text "$r_f"; done
+	case_ rule "$1" 1: "$2" 1:--format=text
 }
 
 # abbrev NAME FORMAT FILE COL: each line is reported once, as abbreviated, at COL, with the
 # format given and with auto.
 abbrev() {
-	for f in $2 auto; do
-		$H verify --format=$f "$3" >/dev/null 2>"$tmp/err"
-		st=$?
-		lines=$(grep -c . "$3")
-		if [ $st = 1 ] && [ "$(grep -c ": error: abbreviated object ID: [0-9]* hex digits, expected .*: run git with --no-abbrev to print whole IDs$" "$tmp/err")" = $lines ] &&
-			[ "$(grep -c ': error: ' "$tmp/err")" = $lines ] && grep -q "^$3:1:$4: error: abbreviated" "$tmp/err"; then
-			pass "$1: abbreviated, each of $lines lines at column $4, --format=$f"
-		else
-			fail "$1: --format=$f, exit $st"
-			sed 's/^/#   /' "$tmp/err" | head -3
-		fi
+	for a_f in $2 auto; do
+		member "1:--format=$a_f" "$3"
+		case_ abbrev "$1" "1:--format=$a_f" "$3" "$4" "$a_f"
 	done
 }
 
@@ -356,10 +309,20 @@ git3_names=' log-pretty-raw rev-list-pretty-raw cat-file-commit cat-file-tag rev
  log-pretty-raw-marks rev-list-pretty-raw-marks log-pretty-raw-notes cat-file-message log-message fast-export fast-export-nodata log-parents log-tree-parents log-parents-tree rev-list-parents left-right cherry-mark
  cherry-pick cherry-only left-right-objects filter-objects cherry cherry-v replace-medium
  replace-long ref-peeled submodule-status submodule-plus'
+git3_names=$(echo $git3_names)
 for prog in git git3; do
 if [ $prog = git3 ]; then
 	if ! [ -x "$g3" ]; then skip "the Git 3.0 build's listings" "skipped: no $g3"; continue; fi
 	gitprog=$g3
+	# The wrapper unpacks the build once and runs it with GIT_EXEC_PATH set: asked once
+	# where, every call runs the build as it does, without a shell and a dirname first.
+	# (Git 3.0 is the last: no installed git runs after this.)
+	g3exec=$("$g3" --exec-path 2>/dev/null) || g3exec=
+	if [ -n "$g3exec" ] && [ -x "${g3exec%/libexec/git-core}/bin/git" ]; then
+		GIT_EXEC_PATH=$g3exec
+		export GIT_EXEC_PATH
+		gitprog=${g3exec%/libexec/git-core}/bin/git
+	fi
 fi
 for fmt in sha1 sha256; do
 	if [ $fmt = sha1 ]; then hexsz=40; else hexsz=64; fi
@@ -373,44 +336,71 @@ for fmt in sha1 sha256; do
 	(listings $fmt "$r" "$L") >"$tmp/list" 2>"$tmp/git.log" || true
 	if [ $prog = git3 ]; then
 		while read -r f name; do
-			case " $(echo $git3_names) " in *" $name "*) echo "$f $name" ;; esac
+			case " $git3_names " in *" $name "*) echo "$f $name" ;; esac
 		done <"$tmp/list" >"$tmp/list3"
 		mv "$tmp/list3" "$tmp/list"
 		want=45
 	else
 		want=92
 	fi
-	[ "$(wc -l <"$tmp/list")" -ge $want ] && pass "$prog $fmt: git printed $(wc -l <"$tmp/list") listings" ||
-		{ fail "$prog $fmt: git printed only $(wc -l <"$tmp/list") listings: $(awk '{ print $2 }' "$tmp/list" | tr '\n' ' ')"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }
+	nlist=0
+	while read -r f name; do nlist=$((nlist + 1)); done <"$tmp/list"
+	[ $nlist -ge $want ] && pass "$prog $fmt: git printed $nlist listings" ||
+		{ fail "$prog $fmt: git printed only $nlist listings: $(awk '{ print $2 }' "$tmp/list" | tr '\n' ' ')"; sed 's/^/#   /' "$tmp/git.log" | tail -3; }
 	[ $prog = git3 ] && fmt="git3 $fmt"
+	: >"$tmp/cases"
+	: >"$tmp/members"
+	: >"$tmp/ctl"
+	: >"$tmp/post"
+	# Each listing: valid with its format and with auto; an uppercase digit, a 'G' and a
+	# '-' planted in its first, middle and last records (tests/plant.awk's rules) found at
+	# their LINE:COL, and nothing else, with the format given and with auto; the
+	# uppercase accepted with --mixed.
 	while read -r f name; do
 		file=$L/$name
 		if ! [ -s "$file" ]; then
-			fail "$fmt $name: git printed nothing"
+			case_ fail "$fmt $name: git printed nothing"
 			continue
 		fi
-		$H verify --format=$f "$file" >/dev/null 2>"$tmp/err"
-		judge "$fmt $name: valid as --format=$f" 0 "" $?
-		$H verify --format=auto "$file" >/dev/null 2>"$tmp/err"
-		judge "$fmt $name: valid with auto" 0 "" $?
+		# In rev-list --objects, what follows the first ID is a path, hex or not (the
+		# notes tree names its blobs by the IDs of the commits they annotate): only
+		# first IDs are planted.
+		case $file in
+		*-objects | *-objects-tree | *-boundary | *-edge | *-missing | */pack-objects | *-rest) first=1 ;;
+		*) first=0 ;;
+		esac
+		case $f in
+		# Records ended by NUL, a newline in one (merge-tree's messages) kept as \001.
+		*-z) tr '\0\n' '\n\001' <"$file" >"$file.nl" && out=$file.nl && echo "z $file" >>"$tmp/post" ;;
+		bundle) bundle_header "$file" >"$file.head" && out=$file.head && echo "bundle $file" >>"$tmp/post" ;;
+		*) out=$file ;;
+		esac
+		printf '%s\t%s\t%s\tupper nonhex punct\n' $first "$out" "$out" >>"$tmp/ctl"
+		member "1:--format=$f" "$file"
+		member 1:--format=auto "$file"
+		case_ clean "$fmt $name: valid as --format=$f" "1:--format=$f" "$file"
+		case_ clean "$fmt $name: valid with auto" 1:--format=auto "$file"
 		for mode in upper nonhex punct; do
-			plant "$file" $f $mode "$file.$mode"
-			if ! [ -s "$tmp/want" ]; then
-				fail "$fmt $name: nothing to plant ($mode)"
-				continue
-			fi
-			found "$fmt $name: $mode at $(tr '\n' ' ' <"$tmp/want")--format=$f" "$file.$mode" --format=$f
-			found "$fmt $name: $mode, auto" "$file.$mode" --format=auto
+			member "1:--format=$f" "$file.$mode"
+			member 1:--format=auto "$file.$mode"
+			case_ found "$fmt $name: $mode at %W--format=$f" "1:--format=$f" "$file.$mode" "$out.$mode.want" $mode \
+				"$fmt $name: nothing to plant ($mode)"
+			case_ found "$fmt $name: $mode, auto" 1:--format=auto "$file.$mode" "$out.$mode.want" $mode ""
 		done
-		$H verify --format=$f --mixed "$file.upper" >/dev/null 2>"$tmp/err"
-		judge "$fmt $name: --mixed accepts the uppercase" 0 "" $?
+		member "1:--format=$f --mixed" "$file.upper"
+		case_ clean "$fmt $name: --mixed accepts the uppercase" "1:--format=$f --mixed" "$file.upper"
 	done <"$tmp/list"
+
 	# The rule for auto, on outputs no format was made for.
 	(others "$r" "$L") >"$tmp/others" 2>"$tmp/git.log"
-	[ "$(wc -l <"$tmp/others")" -ge 12 ] && pass "$fmt: git printed $(wc -l <"$tmp/others") other outputs" ||
-		fail "$fmt: git printed only $(tr '\n' ' ' <"$tmp/others")"
+	nothers=0 others_names=
+	while read -r name; do nothers=$((nothers + 1)) others_names="$others_names$name "; done <"$tmp/others"
+	[ $nothers -ge 12 ] && case_ pass "$fmt: git printed $nothers other outputs" ||
+		case_ fail "$fmt: git printed only $others_names"
 	while read -r name; do
-		rule "$fmt $name" "$L/$name"
+		first=0
+		case $name in name-rev | ref-tab-name) first=1 ;; esac # a name may hold an ID: refs/replace/<oid>
+		rule "$fmt $name" "$L/$name" $first
 	done <"$tmp/others"
 
 	# Abbreviated IDs, wherever they stand: one message, which names --no-abbrev.
@@ -426,6 +416,19 @@ for fmt in sha1 sha256; do
 	abbrev "$fmt diff-tree --abbrev" diff-raw "$L/diff-abbrev" 16
 	git_ -C "$r" ls-tree --abbrev=10 main >"$L/ls-tree-abbrev"
 	abbrev "$fmt ls-tree --abbrev" ls-tree "$L/ls-tree-abbrev" 13
+
+	# Plant every listing's IDs, put the records ended by NUL back and a bundle's pack
+	# after its planted header, run hexoid, judge.
+	awk -v hexsz=$hexsz -f "$plant_all" "$tmp/ctl"
+	while read -r kind file; do
+		if [ $kind = z ]; then
+			for mode in upper nonhex punct; do tr '\n\001' '\0\n' <"$file.nl.$mode" >"$file.$mode"; done
+		else
+			tail -c +$(($(wc -c <"$file.head") + 1)) "$file" >"$file.pack"
+			for mode in upper nonhex punct; do cat "$file.head.$mode" "$file.pack" >"$file.$mode"; done
+		fi
+	done <"$tmp/post"
+	run_all
 
 	[ $prog = git3 ] && continue
 

@@ -26,12 +26,31 @@ be32() { printf '\\%03o\\%03o\\%03o\\%03o' $(($1 >> 24 & 255)) $(($1 >> 16 & 255
 # hex2oct HEX: the octal escapes of the bytes HEX spells, for poke.
 hex2oct() { echo "$1" | awk '{ for (i = 1; i < length($0); i += 2) printf "\\%03o", index("0123456789abcdef", substr($0, i, 1)) * 16 + index("0123456789abcdef", substr($0, i + 1, 1)) - 17 }'; }
 # fresh NAME [PACK]: writable copies of PACK (the clean one by default) and its index as
-# $tmp/NAME.pack and .idx.
+# $tmp/NAME.pack and .idx (written by cat, so writable, whatever PACK's mode).
 fresh() {
 	f_pack=${2:-$pack}
-	rm -f "$tmp/$1.pack" "$tmp/$1.idx"
-	cp "$f_pack" "$tmp/$1.pack" && cp "${f_pack%.pack}.idx" "$tmp/$1.idx" &&
-		chmod u+w "$tmp/$1.pack" "$tmp/$1.idx"
+	cat "$f_pack" >"$tmp/$1.pack" && cat "${f_pack%.pack}.idx" >"$tmp/$1.idx"
+}
+# flip_at FILE OFFSET BYTE [MASK]: flip's work when the byte at OFFSET is known to be
+# BYTE (a number): no od to read it.
+flip_at() {
+	printf "\\$(printf %03o $(($3 ^ ${4:-255})))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+# batch STATUS PACK...: each PACK of the last verify-pack run (STATUS its exit) was
+# damaged. Prints "S PACK" for each: 2 when stderr has "hexoid: PACK: error: ...", else 1
+# when stdout has a line of PACK's with "error", else 0 (no message: a failure); each S
+# is "bad" when the run exited by a signal, or not with the highest S (so every pack of
+# it fails). A message may name the pack or its index: PACK without ".pack", then ".".
+batch() {
+	b_st=$1
+	shift
+	awk -v list="$*" -v st="$b_st" 'BEGIN { n = split(list, p, " "); for (i = 1; i <= n; i++) { b[i] = p[i]; sub(/\.pack$/, ".", b[i]) } }
+		FILENAME == ARGV[1] { for (i = 1; i <= n; i++) if (index($0, b[i]) == 1 && index($0, "error") && s[i] < 1) s[i] = 1; next }
+		{ for (i = 1; i <= n; i++) if (index($0, "hexoid: " b[i]) == 1 && index($0, ": error: ")) s[i] = 2 }
+		END {
+			for (i = 1; i <= n; i++) if (s[i] > m) m = s[i]
+			for (i = 1; i <= n; i++) print (st > 128 || st != m ? "bad" : s[i] + 0), p[i]
+		}' "$tmp/out" "$tmp/err"
 }
 # same_as NAME FILE: stdout of the last run is FILE's bytes (and FILE is not empty: an
 # empty one comes from a run that failed, and said so).
@@ -96,10 +115,10 @@ for fmt in sha1 sha256; do
 	idx=${pack%.pack}.idx
 	git -C "$r" verify-pack -v "$idx" >"$tmp/v"
 	# "oid type size size-in-pack offset [depth base]"; the summary lines after differ.
-	nobj=$(awk '$2 ~ /^(commit|tree|blob|tag)$/ && NF >= 5' "$tmp/v" | wc -l | tr -d ' ')
-	ncommit=$(awk '$2 == "commit" && NF >= 5' "$tmp/v" | wc -l | tr -d ' ')
-	ntag=$(awk '$2 == "tag" && NF >= 5' "$tmp/v" | wc -l | tr -d ' ')
-	size=$(wc -c <"$pack" | tr -d ' ')
+	set -- $(awk '$2 ~ /^(commit|tree|blob|tag)$/ && NF >= 5 { n++; c += $2 == "commit"; t += $2 == "tag" }
+		END { print n + 0, c + 0, t + 0 }' "$tmp/v")
+	nobj=$1 ncommit=$2 ntag=$3
+	size=$(($(wc -c <"$pack")))
 
 	# --- Clean.
 	vp "$idx"
@@ -219,36 +238,72 @@ for fmt in sha1 sha256; do
 
 	# --- Truncated: in the header, after it, inside a commit, without the trailer, a byte
 	# short. The index is intact; only the pack is cut.
+	# All in one run: each cut pack's own message tells it apart.
 	set -- $(awk '$2 == "commit" && NF == 5 { print $5, $4; exit }' "$tmp/v")
-	for len in 0 5 12 $(($1 + $2 / 2)) $((size - rawsz - 1)) $((size - rawsz)) $((size - 1)); do
-		fresh cut
-		head -c $len "$pack" >"$tmp/cut.pack"
-		vp "$tmp/cut.pack"
-		broken "$fmt: pack cut to $len of $size bytes" $?
+	lens="0 5 12 $(($1 + $2 / 2)) $((size - rawsz - 1)) $((size - rawsz)) $((size - 1))"
+	set --
+	for len in $lens; do set -- "$@" "$tmp/cut$len.idx"; done
+	tee "$@" <"$idx" >/dev/null
+	set --
+	for len in $lens; do
+		head -c $len "$pack" >"$tmp/cut$len.pack"
+		set -- "$@" "$tmp/cut$len.pack"
 	done
+	vp "$@"
+	cut_st=$?
+	batch $cut_st "$@" >"$tmp/batch"
+	while read -r b_s b_p; do
+		len=${b_p#"$tmp/cut"}
+		len=${len%.pack}
+		case $b_s in
+		1) pass "$fmt: pack cut to $len of $size bytes: exit 1 with an error line" ;;
+		2) pass "$fmt: pack cut to $len of $size bytes: exit 2 with an error message" ;;
+		*)
+			fail "$fmt: pack cut to $len of $size bytes: run exit $cut_st and no error message where it belongs"
+			sed 's/^/#   /' "$tmp/out" "$tmp/err" | grep -F "cut$len." | head -5
+			;;
+		esac
+	done <"$tmp/batch"
 
 	# --- A bit flipped at 40 places spread over the pack (16 under an emulator, where
 	# each run costs more; the CRCs and checksums catch each): exit 1 or 2 with a
 	# message, never a signal.
+	# Copies made by one tee each, the bytes read by one od, all checked by one run: each
+	# copy's own message tells it apart.
 	places=40
 	[ -n "${RUN:-}" ] && places=16
-	step=$((size / places + 1)) at=0 bad=0 tried=0
+	step=$((size / places + 1)) at=0 tried=0
+	set --
+	while [ $at -lt "$size" ]; do set -- "$@" "$tmp/bit$at.pack"; at=$((at + step)); done
+	tee "$@" <"$pack" >/dev/null
+	set --
+	at=0
+	while [ $at -lt "$size" ]; do set -- "$@" "$tmp/bit$at.idx"; at=$((at + step)); done
+	tee "$@" <"$idx" >/dev/null
+	set -- $(od -An -v -tu1 "$pack")
+	at=0 b_i=0
 	while [ $at -lt "$size" ]; do
-		fresh bit
-		flip "$tmp/bit.pack" $at 1
-		vp "$tmp/bit.pack"
-		got=$?
-		case $got in
-		1) grep -q 'error' "$tmp/out" || got="1 without an error line" ;;
-		2) grep -q '^hexoid: .*: error: ' "$tmp/err" || got="2 without a message" ;;
-		esac
-		case $got in 1 | 2) ;; *)
-			[ $bad -lt 3 ] && echo "#   bit 0 of byte $at: exit $got"
+		# $1 is the byte at offset b_i: shift to the byte at offset at.
+		shift $((at - b_i))
+		b_i=$at
+		flip_at "$tmp/bit$at.pack" $at $1 1
+		tried=$((tried + 1)) at=$((at + step))
+	done
+	set --
+	at=0
+	while [ $at -lt "$size" ]; do set -- "$@" "$tmp/bit$at.pack"; at=$((at + step)); done
+	vp "$@"
+	bit_st=$?
+	batch $bit_st "$@" >"$tmp/batch"
+	bad=0
+	while read -r b_s b_p; do
+		case $b_s in 1 | 2) ;; *)
+			at=${b_p#"$tmp/bit"}
+			[ $bad -lt 3 ] && echo "#   bit 0 of byte ${at%.pack}: no message (the run's exit $bit_st)"
 			bad=$((bad + 1))
 			;;
 		esac
-		tried=$((tried + 1)) at=$((at + step))
-	done
+	done <"$tmp/batch"
 	[ $bad = 0 ] && pass "$fmt: a bit flipped at $tried places: exit 1 or 2 and a message each" ||
 		fail "$fmt: a bit flipped: $bad of $tried places without exit 1 or 2 and a message"
 
@@ -305,9 +360,20 @@ jobs_same() {
 	[ -z "$js_bad" ] && pass "$1: --jobs 1, 2, 3: the same $(wc -l <"$tmp/j1" | tr -d ' ') lines, exit $js_want" ||
 		fail "$1: --jobs$js_bad differ from --jobs 1"
 }
+# history DIR COMMITS FORMAT: make_history without its repack and gc (git, a function
+# while it runs, passes over "git -C DIR repack" and "gc"): the repack below, after the
+# twins are written, is the same one, and makes the pack alone (-f: no delta of an
+# earlier pack is reused), so the history's deltas are searched once, not three times.
+history() {
+	git() { case $3 in repack | gc) ;; *) command git "$@" ;; esac; }
+	make_history "$@"
+	h_st=$?
+	unset -f git
+	return $h_st
+}
 for fmt in sha1 sha256; do
 	h=$tmp/hist-$fmt
-	if ! make_history "$h" 3000 $fmt >"$tmp/git.log" 2>&1; then
+	if ! history "$h" 3000 $fmt >"$tmp/git.log" 2>&1; then
 		fail "$fmt: git cannot make the history"
 		sed 's/^/#   /' "$tmp/git.log" | tail -5
 		continue
@@ -318,16 +384,24 @@ for fmt in sha1 sha256; do
 	fi
 	# Twins of every 97th commit, their tree or first parent header in uppercase: they
 	# deltify against the originals, inside the chains.
-	git -C "$h" rev-list main | awk 'NR % 97 == 0' | while read -r c; do
-		git -C "$h" cat-file commit "$c" | awk 'NR == 1 && /^tree / { $2 = toupper($2) }
-			NR == 2 && /^parent / { $2 = toupper($2) } { print }' |
-			git -C "$h" hash-object -t commit -w --literally --stdin
-	done >"$tmp/twins"
-	i=0
-	while read -r t; do
-		i=$((i + 1))
-		git -C "$h" update-ref "refs/planted/$i" "$t"
-	done <"$tmp/twins"
+	# (One cat-file reads the commits, one awk writes the twins, one hash-object writes
+	# them, one update-ref names them.)
+	git -C "$h" rev-list main | awk 'NR % 97 == 0' |
+		git -C "$h" cat-file --batch='%(objectname) %(objecttype) %(objectsize)' |
+		awk -v dir="$tmp" '
+		!left && $2 == "commit" { left = $3; n++; out = dir "/twin." n; line = 0; print out; next }
+		left {
+			# Each line of the commit, and its newline: the size counts bytes, mawk
+			# reads them as they are.
+			left -= length($0) + 1
+			line++
+			if (line == 1 && /^tree /) $2 = toupper($2)
+			else if (line == 2 && /^parent /) $2 = toupper($2)
+			print >out
+			if (left <= 0) { close(out); left = 0; getline }
+		}' >"$tmp/twin.paths"
+	git -C "$h" hash-object -t commit -w --literally --stdin-paths <"$tmp/twin.paths" >"$tmp/twins"
+	awk '{ print "create refs/planted/" NR, $1 }' "$tmp/twins" | git -C "$h" update-ref --stdin
 	git -C "$h" repack -adfq --depth=50 --window=250 >>"$tmp/git.log" 2>&1
 	hpack=$(ls "$h"/.git/objects/pack/pack-*.pack)
 	git -C "$h" verify-pack -v "${hpack%.pack}.idx" >"$tmp/hv"
