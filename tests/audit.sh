@@ -12,6 +12,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/planted.sh"
+. "$(dirname "$0")/direct.sh"
 
 # audit ARGS...: run it; stdout in $tmp/out, stderr in $tmp/err; returns its status.
 audit() { $H audit "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
@@ -311,6 +312,7 @@ unusable() {
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 g3=$srcdir/../shared/tools/git3/git
 [ -x "$g3" ] || g3=
+git3_direct
 git3_() { "$g3" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
 # first_letter WORD: the column of WORD's first letter digit (0 if none).
 first_letter() { echo "$1" | awk '{ print match($0, /[a-f]/) }'; }
