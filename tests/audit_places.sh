@@ -14,6 +14,7 @@
 # Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/direct.sh"
 
 # The places, and whether hexoid audit reads them yet. A place marked "no" is not tested
 # but listed as "# skip not yet checked by hexoid audit: PLACE"; once the audit reads it,
@@ -69,6 +70,7 @@ elif [ ! -x "$g3" ]; then
 	g3_why="no $g3"
 	g3=
 fi
+git3_direct
 git3_() { "$g3" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
 
 # ---------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 # Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/direct.sh"
 
 GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_EDITOR=true GIT_PAGER=cat
 GIT_TERMINAL_PROMPT=0 GIT_AUTHOR_DATE="1700000000 +0000" GIT_COMMITTER_DATE="1700000000 +0000"
@@ -28,6 +29,9 @@ elif [ ! -x "$g3" ]; then
 	g3_why="no $g3"
 	g3=
 fi
+# (hexoid --git runs the wrapper itself: $g3_path)
+g3_path=$g3
+git3_direct
 git3_() { "$g3" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
 
 up() { tr a-f A-F; }
@@ -753,7 +757,7 @@ else
 	# The Git 3.0 build points no ref at a commit it cannot read: main is a child of it.
 	child=$(printf "tree %s\nparent %s\n$body" "$tree" "$bad" | git3_ -C "$r" hash-object -t commit -w --stdin --literally)
 	git3_ -C "$r" update-ref refs/heads/main "$child" 2>/dev/null
-	$H repair --rewrite-history --git="$g3" "$r" >"$tmp/out" 2>&1
+	$H repair --rewrite-history --git="$g3_path" "$r" >"$tmp/out" 2>&1
 	rc=$?
 	if [ "$(git3_ -C "$r" rev-parse main~1 2>/dev/null)" = "$twin" ] && git3_ -C "$r" log --oneline >/dev/null 2>&1 &&
 		grep -q '(sha1, reftable)' "$tmp/out" && grep -q '^\[refs\] refs/heads/main: done: moved to ' "$tmp/out"; then
@@ -805,7 +809,7 @@ else
 	old=$(git3_ -C "$r" rev-parse HEAD~2)
 	git3_ -C "$r" update-ref "refs/replace/$(echo "$old" | up)" HEAD 2>/dev/null
 	pre=$(git3_ -C "$r" log --format=%s -1 "$old" 2>/dev/null)
-	$H repair --git="$g3" "$r" >"$tmp/out" 2>&1
+	$H repair --git="$g3_path" "$r" >"$tmp/out" 2>&1
 	rc=$?
 	post=$(git3_ -C "$r" log --format=%s -1 "$old" 2>/dev/null)
 	if [ $rc = 0 ] && [ "$pre" = c1 ] && [ "$post" = c3 ] &&
