@@ -36,17 +36,54 @@ git3_() { "$g3" -c user.name=hexoid -c user.email=hexoid@example.com -c init.def
 
 up() { tr a-f A-F; }
 # upcase FILE AWK-PROGRAM: the file rewritten by the program, in place, keeping its inode's mode.
-upcase() { awk "$2" "$1" >"$1.t" && cat "$1.t" >"$1" && rm -f "$1.t"; }
+# (The file is read by the shell and handed to awk as a here-document: one process, where
+# a temporary file took three. Each line ends in a newline after, as awk prints it.)
+upcase() {
+	u_text= u_n=0
+	while IFS= read -r u_l || [ -n "$u_l" ]; do
+		if [ $u_n = 0 ]; then u_text=$u_l; else u_text="$u_text
+$u_l"; fi
+		u_n=$((u_n + 1))
+	done <"$1"
+	if [ $u_n = 0 ]; then awk "$2" </dev/null >"$1"; else awk "$2" >"$1" <<EOF
+$u_text
+EOF
+	fi
+}
+# flat PATH: PATH with each / a _, in $flat.
+flat() {
+	flat= f_rest=$1
+	while :; do
+		case $f_rest in
+		*/*) flat=$flat${f_rest%%/*}_ f_rest=${f_rest#*/} ;;
+		*) flat=$flat$f_rest && return ;;
+		esac
+	done
+}
 
 # A repository with something in each place, made by the installed git: three commits,
 # an annotated tag and a branch packed, a loose branch, reflogs, a detached linked
 # worktree, ORIG_HEAD, FETCH_HEAD and shallow (the root commit: no parent to cut).
+# It is made by git once for each format (make_repo_git) and copied with its worktree:
+# the dates are fixed, so a copy is the repository git would make again, to the byte;
+# the two absolute paths that tie the worktree to it are written for the copy.
 make_repo() {
+	case $2 in */r) ;; *) make_repo_git "$@"; return ;; esac
+	m_seed=$tmp/seed-$1
+	if [ ! -d "$m_seed/r" ]; then
+		mkdir -p "$m_seed" && make_repo_git "$1" "$m_seed/r" || { rm -rf "$m_seed"; return 1; }
+	fi
+	m_dir=${2%/*}
+	cp -a "$m_seed/r" "$m_seed/wt" "$m_dir/" || return 1
+	printf 'gitdir: %s\n' "$2/.git/worktrees/wt" >"$m_dir/wt/.git" &&
+		printf '%s\n' "$m_dir/wt/.git" >"$2/.git/worktrees/wt/gitdir"
+}
+make_repo_git() {
 	git_ init -q --object-format="$1" "$2" &&
 	for _c in 1 2 3; do git_ -C "$2" commit -q --allow-empty -m "c$_c" || return 1; done &&
 	git_ -C "$2" tag -a -m t v1 HEAD~1 && git_ -C "$2" branch feature HEAD~1 &&
 	git_ -C "$2" pack-refs --all && git_ -C "$2" branch loose HEAD~2 &&
-	git_ -C "$2" worktree add -q --detach "$(dirname "$2")/wt" HEAD~1 &&
+	git_ -C "$2" worktree add -q --detach "${2%/*}/wt" HEAD~1 &&
 	git_ -C "$2" reset -q --soft HEAD && git_ -C "$2" fetch -q . main &&
 	git_ -C "$2" rev-parse HEAD~2 >"$2/.git/shallow"
 }
@@ -55,7 +92,7 @@ make_repo() {
 planted='refs/heads/loose packed-refs logs/refs/heads/main logs/HEAD worktrees/wt/HEAD ORIG_HEAD FETCH_HEAD shallow'
 plant() {
 	d=$1/.git
-	for f in $planted; do cp "$d/$f" "$1.orig.$(echo "$f" | tr / _)"; done
+	for f in $planted; do flat "$f" && cp "$d/$f" "$1.orig.$flat"; done
 	upcase "$d/refs/heads/loose" '{ print toupper($0) }'
 	upcase "$d/packed-refs" '/refs\/tags\/v1$/ { $1 = toupper($1) } /^\^/ { $0 = toupper($0) } { print }'
 	# A reflog line: "<old> <new> <who> <when>\t<message>": one ID, keeping the tab.
@@ -65,7 +102,6 @@ plant() {
 	upcase "$d/ORIG_HEAD" '{ print toupper($0) }'
 	upcase "$d/FETCH_HEAD" '{ sub(/^[0-9a-f]+/, toupper(substr($0, 1, index($0, "\t") - 1))); print }'
 	upcase "$d/shallow" '{ print toupper($0) }'
-	for f in $planted; do cp "$d/$f" "$1.planted.$(echo "$f" | tr / _)"; done
 }
 
 # What Git 2.x reads: refs with their peeled IDs, the reflogs' IDs, HEADs and pseudo-refs.
@@ -74,12 +110,14 @@ state() {
 	git_ -C "$1" reflog show --format='%H %gd %gs' main -- &&
 	git_ -C "$1" reflog show --format='%H %gd %gs' HEAD -- &&
 	git_ -C "$1" rev-parse HEAD ORIG_HEAD FETCH_HEAD &&
-	git_ -C "$(dirname "$1")/wt" rev-parse HEAD && git_ -C "$1" log --format='%H %P' --all
+	git_ -C "${1%/*}/wt" rev-parse HEAD && git_ -C "$1" log --format='%H %P' --all
 }
 
 # Every regular file of the git directory with its checksum, locks and all.
 snapshot() { (cd "$1/.git" && find . -type f -exec md5sum {} + | sort -k 2); }
-leftovers() { find "$1/.git" \( -name '*.lock' -o -name 'hexoid-repair.journal*' -o -name '*.new' \) | sort; }
+leftovers() { found_left "$1" | sort; }
+# found_left REPO: the same, unsorted (whether there are any: one process less).
+found_left() { find "$1/.git" \( -name '*.lock' -o -name 'hexoid-repair.journal*' -o -name '*.new' \); }
 
 for algo in sha1 sha256; do
 	r=$tmp/$algo/r
@@ -100,7 +138,7 @@ for algo in sha1 sha256; do
 	fi
 	if [ -z "$g3" ]; then
 		skip "$algo: the Git 3.0 build rejects the planted repository" "$g3_why"
-	elif ! git3_ -C "$r" for-each-ref >/dev/null 2>&1 && ! git3_ -C "$(dirname "$r")/wt" status >/dev/null 2>&1 &&
+	elif ! git3_ -C "$r" for-each-ref >/dev/null 2>&1 && ! git3_ -C "${r%/*}/wt" status >/dev/null 2>&1 &&
 		! git3_ -C "$r" rev-parse --verify -q ORIG_HEAD >/dev/null 2>&1; then
 		pass "$algo: the Git 3.0 build rejects the planted repository (packed-refs, the worktree's HEAD, ORIG_HEAD)"
 	else
@@ -133,7 +171,7 @@ for algo in sha1 sha256; do
 	fi
 	bad=
 	for f in $planted; do
-		cmp -s "$r.orig.$(echo "$f" | tr / _)" "$r/.git/$f" || bad="$bad $f"
+		flat "$f" && cmp -s "$r.orig.$flat" "$r/.git/$f" || bad="$bad $f"
 	done
 	[ -z "$bad" ] && pass "$algo: each repaired file is byte for byte what git wrote before the IDs were made uppercase" ||
 		fail "$algo: repaired files differ from what git wrote:$bad"
@@ -165,7 +203,7 @@ for algo in sha1 sha256; do
 		git3_ -C "$r" fsck --no-progress >/dev/null 2>&1 || why="$why fsck"
 		git3_ -C "$r" log --all --oneline >/dev/null 2>&1 || why="$why log"
 		git3_ -C "$r" rev-list --objects --all >/dev/null 2>&1 || why="$why rev-list"
-		git3_ -C "$(dirname "$r")/wt" status >/dev/null 2>&1 || why="$why worktree-status"
+		git3_ -C "${r%/*}/wt" status >/dev/null 2>&1 || why="$why worktree-status"
 		git3_ -C "$r" rev-parse ORIG_HEAD FETCH_HEAD >/dev/null 2>&1 || why="$why rev-parse"
 		cp -a "$r" "$tmp/$algo/m" 2>/dev/null
 		rm -rf "$tmp/$algo/m/.git/worktrees" # refs migrate does not take worktrees yet
@@ -321,7 +359,7 @@ for f in $more; do [ -f "$r/.git/$f" ] || ok=0; done
 if [ $ok = 0 ]; then
 	fail "more places: git did not leave them all: $(for f in $more; do [ -f "$r/.git/$f" ] || echo "$f"; done | tr '\n' ' ')"
 else
-	for f in $more; do cp "$r/.git/$f" "$tmp/more/$(echo "$f" | tr / _)"; done
+	for f in $more; do flat "$f" && cp "$r/.git/$f" "$tmp/more/$flat"; done
 	upcase "$chain" '{ print toupper($0) }'
 	upcase "$r/.git/rebase-merge/orig-head" '{ print toupper($0) }'
 	upcase "$r/.git/rebase-merge/onto" '{ print toupper($0) }'
@@ -330,7 +368,7 @@ else
 	$H repair "$r" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	bad=
-	for f in $more; do cmp -s "$r/.git/$f" "$tmp/more/$(echo "$f" | tr / _)" || bad="$bad $f"; done
+	for f in $more; do flat "$f" && cmp -s "$r/.git/$f" "$tmp/more/$flat" || bad="$bad $f"; done
 	if [ $rc = 0 ] && [ -z "$bad" ] && [ "$(grep -c ': done: ' "$tmp/out")" = 5 ] &&
 		git_ -C "$r" commit-graph verify >/dev/null 2>&1 && $H audit "$r" >/dev/null 2>&1; then
 		pass "a commit-graph chain, a stopped rebase's orig-head, onto and done, a submodule's packed-refs: each file byte for byte what git wrote"
@@ -486,13 +524,12 @@ mkdir -p "$tmp/kill"
 make_repo sha1 "$r" >/dev/null 2>&1
 state "$r" >"$tmp/kbefore" 2>&1
 plant "$r"
-cp -a "$r" "$tmp/kill/seed"
-cp -a "$tmp/kill/wt" "$tmp/kill/seed.wt"
+mkdir "$tmp/kill/seed"
+cp -a "$r" "$tmp/kill/wt" "$tmp/kill/seed/"
 k=0 bad= killed=0
 while [ $k -lt 200 ]; do
 	rm -rf "$r" "$tmp/kill/wt"
-	cp -a "$tmp/kill/seed" "$r"
-	cp -a "$tmp/kill/seed.wt" "$tmp/kill/wt"
+	cp -a "$tmp/kill/seed/r" "$tmp/kill/seed/wt" "$tmp/kill/"
 	HEXOID_REPAIR_KILL_AFTER=$k $H repair "$r" >"$tmp/out" 2>&1
 	rc=$?
 	[ $rc = 0 ] && break
@@ -504,7 +541,7 @@ while [ $k -lt 200 ]; do
 	state "$r" 2>&1 | cmp -s - "$tmp/kbefore" || bad="$bad step$k:git-reads-otherwise"
 	$H repair "$r" >"$tmp/out" 2>&1 || bad="$bad step$k:second-run-exit$?"
 	state "$r" 2>&1 | cmp -s - "$tmp/kbefore" || bad="$bad step$k:after-second-run"
-	[ -z "$(leftovers "$r")" ] || bad="$bad step$k:leftovers($(leftovers "$r" | tr '\n' ' '))"
+	[ -z "$(found_left "$r")" ] || bad="$bad step$k:leftovers($(leftovers "$r" | tr '\n' ' '))"
 	$H audit "$r" >/dev/null 2>&1 || bad="$bad step$k:audit"
 	k=$((k + 1))
 done
@@ -715,7 +752,7 @@ while [ $k -lt 100 ]; do
 	git_ -C "$r" log --all --oneline >/dev/null 2>&1 || bad="$bad step$k:git-log"
 	$H repair --rewrite-history "$r" >/dev/null 2>&1 || bad="$bad step$k:second-run"
 	heads "$r" | cmp -s - "$tmp/k-new" || bad="$bad step$k:not-finished"
-	[ -z "$(leftovers "$r")" ] || bad="$bad step$k:leftovers"
+	[ -z "$(found_left "$r")" ] || bad="$bad step$k:leftovers"
 	$H audit "$r" >/dev/null 2>&1 || bad="$bad step$k:audit"
 	k=$((k + 1))
 done
