@@ -138,12 +138,26 @@ plant() {
 # linked worktree wt/ or a repository src/ beside it) as DIR, the absolute paths linking
 # them made DIR's.
 copy() {
-	rm -rf "$2"
+	[ ! -e "$2" ] || rm -rf "$2"
 	cp -Rp "$1" "$2" || return 1
 	[ -e "$2/wt" ] || [ -e "$2/src" ] || return 0
 	find "$2" \( -name gitdir -o -name .git -o -name alternates \) -type f | while read -r c_f; do
 		sed "s|$1|$2|g" "$c_f" >"$c_f.new" && cat "$c_f.new" >"$c_f" && rm -f "$c_f.new"
 	done
+}
+
+# fresh NAME: $fresh, a folder name not used before, for a copy of a case or of the
+# state a command moves on. They are all in $tmp/fresh, removed whole by sweep (once
+# sixteen have been made), called where none of them is in use: one rm for sixteen
+# copies, where each had one.
+fresh_n=0
+fresh() {
+	[ $fresh_n != 0 ] || mkdir "$tmp/fresh"
+	fresh_n=$((fresh_n + 1))
+	fresh=$tmp/fresh/$1.$fresh_n
+}
+sweep() {
+	[ $fresh_n -lt 16 ] || { rm -rf "$tmp/fresh"; fresh_n=0; }
 }
 
 # The oracle. run WHICH FIX SUB CMD...: git 2.39 (WHICH = 2) or the Git 3.0 build (3)
@@ -154,8 +168,9 @@ run() {
 	shift 3
 	# A command that moves the state on runs in a copy; one that only reads, in place.
 	case " $* " in *' rebase '* | *' cherry-pick '* | *' revert '* | *' am '* | *' bisect '*)
-		copy "$r_fix" "$tmp/run$r_w"
-		r_dir=$tmp/run$r_w/${r_dir#"$r_fix"/}
+		fresh run$r_w
+		copy "$r_fix" "$fresh"
+		r_dir=$fresh/${r_dir#"$r_fix"/}
 		# (a copy's files have new inodes and times: the index learns them before a reset)
 		case " $* " in *' --abort '*)
 			(cd "$r_dir" && git update-index -q --refresh) >/dev/null 2>&1 ;;
@@ -268,7 +283,9 @@ case_() {
 	for c_mode in up bad; do
 		if [ $c_mode = up ]; then c_class=$c_up; else c_class=$c_bad; fi
 		[ "$c_class" = skip ] && continue
-		c=$tmp/case
+		sweep
+		fresh case
+		c=$fresh
 		copy "$c_fix" "$c"
 		plant "$c/repo/.git/$c_file" "$c_line" "$c_col" "$c_len" $c_mode
 		if [ -z "$col" ]; then
