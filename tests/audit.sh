@@ -13,6 +13,28 @@ set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/planted.sh"
 . "$(dirname "$0")/direct.sh"
+# make_clean (planted.sh), made by git once for each format and copied after: its dates
+# are fixed, so each copy is the repository git would make again. make_planted and
+# make_broken start from one too.
+eval "$(sed -n '/^make_clean() {/,/^}/{s/^make_clean()/make_clean_git()/;p;}' "$(dirname "$0")/planted.sh")"
+make_clean() {
+	if [ ! -d "$tmp/seed-clean-$2" ]; then
+		make_clean_git "$tmp/seed-clean-$2" "$2" || { rm -rf "$tmp/seed-clean-$2"; return 1; }
+	fi
+	cp -Rp "$tmp/seed-clean-$2" "$1"
+}
+# planted.sh's up and obj_loose, by the shell alone (they ran tr, and cut twice).
+up() {
+	u_s=$1 u_o=
+	while [ -n "$u_s" ]; do
+		u_r=${u_s#?}
+		u_c=${u_s%"$u_r"}
+		case $u_c in a) u_c=A ;; b) u_c=B ;; c) u_c=C ;; d) u_c=D ;; e) u_c=E ;; f) u_c=F ;; esac
+		u_o=$u_o$u_c u_s=$u_r
+	done
+	echo "$u_o"
+}
+obj_loose() { echo "objects/${1%"${1#??}"}/${1#??}"; }
 
 # audit ARGS...: run it; stdout in $tmp/out, stderr in $tmp/err; returns its status.
 audit() { $H audit "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
