@@ -522,7 +522,9 @@ rm -f "$r/.git/ORIG_HEAD.lock"
 r=$tmp/kill/r
 mkdir -p "$tmp/kill"
 make_repo sha1 "$r" >/dev/null 2>&1
-state "$r" >"$tmp/kbefore" 2>&1
+# (what git reads is compared in the shell: a cmp less each time; git's output ends in
+# a newline, which $(...) drops on both sides alike)
+kbefore=$(state "$r" 2>&1)
 plant "$r"
 mkdir "$tmp/kill/seed"
 cp -a "$r" "$tmp/kill/wt" "$tmp/kill/seed/"
@@ -538,9 +540,9 @@ while [ $k -lt 200 ]; do
 		break
 	fi
 	killed=$((killed + 1))
-	state "$r" 2>&1 | cmp -s - "$tmp/kbefore" || bad="$bad step$k:git-reads-otherwise"
+	[ "$(state "$r" 2>&1)" = "$kbefore" ] || bad="$bad step$k:git-reads-otherwise"
 	$H repair "$r" >"$tmp/out" 2>&1 || bad="$bad step$k:second-run-exit$?"
-	state "$r" 2>&1 | cmp -s - "$tmp/kbefore" || bad="$bad step$k:after-second-run"
+	[ "$(state "$r" 2>&1)" = "$kbefore" ] || bad="$bad step$k:after-second-run"
 	[ -z "$(found_left "$r")" ] || bad="$bad step$k:leftovers($(leftovers "$r" | tr '\n' ' '))"
 	$H audit "$r" >/dev/null 2>&1 || bad="$bad step$k:audit"
 	k=$((k + 1))
@@ -558,7 +560,8 @@ mkdir -p "$tmp/live"
 make_repo sha1 "$r" >/dev/null 2>&1
 c1=$(git_ -C "$r" rev-parse HEAD~2)
 i=0
-while [ $i -lt 150 ]; do echo "$c1" | up >"$r/.git/refs/heads/u$i"; i=$((i + 1)); done
+U1=$(echo "$c1" | up)
+while [ $i -lt 150 ]; do echo "$U1" >"$r/.git/refs/heads/u$i"; i=$((i + 1)); done
 (
 	set +e
 	i=0
@@ -581,16 +584,18 @@ done
 wait $wpid
 $H repair -q "$r" >>"$tmp/live/out" 2>&1
 last=$?
+# The branches git lists, once: each w<i> must be there, and the 150 u<i>.
+git_ -C "$r" for-each-ref --format='%(refname)' refs/heads >"$tmp/live/refs"
+set -- $(awk '{ have[$0] = 1 } /^refs\/heads\/u[0-9]/ { nu++ }
+	END { print nu + 0; for (i = 0; i < 60; i++) if (!(("refs/heads/w" i) in have)) printf " w%d", i }' "$tmp/live/refs")
+nu=$1
+shift
 lost=
-i=0
-while [ $i -lt 60 ]; do
-	[ "$(git_ -C "$r" rev-parse -q --verify "refs/heads/w$i")" ] || lost="$lost w$i"
-	i=$((i + 1))
-done
+for w; do lost="$lost $w"; done
 [ "$(git_ -C "$r" rev-parse main)" = "$(cat "$tmp/live/head")" ] || lost="$lost main"
 [ "$(git_ -C "$r" rev-list --count main)" = 63 ] || lost="$lost history"
 if [ -z "$lost" ] && [ ! -s "$tmp/live/writer" ] && [ $worst = 0 ] && [ $last = 0 ] &&
-	[ "$(git_ -C "$r" for-each-ref --format='%(refname)' refs/heads | grep -c '^refs/heads/u[0-9]')" = 150 ] && $H audit "$r" >/dev/null 2>&1; then
+	[ "$nu" = 150 ] && $H audit "$r" >/dev/null 2>&1; then
 	pass "beside git writing ($runs repairs meanwhile): no update lost, git never failed, then clean"
 else
 	fail "beside git writing: lost:$lost; writer: $(head -2 "$tmp/live/writer" | tr '\n' ' '); worst exit $worst, last $last, $(git_ -C "$r" for-each-ref --format='%(refname)' refs/heads | grep -c '^refs/heads/u[0-9]') u refs"
@@ -639,7 +644,23 @@ fi
 # note on a later commit, a linked worktree detached on it. The new history must be what
 # git fast-export | git fast-import makes of it, the bad commit's new ID its lowercase
 # twin's, and the Git 3.0 build must read everything.
+# mkbad DIR ALGO [SIGNATURE]: made by git once for each format (mkbad_git), then copied
+# with its worktree, its two absolute paths written for the copy, and $tree, $par, $bad
+# and $twin set as mkbad_git set them (the dates are fixed: the same repository).
 mkbad() {
+	if [ -n "${3:-}" ] || [ "${1##*/}" != r ]; then mkbad_git "$@"; return; fi
+	b_seed=$tmp/seed-bad-$2
+	if [ ! -d "$b_seed/r" ]; then
+		mkdir -p "$b_seed" && mkbad_git "$b_seed/r" "$2" || { rm -rf "$b_seed"; return 1; }
+		eval "seed_$2=\"\$tree \$par \$bad \$twin\""
+	fi
+	cp -a "$b_seed/r" "$b_seed/r.wt" "${1%/*}/" || return 1
+	printf 'gitdir: %s\n' "$1/.git/worktrees/r.wt" >"$1.wt/.git" &&
+		printf '%s\n' "$1.wt/.git" >"$1/.git/worktrees/r.wt/gitdir" || return 1
+	eval "set -- \$seed_$2"
+	tree=$1 par=$2 bad=$3 twin=$4
+}
+mkbad_git() {
 	git_ init -q --object-format="$2" "$1" &&
 	for _c in 1 2 3; do echo "$_c" >"$1/f"; git_ -C "$1" add f; git_ -C "$1" commit -q -m "c$_c" || return 1; done &&
 	tree=$(git_ -C "$1" rev-parse 'HEAD^{tree}') && par=$(git_ -C "$1" rev-parse HEAD) &&
@@ -735,9 +756,9 @@ mkdir -p "$tmp/rw-kill"
 mkbad "$r" sha1 >/dev/null 2>&1
 git_ -C "$r" worktree remove --force "$r.wt" >/dev/null 2>&1
 cp -a "$r" "$tmp/rw-kill/seed"
-heads "$r" >"$tmp/k-old"
+k_old=$(heads "$r")
 $H repair --rewrite-history "$r" >/dev/null 2>&1
-heads "$r" >"$tmp/k-new"
+k_new=$(heads "$r")
 k=0 bad= killed=0
 while [ $k -lt 100 ]; do
 	rm -rf "$r"
@@ -747,11 +768,11 @@ while [ $k -lt 100 ]; do
 	[ $rc = 0 ] && break
 	[ $rc = 137 ] || { bad="$bad step$k:exit$rc"; break; }
 	killed=$((killed + 1))
-	heads "$r" >"$tmp/k-now"
-	cmp -s "$tmp/k-now" "$tmp/k-old" || cmp -s "$tmp/k-now" "$tmp/k-new" || bad="$bad step$k:refs-half-moved"
+	k_now=$(heads "$r")
+	[ "$k_now" = "$k_old" ] || [ "$k_now" = "$k_new" ] || bad="$bad step$k:refs-half-moved"
 	git_ -C "$r" log --all --oneline >/dev/null 2>&1 || bad="$bad step$k:git-log"
 	$H repair --rewrite-history "$r" >/dev/null 2>&1 || bad="$bad step$k:second-run"
-	heads "$r" | cmp -s - "$tmp/k-new" || bad="$bad step$k:not-finished"
+	[ "$(heads "$r")" = "$k_new" ] || bad="$bad step$k:not-finished"
 	[ -z "$(found_left "$r")" ] || bad="$bad step$k:leftovers"
 	$H audit "$r" >/dev/null 2>&1 || bad="$bad step$k:audit"
 	k=$((k + 1))
