@@ -178,11 +178,31 @@ run() {
 		;;
 	esac
 	if [ "$r_w" = 2 ]; then
-		(cd "$r_dir" && git_ "$@") >"$tmp/o.$r_w" 2>"$tmp/e.$r_w" </dev/null
+		(cd "$r_dir" && git_ "$@") >"$tmp/${r_out:-o.2}" 2>"$tmp/${r_err:-e.2}" </dev/null
 	else
 		(cd "$r_dir" && git3_ "$@") >"$tmp/o.$r_w" 2>"$tmp/e.$r_w" </dev/null
 	fi
 	rs=$?
+}
+# clean_run FIX SUB CMD...: run 2, its stdout and stderr kept as $tmp/clean.out and
+# clean.err, what the planted states are compared with (written there, not copied).
+clean_run() {
+	r_out=clean.out r_err=clean.err
+	run 2 "$@"
+	r_out= r_err=
+}
+# same FILE1 FILE2: the two files are the same text, line for line, a last line without
+# its newline told apart (cmp, in the shell: git's output here holds no NUL).
+same() {
+	exec 3<"$1" 4<"$2"
+	while :; do
+		s_1=0 s_2=0
+		IFS= read -r s_a <&3 || s_1=$?
+		IFS= read -r s_b <&4 || s_2=$?
+		if [ "$s_1" != "$s_2" ] || [ "$s_a" != "$s_b" ]; then exec 3<&- 4<&-; return 1; fi
+		[ $s_1 = 0 ] || break
+	done
+	exec 3<&- 4<&-
 }
 # both NAME FIX SUB CMD...: each git takes FIX: CMD exits 0 for both, with the same
 # stdout. Kept in $tmp/clean.out for the planted states' comparisons.
@@ -190,17 +210,15 @@ both() {
 	b_name=$1 b_fix=$2 b_sub=$3
 	shift 3
 	[ -n "$g3" ] || return 0
-	run 2 "$b_fix" "$b_sub" "$@"
+	clean_run "$b_fix" "$b_sub" "$@"
 	b2=$rs
-	cp "$tmp/o.2" "$tmp/clean.out"
-	cp "$tmp/e.2" "$tmp/clean.err"
 	c_key="$b_fix $b_sub $*"
 	run 3 "$b_fix" "$b_sub" "$@"
-	if [ $b2 = 0 ] && [ $rs = 0 ] && cmp -s "$tmp/o.2" "$tmp/o.3"; then
+	if [ $b2 = 0 ] && [ $rs = 0 ] && same "$tmp/clean.out" "$tmp/o.3"; then
 		pass "$b_name: git 2.39 and the Git 3.0 build take it (git $*)"
 	else
 		fail "$b_name: git 2.39 exits $b2, the Git 3.0 build $rs, on 'git $*'"
-		sed 's/^/#   2: /' "$tmp/e.2" | head -3
+		sed 's/^/#   2: /' "$tmp/clean.err" | head -3
 		sed 's/^/#   3: /' "$tmp/e.3" | head -3
 	fi
 }
@@ -234,8 +252,8 @@ judged() {
 	run 3 "$j_fix" "$j_sub" "$@"
 	j3=$rs
 	j2same=no j3same=no
-	[ $j2 = 0 ] && cmp -s "$tmp/o.2" "$tmp/clean.out" && j2same=yes
-	[ $j3 = 0 ] && cmp -s "$tmp/o.3" "$tmp/clean.out" && j3same=yes
+	[ $j2 = 0 ] && same "$tmp/o.2" "$tmp/clean.out" && j2same=yes
+	[ $j3 = 0 ] && same "$tmp/o.3" "$tmp/clean.out" && j3same=yes
 	# complaints on stderr: git 2.39's beside its own on the clean state, the Git 3.0
 	# build's beside git 2.39's on the same state (j3quiet) and on the clean one (j3new)
 	j_q=$(complains)
@@ -275,9 +293,7 @@ case_() {
 	c_where=${where:-repo}
 	# git 2.39 on the clean state, once for each fixture and command
 	if [ -n "$g3" ] && [ $# -gt 0 ] && [ "${c_key:-}" != "$c_fix $c_where $*" ]; then
-		run 2 "$c_fix" "$c_where" "$@"
-		cp "$tmp/o.2" "$tmp/clean.out"
-		cp "$tmp/e.2" "$tmp/clean.err"
+		clean_run "$c_fix" "$c_where" "$@"
 		c_key="$c_fix $c_where $*"
 	fi
 	for c_mode in up bad; do
@@ -648,9 +664,7 @@ for fmt in sha1 sha256; do
 			clean rerere $fmt "$f" rerere status
 			id=$(head -c $hx "$f/repo/.git/MERGE_RR")
 			c_key=
-			run 2 "$f" repo rerere status
-			cp "$tmp/o.2" "$tmp/clean.out"
-			cp "$tmp/e.2" "$tmp/clean.err"
+			clean_run "$f" repo rerere status
 			for mode in up bad; do
 				copy "$f" "$tmp/case"
 				if [ $mode = up ]; then to=$(up "$id") cls=git3 col=$(echo "$id" | awk '{ print match($0, /[a-f]/) }')
@@ -805,9 +819,7 @@ for fmt in sha1 sha256; do
 			# git 2.39 reads the commit through the alternate; the Git 3.0 build cannot
 			# parse it. (The baseline is git 2.39 on this state: the commit is new.)
 			if [ -n "$g3" ]; then
-				run 2 "$tmp/case" repo log -1 --format=%T "$o"
-				cp "$tmp/o.2" "$tmp/clean.out"
-				cp "$tmp/e.2" "$tmp/clean.err"
+				clean_run "$tmp/case" repo log -1 --format=%T "$o"
 				judged git3 "$fmt alternates: an uppercase tree header in the origin's objects" "$tmp/case" repo \
 					log -1 --format=%T "$o"
 			fi
