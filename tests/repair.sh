@@ -529,9 +529,13 @@ plant "$r"
 mkdir "$tmp/kill/seed"
 cp -a "$r" "$tmp/kill/wt" "$tmp/kill/seed/"
 k=0 bad= killed=0
+# (each step in a copy of its own, $tmp/kill/K, the worktree's two paths written for
+# it: no rm of the last one)
 while [ $k -lt 200 ]; do
-	rm -rf "$r" "$tmp/kill/wt"
-	cp -a "$tmp/kill/seed/r" "$tmp/kill/seed/wt" "$tmp/kill/"
+	cp -a "$tmp/kill/seed" "$tmp/kill/$k"
+	r=$tmp/kill/$k/r
+	printf 'gitdir: %s\n' "$r/.git/worktrees/wt" >"$tmp/kill/$k/wt/.git"
+	printf '%s\n' "$tmp/kill/$k/wt/.git" >"$r/.git/worktrees/wt/gitdir"
 	HEXOID_REPAIR_KILL_AFTER=$k $H repair "$r" >"$tmp/out" 2>&1
 	rc=$?
 	[ $rc = 0 ] && break
@@ -761,7 +765,7 @@ $H repair --rewrite-history "$r" >/dev/null 2>&1
 k_new=$(heads "$r")
 k=0 bad= killed=0
 while [ $k -lt 100 ]; do
-	rm -rf "$r"
+	r=$tmp/rw-kill/r$k
 	cp -a "$tmp/rw-kill/seed" "$r"
 	HEXOID_REPAIR_KILL_AFTER=$k $H repair --rewrite-history "$r" >"$tmp/out" 2>&1
 	rc=$?
