@@ -12,6 +12,29 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/planted.sh"
+. "$(dirname "$0")/direct.sh"
+# make_clean (planted.sh), made by git once for each format and copied after: its dates
+# are fixed, so each copy is the repository git would make again. make_planted and
+# make_broken start from one too.
+eval "$(sed -n '/^make_clean() {/,/^}/{s/^make_clean()/make_clean_git()/;p;}' "$(dirname "$0")/planted.sh")"
+make_clean() {
+	if [ ! -d "$tmp/seed-clean-$2" ]; then
+		make_clean_git "$tmp/seed-clean-$2" "$2" || { rm -rf "$tmp/seed-clean-$2"; return 1; }
+	fi
+	cp -Rp "$tmp/seed-clean-$2" "$1"
+}
+# planted.sh's up and obj_loose, by the shell alone (they ran tr, and cut twice).
+up() {
+	u_s=$1 u_o=
+	while [ -n "$u_s" ]; do
+		u_r=${u_s#?}
+		u_c=${u_s%"$u_r"}
+		case $u_c in a) u_c=A ;; b) u_c=B ;; c) u_c=C ;; d) u_c=D ;; e) u_c=E ;; f) u_c=F ;; esac
+		u_o=$u_o$u_c u_s=$u_r
+	done
+	echo "$u_o"
+}
+obj_loose() { echo "objects/${1%"${1#??}"}/${1#??}"; }
 
 # audit ARGS...: run it; stdout in $tmp/out, stderr in $tmp/err; returns its status.
 audit() { $H audit "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
@@ -311,6 +334,7 @@ unusable() {
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 g3=$srcdir/../shared/tools/git3/git
 [ -x "$g3" ] || g3=
+git3_direct
 git3_() { "$g3" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
 # first_letter WORD: the column of WORD's first letter digit (0 if none).
 first_letter() { echo "$1" | awk '{ print match($0, /[a-f]/) }'; }
@@ -886,8 +910,8 @@ else
 			# Each table listed 2000 times: the Git 3.0 build reads the refs; so does the
 			# audit, each table once.
 			cp "$r3/.git/reftable/tables.list" "$tmp/tl.saved"
-			i=0
-			while [ $i -lt 2000 ]; do cat "$tmp/tl.saved"; i=$((i + 1)); done >"$r3/.git/reftable/tables.list"
+			awk '{ l[NR] = $0 } END { for (i = 0; i < 2000; i++) for (j = 1; j <= NR; j++) print l[j] }' \
+				"$tmp/tl.saved" >"$r3/.git/reftable/tables.list"
 			git3_ -C "$r3" rev-parse -q --verify HEAD >/dev/null 2>&1 &&
 				pass "$fmt reftable: the Git 3.0 build reads a tables.list that names each table 2000 times" ||
 				fail "$fmt reftable: the Git 3.0 build fails on repeated tables"

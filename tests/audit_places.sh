@@ -14,6 +14,7 @@
 # Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/direct.sh"
 
 # The places, and whether hexoid audit reads them yet. A place marked "no" is not tested
 # but listed as "# skip not yet checked by hexoid audit: PLACE"; once the audit reads it,
@@ -69,12 +70,14 @@ elif [ ! -x "$g3" ]; then
 	g3_why="no $g3"
 	g3=
 fi
+git3_direct
 git3_() { "$g3" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
 
 # ---------------------------------------------------------------------------------------
 # The audit's findings, from its --json output (one finding a line): "AREA PATH LINE
 # COLUMN CLASS", line and column "null" for a finding about a file's name.
 audit_json() { $H audit --json --no-progress "$1" >"$tmp/out" 2>"$tmp/err" </dev/null; }
+# findings WANT: prints them; exits 0 when they are WANT's lines, 1 when not.
 findings() {
 	awk 'function v(k, s) {
 			if (!match($0, "\"" k "\": (\"[^\"]*\"|[0-9]+|null)")) return "?"
@@ -82,7 +85,10 @@ findings() {
 			gsub(/"/, "", s)
 			return s
 		}
-		/^ *\{"area": / { print v("area"), v("path"), v("line"), v("column"), v("class") }' "$tmp/out"
+		FILENAME == ARGV[1] { want[++nw] = $0; next }
+		/^ *\{"area": / { f = v("area") " " v("path") " " v("line") " " v("column") " " v("class")
+			print f; if (want[++ng] != f) differ = 1 }
+		END { exit differ || ng != nw }' "$1" "$tmp/out"
 }
 
 # expect NAME REPO [FINDING...]: hexoid audit --json REPO gives exactly these findings,
@@ -98,12 +104,13 @@ expect() {
 	done
 	audit_json "$e_repo"
 	e_got=$?
-	findings >"$tmp/got"
+	findings "$tmp/want" >"$tmp/got"
+	e_same=$?
 	# A report of warnings alone exits 0.
 	if [ $e_got != $e_status ]; then
 		fail "$e_name: exit $e_got, expected $e_status"
 		sed 's/^/#   /' "$tmp/err" "$tmp/got" | head -6
-	elif cmp -s "$tmp/want" "$tmp/got"; then
+	elif [ $e_same = 0 ]; then
 		if [ $# = 0 ]; then pass "$e_name: no finding"; else pass "$e_name: $*"; fi
 	else
 		fail "$e_name: findings differ"
@@ -114,26 +121,43 @@ expect() {
 # plant FILE LINE COL LEN up|bad: the LEN characters at column COL of line LINE made
 # uppercase, or the first of them a 'z'. Sets $col to the column a finding names: the
 # first letter of the ID for up, COL for bad; empty when an uppercase ID has no letter.
+# (one awk: the file read whole, then written again in place, keeping its inode and mode)
 plant() {
-	col=$(awk -v l="$2" -v c="$3" -v n="$4" -v m="$5" 'NR == l {
-		p = m == "up" ? match(substr($0, c, n), /[a-f]/) : 1
-		if (p) print c + p - 1; exit }' "$1")
-	awk -v l="$2" -v c="$3" -v n="$4" -v m="$5" 'NR == l { id = substr($0, c, n)
-		id = m == "up" ? toupper(id) : "z" substr(id, 2)
-		$0 = substr($0, 1, c - 1) id substr($0, c + n) } { print }' "$1" >"$1.new" &&
-		cat "$1.new" >"$1" && rm -f "$1.new"
+	col=$(awk -v l="$2" -v c="$3" -v n="$4" -v m="$5" '{ t[NR] = $0 }
+		NR == l { id = substr($0, c, n)
+			p = m == "up" ? match(id, /[a-f]/) : 1
+			if (p) col = c + p - 1
+			id = m == "up" ? toupper(id) : "z" substr(id, 2)
+			t[NR] = substr($0, 1, c - 1) id substr($0, c + n) }
+		END { for (i = 1; i <= NR; i++) print t[i] >FILENAME
+			close(FILENAME)
+			print col }' "$1")
 }
 
 # copy FIX DIR: a copy of the fixture folder FIX (the repository in FIX/repo, perhaps a
 # linked worktree wt/ or a repository src/ beside it) as DIR, the absolute paths linking
 # them made DIR's.
 copy() {
-	rm -rf "$2"
+	[ ! -e "$2" ] || rm -rf "$2"
 	cp -Rp "$1" "$2" || return 1
 	[ -e "$2/wt" ] || [ -e "$2/src" ] || return 0
 	find "$2" \( -name gitdir -o -name .git -o -name alternates \) -type f | while read -r c_f; do
 		sed "s|$1|$2|g" "$c_f" >"$c_f.new" && cat "$c_f.new" >"$c_f" && rm -f "$c_f.new"
 	done
+}
+
+# fresh NAME: $fresh, a folder name not used before, for a copy of a case or of the
+# state a command moves on. They are all in $tmp/fresh, removed whole by sweep (once
+# sixteen have been made), called where none of them is in use: one rm for sixteen
+# copies, where each had one.
+fresh_n=0
+fresh() {
+	[ $fresh_n != 0 ] || mkdir "$tmp/fresh"
+	fresh_n=$((fresh_n + 1))
+	fresh=$tmp/fresh/$1.$fresh_n
+}
+sweep() {
+	[ $fresh_n -lt 16 ] || { rm -rf "$tmp/fresh"; fresh_n=0; }
 }
 
 # The oracle. run WHICH FIX SUB CMD...: git 2.39 (WHICH = 2) or the Git 3.0 build (3)
@@ -144,8 +168,9 @@ run() {
 	shift 3
 	# A command that moves the state on runs in a copy; one that only reads, in place.
 	case " $* " in *' rebase '* | *' cherry-pick '* | *' revert '* | *' am '* | *' bisect '*)
-		copy "$r_fix" "$tmp/run$r_w"
-		r_dir=$tmp/run$r_w/${r_dir#"$r_fix"/}
+		fresh run$r_w
+		copy "$r_fix" "$fresh"
+		r_dir=$fresh/${r_dir#"$r_fix"/}
 		# (a copy's files have new inodes and times: the index learns them before a reset)
 		case " $* " in *' --abort '*)
 			(cd "$r_dir" && git update-index -q --refresh) >/dev/null 2>&1 ;;
@@ -153,11 +178,31 @@ run() {
 		;;
 	esac
 	if [ "$r_w" = 2 ]; then
-		(cd "$r_dir" && git_ "$@") >"$tmp/o.$r_w" 2>"$tmp/e.$r_w" </dev/null
+		(cd "$r_dir" && git_ "$@") >"$tmp/${r_out:-o.2}" 2>"$tmp/${r_err:-e.2}" </dev/null
 	else
 		(cd "$r_dir" && git3_ "$@") >"$tmp/o.$r_w" 2>"$tmp/e.$r_w" </dev/null
 	fi
 	rs=$?
+}
+# clean_run FIX SUB CMD...: run 2, its stdout and stderr kept as $tmp/clean.out and
+# clean.err, what the planted states are compared with (written there, not copied).
+clean_run() {
+	r_out=clean.out r_err=clean.err
+	run 2 "$@"
+	r_out= r_err=
+}
+# same FILE1 FILE2: the two files are the same text, line for line, a last line without
+# its newline told apart (cmp, in the shell: git's output here holds no NUL).
+same() {
+	exec 3<"$1" 4<"$2"
+	while :; do
+		s_1=0 s_2=0
+		IFS= read -r s_a <&3 || s_1=$?
+		IFS= read -r s_b <&4 || s_2=$?
+		if [ "$s_1" != "$s_2" ] || [ "$s_a" != "$s_b" ]; then exec 3<&- 4<&-; return 1; fi
+		[ $s_1 = 0 ] || break
+	done
+	exec 3<&- 4<&-
 }
 # both NAME FIX SUB CMD...: each git takes FIX: CMD exits 0 for both, with the same
 # stdout. Kept in $tmp/clean.out for the planted states' comparisons.
@@ -165,28 +210,30 @@ both() {
 	b_name=$1 b_fix=$2 b_sub=$3
 	shift 3
 	[ -n "$g3" ] || return 0
-	run 2 "$b_fix" "$b_sub" "$@"
+	clean_run "$b_fix" "$b_sub" "$@"
 	b2=$rs
-	cp "$tmp/o.2" "$tmp/clean.out"
-	cp "$tmp/e.2" "$tmp/clean.err"
 	c_key="$b_fix $b_sub $*"
 	run 3 "$b_fix" "$b_sub" "$@"
-	if [ $b2 = 0 ] && [ $rs = 0 ] && cmp -s "$tmp/o.2" "$tmp/o.3"; then
+	if [ $b2 = 0 ] && [ $rs = 0 ] && same "$tmp/clean.out" "$tmp/o.3"; then
 		pass "$b_name: git 2.39 and the Git 3.0 build take it (git $*)"
 	else
 		fail "$b_name: git 2.39 exits $b2, the Git 3.0 build $rs, on 'git $*'"
-		sed 's/^/#   2: /' "$tmp/e.2" | head -3
+		sed 's/^/#   2: /' "$tmp/clean.err" | head -3
 		sed 's/^/#   3: /' "$tmp/e.3" | head -3
 	fi
 }
-# complains BEFORE AFTER: "no" when AFTER (stderr) has an error, warning or the like
-# that BEFORE lacks, else "yes".
+# complains: for each pair BEFORE AFTER of stderr files (clean.err e.2, e.2 e.3,
+# clean.err e.3), "no" when AFTER has a line BEFORE lacks that holds an error, warning
+# or the like, else "yes": the three words on one line, from one awk.
 complains() {
-	if grep -v -x -F -f "$1" "$2" | grep -q -i 'error\|fatal\|warning\|invalid\|bad \|corrupt'; then
-		echo no
-	else
-		echo yes
-	fi
+	awk 'FILENAME == ARGV[1] { c[$0] = 1; next }
+		FILENAME == ARGV[2] { e2[$0] = 1 }
+		{ bad = tolower($0) ~ /error|fatal|warning|invalid|bad |corrupt/ }
+		bad && FILENAME == ARGV[2] && !($0 in c) { q2 = 1 }
+		bad && FILENAME == ARGV[3] && !($0 in e2) { q3 = 1 }
+		bad && FILENAME == ARGV[3] && !($0 in c) { n3 = 1 }
+		END { print (q2 ? "no" : "yes"), (q3 ? "no" : "yes"), (n3 ? "no" : "yes") }' \
+		"$tmp/clean.err" "$tmp/e.2" "$tmp/e.3"
 }
 # judged CLASS NAME FIX SUB CMD...: what each git does with a planted FIX says CLASS:
 #   git3   git 2.39 exits 0 with the clean state's stdout and no new complaint; the
@@ -205,13 +252,13 @@ judged() {
 	run 3 "$j_fix" "$j_sub" "$@"
 	j3=$rs
 	j2same=no j3same=no
-	[ $j2 = 0 ] && cmp -s "$tmp/o.2" "$tmp/clean.out" && j2same=yes
-	[ $j3 = 0 ] && cmp -s "$tmp/o.3" "$tmp/clean.out" && j3same=yes
+	[ $j2 = 0 ] && same "$tmp/o.2" "$tmp/clean.out" && j2same=yes
+	[ $j3 = 0 ] && same "$tmp/o.3" "$tmp/clean.out" && j3same=yes
 	# complaints on stderr: git 2.39's beside its own on the clean state, the Git 3.0
 	# build's beside git 2.39's on the same state (j3quiet) and on the clean one (j3new)
-	j2quiet=$(complains "$tmp/clean.err" "$tmp/e.2")
-	j3quiet=$(complains "$tmp/e.2" "$tmp/e.3")
-	j3new=$(complains "$tmp/clean.err" "$tmp/e.3")
+	j_q=$(complains)
+	j2quiet=${j_q%% *} j3new=${j_q##* } j_q=${j_q#* }
+	j3quiet=${j_q%% *}
 	case $j_class in
 	git3) [ $j2same = yes ] && [ $j2quiet = yes ] && { [ $j3same = no ] || [ $j3quiet = no ]; } ;;
 	error) { [ $j2same = no ] || [ $j2quiet = no ]; } && { [ $j3same = no ] || [ $j3new = no ]; } ;;
@@ -246,15 +293,15 @@ case_() {
 	c_where=${where:-repo}
 	# git 2.39 on the clean state, once for each fixture and command
 	if [ -n "$g3" ] && [ $# -gt 0 ] && [ "${c_key:-}" != "$c_fix $c_where $*" ]; then
-		run 2 "$c_fix" "$c_where" "$@"
-		cp "$tmp/o.2" "$tmp/clean.out"
-		cp "$tmp/e.2" "$tmp/clean.err"
+		clean_run "$c_fix" "$c_where" "$@"
 		c_key="$c_fix $c_where $*"
 	fi
 	for c_mode in up bad; do
 		if [ $c_mode = up ]; then c_class=$c_up; else c_class=$c_bad; fi
 		[ "$c_class" = skip ] && continue
-		c=$tmp/case
+		sweep
+		fresh case
+		c=$fresh
 		copy "$c_fix" "$c"
 		plant "$c/repo/.git/$c_file" "$c_line" "$c_col" "$c_len" $c_mode
 		if [ -z "$col" ]; then
@@ -286,8 +333,19 @@ hexsz() { if [ "$1" = sha1 ]; then echo 40; else echo 64; fi; }
 
 # ---------------------------------------------------------------------------------------
 # Fixtures, made by git 2.39. Each is a folder with the repository in repo/.
+# Each is made once for each format, as a seed ($tmp/seed-NAME-FMT), and copied: the
+# dates are fixed, so a copy is what git would make again, to the byte.
+# seeded NAME FIX FMT: FIX a copy of the seed, made by NAME_made FIX FMT the first time.
+seeded() {
+	if [ ! -d "$tmp/seed-$1-$3" ]; then
+		"$1_made" "$tmp/seed-$1-$3" "$3" || { rm -rf "$tmp/seed-$1-$3"; return 1; }
+	fi
+	if [ -d "$2" ]; then cp -Rp "$tmp/seed-$1-$3/repo" "$2/"; else cp -Rp "$tmp/seed-$1-$3" "$2"; fi
+}
+conflict() { seeded conflict "$@"; }
+history() { seeded history "$@"; }
 # conflict FIX FMT: main and side both change f, side adds g.
-conflict() {
+conflict_made() {
 	git_ init -q --template= --object-format="$2" "$1/repo" || return 1
 	(
 		cd "$1/repo" || exit 1
@@ -298,7 +356,7 @@ conflict() {
 	)
 }
 # history FIX FMT: eight commits of f on main.
-history() {
+history_made() {
 	git_ init -q --template= --object-format="$2" "$1/repo" || return 1
 	(
 		cd "$1/repo" || exit 1
@@ -606,9 +664,7 @@ for fmt in sha1 sha256; do
 			clean rerere $fmt "$f" rerere status
 			id=$(head -c $hx "$f/repo/.git/MERGE_RR")
 			c_key=
-			run 2 "$f" repo rerere status
-			cp "$tmp/o.2" "$tmp/clean.out"
-			cp "$tmp/e.2" "$tmp/clean.err"
+			clean_run "$f" repo rerere status
 			for mode in up bad; do
 				copy "$f" "$tmp/case"
 				if [ $mode = up ]; then to=$(up "$id") cls=git3 col=$(echo "$id" | awk '{ print match($0, /[a-f]/) }')
@@ -763,9 +819,7 @@ for fmt in sha1 sha256; do
 			# git 2.39 reads the commit through the alternate; the Git 3.0 build cannot
 			# parse it. (The baseline is git 2.39 on this state: the commit is new.)
 			if [ -n "$g3" ]; then
-				run 2 "$tmp/case" repo log -1 --format=%T "$o"
-				cp "$tmp/o.2" "$tmp/clean.out"
-				cp "$tmp/e.2" "$tmp/clean.err"
+				clean_run "$tmp/case" repo log -1 --format=%T "$o"
 				judged git3 "$fmt alternates: an uppercase tree header in the origin's objects" "$tmp/case" repo \
 					log -1 --format=%T "$o"
 			fi

@@ -12,6 +12,7 @@
 # Prints "ok N - ..." / "not ok N - ..." lines. Needs: HEXOID.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/direct.sh"
 
 GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_EDITOR=true GIT_PAGER=cat
 GIT_TERMINAL_PROMPT=0 GIT_AUTHOR_DATE="1700000000 +0000" GIT_COMMITTER_DATE="1700000000 +0000"
@@ -28,21 +29,61 @@ elif [ ! -x "$g3" ]; then
 	g3_why="no $g3"
 	g3=
 fi
+# (hexoid --git runs the wrapper itself: $g3_path)
+g3_path=$g3
+git3_direct
 git3_() { "$g3" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
 
 up() { tr a-f A-F; }
 # upcase FILE AWK-PROGRAM: the file rewritten by the program, in place, keeping its inode's mode.
-upcase() { awk "$2" "$1" >"$1.t" && cat "$1.t" >"$1" && rm -f "$1.t"; }
+# (The file is read by the shell and handed to awk as a here-document: one process, where
+# a temporary file took three. Each line ends in a newline after, as awk prints it.)
+upcase() {
+	u_text= u_n=0
+	while IFS= read -r u_l || [ -n "$u_l" ]; do
+		if [ $u_n = 0 ]; then u_text=$u_l; else u_text="$u_text
+$u_l"; fi
+		u_n=$((u_n + 1))
+	done <"$1"
+	if [ $u_n = 0 ]; then awk "$2" </dev/null >"$1"; else awk "$2" >"$1" <<EOF
+$u_text
+EOF
+	fi
+}
+# flat PATH: PATH with each / a _, in $flat.
+flat() {
+	flat= f_rest=$1
+	while :; do
+		case $f_rest in
+		*/*) flat=$flat${f_rest%%/*}_ f_rest=${f_rest#*/} ;;
+		*) flat=$flat$f_rest && return ;;
+		esac
+	done
+}
 
 # A repository with something in each place, made by the installed git: three commits,
 # an annotated tag and a branch packed, a loose branch, reflogs, a detached linked
 # worktree, ORIG_HEAD, FETCH_HEAD and shallow (the root commit: no parent to cut).
+# It is made by git once for each format (make_repo_git) and copied with its worktree:
+# the dates are fixed, so a copy is the repository git would make again, to the byte;
+# the two absolute paths that tie the worktree to it are written for the copy.
 make_repo() {
+	case $2 in */r) ;; *) make_repo_git "$@"; return ;; esac
+	m_seed=$tmp/seed-$1
+	if [ ! -d "$m_seed/r" ]; then
+		mkdir -p "$m_seed" && make_repo_git "$1" "$m_seed/r" || { rm -rf "$m_seed"; return 1; }
+	fi
+	m_dir=${2%/*}
+	cp -a "$m_seed/r" "$m_seed/wt" "$m_dir/" || return 1
+	printf 'gitdir: %s\n' "$2/.git/worktrees/wt" >"$m_dir/wt/.git" &&
+		printf '%s\n' "$m_dir/wt/.git" >"$2/.git/worktrees/wt/gitdir"
+}
+make_repo_git() {
 	git_ init -q --object-format="$1" "$2" &&
 	for _c in 1 2 3; do git_ -C "$2" commit -q --allow-empty -m "c$_c" || return 1; done &&
 	git_ -C "$2" tag -a -m t v1 HEAD~1 && git_ -C "$2" branch feature HEAD~1 &&
 	git_ -C "$2" pack-refs --all && git_ -C "$2" branch loose HEAD~2 &&
-	git_ -C "$2" worktree add -q --detach "$(dirname "$2")/wt" HEAD~1 &&
+	git_ -C "$2" worktree add -q --detach "${2%/*}/wt" HEAD~1 &&
 	git_ -C "$2" reset -q --soft HEAD && git_ -C "$2" fetch -q . main &&
 	git_ -C "$2" rev-parse HEAD~2 >"$2/.git/shallow"
 }
@@ -51,7 +92,7 @@ make_repo() {
 planted='refs/heads/loose packed-refs logs/refs/heads/main logs/HEAD worktrees/wt/HEAD ORIG_HEAD FETCH_HEAD shallow'
 plant() {
 	d=$1/.git
-	for f in $planted; do cp "$d/$f" "$1.orig.$(echo "$f" | tr / _)"; done
+	for f in $planted; do flat "$f" && cp "$d/$f" "$1.orig.$flat"; done
 	upcase "$d/refs/heads/loose" '{ print toupper($0) }'
 	upcase "$d/packed-refs" '/refs\/tags\/v1$/ { $1 = toupper($1) } /^\^/ { $0 = toupper($0) } { print }'
 	# A reflog line: "<old> <new> <who> <when>\t<message>": one ID, keeping the tab.
@@ -61,7 +102,6 @@ plant() {
 	upcase "$d/ORIG_HEAD" '{ print toupper($0) }'
 	upcase "$d/FETCH_HEAD" '{ sub(/^[0-9a-f]+/, toupper(substr($0, 1, index($0, "\t") - 1))); print }'
 	upcase "$d/shallow" '{ print toupper($0) }'
-	for f in $planted; do cp "$d/$f" "$1.planted.$(echo "$f" | tr / _)"; done
 }
 
 # What Git 2.x reads: refs with their peeled IDs, the reflogs' IDs, HEADs and pseudo-refs.
@@ -70,12 +110,14 @@ state() {
 	git_ -C "$1" reflog show --format='%H %gd %gs' main -- &&
 	git_ -C "$1" reflog show --format='%H %gd %gs' HEAD -- &&
 	git_ -C "$1" rev-parse HEAD ORIG_HEAD FETCH_HEAD &&
-	git_ -C "$(dirname "$1")/wt" rev-parse HEAD && git_ -C "$1" log --format='%H %P' --all
+	git_ -C "${1%/*}/wt" rev-parse HEAD && git_ -C "$1" log --format='%H %P' --all
 }
 
 # Every regular file of the git directory with its checksum, locks and all.
 snapshot() { (cd "$1/.git" && find . -type f -exec md5sum {} + | sort -k 2); }
-leftovers() { find "$1/.git" \( -name '*.lock' -o -name 'hexoid-repair.journal*' -o -name '*.new' \) | sort; }
+leftovers() { found_left "$1" | sort; }
+# found_left REPO: the same, unsorted (whether there are any: one process less).
+found_left() { find "$1/.git" \( -name '*.lock' -o -name 'hexoid-repair.journal*' -o -name '*.new' \); }
 
 for algo in sha1 sha256; do
 	r=$tmp/$algo/r
@@ -96,7 +138,7 @@ for algo in sha1 sha256; do
 	fi
 	if [ -z "$g3" ]; then
 		skip "$algo: the Git 3.0 build rejects the planted repository" "$g3_why"
-	elif ! git3_ -C "$r" for-each-ref >/dev/null 2>&1 && ! git3_ -C "$(dirname "$r")/wt" status >/dev/null 2>&1 &&
+	elif ! git3_ -C "$r" for-each-ref >/dev/null 2>&1 && ! git3_ -C "${r%/*}/wt" status >/dev/null 2>&1 &&
 		! git3_ -C "$r" rev-parse --verify -q ORIG_HEAD >/dev/null 2>&1; then
 		pass "$algo: the Git 3.0 build rejects the planted repository (packed-refs, the worktree's HEAD, ORIG_HEAD)"
 	else
@@ -129,7 +171,7 @@ for algo in sha1 sha256; do
 	fi
 	bad=
 	for f in $planted; do
-		cmp -s "$r.orig.$(echo "$f" | tr / _)" "$r/.git/$f" || bad="$bad $f"
+		flat "$f" && cmp -s "$r.orig.$flat" "$r/.git/$f" || bad="$bad $f"
 	done
 	[ -z "$bad" ] && pass "$algo: each repaired file is byte for byte what git wrote before the IDs were made uppercase" ||
 		fail "$algo: repaired files differ from what git wrote:$bad"
@@ -161,7 +203,7 @@ for algo in sha1 sha256; do
 		git3_ -C "$r" fsck --no-progress >/dev/null 2>&1 || why="$why fsck"
 		git3_ -C "$r" log --all --oneline >/dev/null 2>&1 || why="$why log"
 		git3_ -C "$r" rev-list --objects --all >/dev/null 2>&1 || why="$why rev-list"
-		git3_ -C "$(dirname "$r")/wt" status >/dev/null 2>&1 || why="$why worktree-status"
+		git3_ -C "${r%/*}/wt" status >/dev/null 2>&1 || why="$why worktree-status"
 		git3_ -C "$r" rev-parse ORIG_HEAD FETCH_HEAD >/dev/null 2>&1 || why="$why rev-parse"
 		cp -a "$r" "$tmp/$algo/m" 2>/dev/null
 		rm -rf "$tmp/$algo/m/.git/worktrees" # refs migrate does not take worktrees yet
@@ -317,7 +359,7 @@ for f in $more; do [ -f "$r/.git/$f" ] || ok=0; done
 if [ $ok = 0 ]; then
 	fail "more places: git did not leave them all: $(for f in $more; do [ -f "$r/.git/$f" ] || echo "$f"; done | tr '\n' ' ')"
 else
-	for f in $more; do cp "$r/.git/$f" "$tmp/more/$(echo "$f" | tr / _)"; done
+	for f in $more; do flat "$f" && cp "$r/.git/$f" "$tmp/more/$flat"; done
 	upcase "$chain" '{ print toupper($0) }'
 	upcase "$r/.git/rebase-merge/orig-head" '{ print toupper($0) }'
 	upcase "$r/.git/rebase-merge/onto" '{ print toupper($0) }'
@@ -326,7 +368,7 @@ else
 	$H repair "$r" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	bad=
-	for f in $more; do cmp -s "$r/.git/$f" "$tmp/more/$(echo "$f" | tr / _)" || bad="$bad $f"; done
+	for f in $more; do flat "$f" && cmp -s "$r/.git/$f" "$tmp/more/$flat" || bad="$bad $f"; done
 	if [ $rc = 0 ] && [ -z "$bad" ] && [ "$(grep -c ': done: ' "$tmp/out")" = 5 ] &&
 		git_ -C "$r" commit-graph verify >/dev/null 2>&1 && $H audit "$r" >/dev/null 2>&1; then
 		pass "a commit-graph chain, a stopped rebase's orig-head, onto and done, a submodule's packed-refs: each file byte for byte what git wrote"
@@ -480,15 +522,20 @@ rm -f "$r/.git/ORIG_HEAD.lock"
 r=$tmp/kill/r
 mkdir -p "$tmp/kill"
 make_repo sha1 "$r" >/dev/null 2>&1
-state "$r" >"$tmp/kbefore" 2>&1
+# (what git reads is compared in the shell: a cmp less each time; git's output ends in
+# a newline, which $(...) drops on both sides alike)
+kbefore=$(state "$r" 2>&1)
 plant "$r"
-cp -a "$r" "$tmp/kill/seed"
-cp -a "$tmp/kill/wt" "$tmp/kill/seed.wt"
+mkdir "$tmp/kill/seed"
+cp -a "$r" "$tmp/kill/wt" "$tmp/kill/seed/"
 k=0 bad= killed=0
+# (each step in a copy of its own, $tmp/kill/K, the worktree's two paths written for
+# it: no rm of the last one)
 while [ $k -lt 200 ]; do
-	rm -rf "$r" "$tmp/kill/wt"
-	cp -a "$tmp/kill/seed" "$r"
-	cp -a "$tmp/kill/seed.wt" "$tmp/kill/wt"
+	cp -a "$tmp/kill/seed" "$tmp/kill/$k"
+	r=$tmp/kill/$k/r
+	printf 'gitdir: %s\n' "$r/.git/worktrees/wt" >"$tmp/kill/$k/wt/.git"
+	printf '%s\n' "$tmp/kill/$k/wt/.git" >"$r/.git/worktrees/wt/gitdir"
 	HEXOID_REPAIR_KILL_AFTER=$k $H repair "$r" >"$tmp/out" 2>&1
 	rc=$?
 	[ $rc = 0 ] && break
@@ -497,10 +544,10 @@ while [ $k -lt 200 ]; do
 		break
 	fi
 	killed=$((killed + 1))
-	state "$r" 2>&1 | cmp -s - "$tmp/kbefore" || bad="$bad step$k:git-reads-otherwise"
+	[ "$(state "$r" 2>&1)" = "$kbefore" ] || bad="$bad step$k:git-reads-otherwise"
 	$H repair "$r" >"$tmp/out" 2>&1 || bad="$bad step$k:second-run-exit$?"
-	state "$r" 2>&1 | cmp -s - "$tmp/kbefore" || bad="$bad step$k:after-second-run"
-	[ -z "$(leftovers "$r")" ] || bad="$bad step$k:leftovers($(leftovers "$r" | tr '\n' ' '))"
+	[ "$(state "$r" 2>&1)" = "$kbefore" ] || bad="$bad step$k:after-second-run"
+	[ -z "$(found_left "$r")" ] || bad="$bad step$k:leftovers($(leftovers "$r" | tr '\n' ' '))"
 	$H audit "$r" >/dev/null 2>&1 || bad="$bad step$k:audit"
 	k=$((k + 1))
 done
@@ -517,7 +564,8 @@ mkdir -p "$tmp/live"
 make_repo sha1 "$r" >/dev/null 2>&1
 c1=$(git_ -C "$r" rev-parse HEAD~2)
 i=0
-while [ $i -lt 150 ]; do echo "$c1" | up >"$r/.git/refs/heads/u$i"; i=$((i + 1)); done
+U1=$(echo "$c1" | up)
+while [ $i -lt 150 ]; do echo "$U1" >"$r/.git/refs/heads/u$i"; i=$((i + 1)); done
 (
 	set +e
 	i=0
@@ -540,16 +588,18 @@ done
 wait $wpid
 $H repair -q "$r" >>"$tmp/live/out" 2>&1
 last=$?
+# The branches git lists, once: each w<i> must be there, and the 150 u<i>.
+git_ -C "$r" for-each-ref --format='%(refname)' refs/heads >"$tmp/live/refs"
+set -- $(awk '{ have[$0] = 1 } /^refs\/heads\/u[0-9]/ { nu++ }
+	END { print nu + 0; for (i = 0; i < 60; i++) if (!(("refs/heads/w" i) in have)) printf " w%d", i }' "$tmp/live/refs")
+nu=$1
+shift
 lost=
-i=0
-while [ $i -lt 60 ]; do
-	[ "$(git_ -C "$r" rev-parse -q --verify "refs/heads/w$i")" ] || lost="$lost w$i"
-	i=$((i + 1))
-done
+for w; do lost="$lost $w"; done
 [ "$(git_ -C "$r" rev-parse main)" = "$(cat "$tmp/live/head")" ] || lost="$lost main"
 [ "$(git_ -C "$r" rev-list --count main)" = 63 ] || lost="$lost history"
 if [ -z "$lost" ] && [ ! -s "$tmp/live/writer" ] && [ $worst = 0 ] && [ $last = 0 ] &&
-	[ "$(git_ -C "$r" for-each-ref --format='%(refname)' refs/heads | grep -c '^refs/heads/u[0-9]')" = 150 ] && $H audit "$r" >/dev/null 2>&1; then
+	[ "$nu" = 150 ] && $H audit "$r" >/dev/null 2>&1; then
 	pass "beside git writing ($runs repairs meanwhile): no update lost, git never failed, then clean"
 else
 	fail "beside git writing: lost:$lost; writer: $(head -2 "$tmp/live/writer" | tr '\n' ' '); worst exit $worst, last $last, $(git_ -C "$r" for-each-ref --format='%(refname)' refs/heads | grep -c '^refs/heads/u[0-9]') u refs"
@@ -598,7 +648,23 @@ fi
 # note on a later commit, a linked worktree detached on it. The new history must be what
 # git fast-export | git fast-import makes of it, the bad commit's new ID its lowercase
 # twin's, and the Git 3.0 build must read everything.
+# mkbad DIR ALGO [SIGNATURE]: made by git once for each format (mkbad_git), then copied
+# with its worktree, its two absolute paths written for the copy, and $tree, $par, $bad
+# and $twin set as mkbad_git set them (the dates are fixed: the same repository).
 mkbad() {
+	if [ -n "${3:-}" ] || [ "${1##*/}" != r ]; then mkbad_git "$@"; return; fi
+	b_seed=$tmp/seed-bad-$2
+	if [ ! -d "$b_seed/r" ]; then
+		mkdir -p "$b_seed" && mkbad_git "$b_seed/r" "$2" || { rm -rf "$b_seed"; return 1; }
+		eval "seed_$2=\"\$tree \$par \$bad \$twin\""
+	fi
+	cp -a "$b_seed/r" "$b_seed/r.wt" "${1%/*}/" || return 1
+	printf 'gitdir: %s\n' "$1/.git/worktrees/r.wt" >"$1.wt/.git" &&
+		printf '%s\n' "$1.wt/.git" >"$1/.git/worktrees/r.wt/gitdir" || return 1
+	eval "set -- \$seed_$2"
+	tree=$1 par=$2 bad=$3 twin=$4
+}
+mkbad_git() {
 	git_ init -q --object-format="$2" "$1" &&
 	for _c in 1 2 3; do echo "$_c" >"$1/f"; git_ -C "$1" add f; git_ -C "$1" commit -q -m "c$_c" || return 1; done &&
 	tree=$(git_ -C "$1" rev-parse 'HEAD^{tree}') && par=$(git_ -C "$1" rev-parse HEAD) &&
@@ -694,24 +760,24 @@ mkdir -p "$tmp/rw-kill"
 mkbad "$r" sha1 >/dev/null 2>&1
 git_ -C "$r" worktree remove --force "$r.wt" >/dev/null 2>&1
 cp -a "$r" "$tmp/rw-kill/seed"
-heads "$r" >"$tmp/k-old"
+k_old=$(heads "$r")
 $H repair --rewrite-history "$r" >/dev/null 2>&1
-heads "$r" >"$tmp/k-new"
+k_new=$(heads "$r")
 k=0 bad= killed=0
 while [ $k -lt 100 ]; do
-	rm -rf "$r"
+	r=$tmp/rw-kill/r$k
 	cp -a "$tmp/rw-kill/seed" "$r"
 	HEXOID_REPAIR_KILL_AFTER=$k $H repair --rewrite-history "$r" >"$tmp/out" 2>&1
 	rc=$?
 	[ $rc = 0 ] && break
 	[ $rc = 137 ] || { bad="$bad step$k:exit$rc"; break; }
 	killed=$((killed + 1))
-	heads "$r" >"$tmp/k-now"
-	cmp -s "$tmp/k-now" "$tmp/k-old" || cmp -s "$tmp/k-now" "$tmp/k-new" || bad="$bad step$k:refs-half-moved"
+	k_now=$(heads "$r")
+	[ "$k_now" = "$k_old" ] || [ "$k_now" = "$k_new" ] || bad="$bad step$k:refs-half-moved"
 	git_ -C "$r" log --all --oneline >/dev/null 2>&1 || bad="$bad step$k:git-log"
 	$H repair --rewrite-history "$r" >/dev/null 2>&1 || bad="$bad step$k:second-run"
-	heads "$r" | cmp -s - "$tmp/k-new" || bad="$bad step$k:not-finished"
-	[ -z "$(leftovers "$r")" ] || bad="$bad step$k:leftovers"
+	[ "$(heads "$r")" = "$k_new" ] || bad="$bad step$k:not-finished"
+	[ -z "$(found_left "$r")" ] || bad="$bad step$k:leftovers"
 	$H audit "$r" >/dev/null 2>&1 || bad="$bad step$k:audit"
 	k=$((k + 1))
 done
@@ -753,7 +819,7 @@ else
 	# The Git 3.0 build points no ref at a commit it cannot read: main is a child of it.
 	child=$(printf "tree %s\nparent %s\n$body" "$tree" "$bad" | git3_ -C "$r" hash-object -t commit -w --stdin --literally)
 	git3_ -C "$r" update-ref refs/heads/main "$child" 2>/dev/null
-	$H repair --rewrite-history --git="$g3" "$r" >"$tmp/out" 2>&1
+	$H repair --rewrite-history --git="$g3_path" "$r" >"$tmp/out" 2>&1
 	rc=$?
 	if [ "$(git3_ -C "$r" rev-parse main~1 2>/dev/null)" = "$twin" ] && git3_ -C "$r" log --oneline >/dev/null 2>&1 &&
 		grep -q '(sha1, reftable)' "$tmp/out" && grep -q '^\[refs\] refs/heads/main: done: moved to ' "$tmp/out"; then
@@ -805,7 +871,7 @@ else
 	old=$(git3_ -C "$r" rev-parse HEAD~2)
 	git3_ -C "$r" update-ref "refs/replace/$(echo "$old" | up)" HEAD 2>/dev/null
 	pre=$(git3_ -C "$r" log --format=%s -1 "$old" 2>/dev/null)
-	$H repair --git="$g3" "$r" >"$tmp/out" 2>&1
+	$H repair --git="$g3_path" "$r" >"$tmp/out" 2>&1
 	rc=$?
 	post=$(git3_ -C "$r" log --format=%s -1 "$old" 2>/dev/null)
 	if [ $rc = 0 ] && [ "$pre" = c1 ] && [ "$post" = c3 ] &&
