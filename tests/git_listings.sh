@@ -4,12 +4,11 @@
 # that come from commands rather than from files, (merges, an octopus, tags, a submodule, notes, a partial
 # clone, a bundle): each listing is valid with its format's name and with auto; then an
 # uppercase digit, and in another copy a 'G', planted in its first, middle and last
-# records (tests/plant.awk's rules, by tests/plant_all.awk) are reported at their exact LINE:COL, and nothing else, with
+# records (by tests/plant_all.awk) are reported at their exact LINE:COL, and nothing else, with
 # the format given and with auto; so is a '-' in one (a byte that is no letter, where an
 # ID may be told from a path by its shape). Prints "ok N - ..." / "not ok N - ...". Needs: HEXOID.
 set -u
 . "$(dirname "$0")/lib.sh"
-plant_awk=$(dirname "$0")/plant.awk
 gitprog=git
 git_() { "$gitprog" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main \
 	-c protocol.file.allow=always -c uploadpack.allowFilter=true -c advice.detachedHead=false \
@@ -353,7 +352,7 @@ for fmt in sha1 sha256; do
 	: >"$tmp/ctl"
 	: >"$tmp/post"
 	# Each listing: valid with its format and with auto; an uppercase digit, a 'G' and a
-	# '-' planted in its first, middle and last records (tests/plant.awk's rules) found at
+	# '-' planted in its first, middle and last records (tests/plant_all.awk's rules) found at
 	# their LINE:COL, and nothing else, with the format given and with auto; the
 	# uppercase accepted with --mixed.
 	while read -r f name; do

@@ -1,9 +1,14 @@
-# tests/plant_all.awk -v hexsz=40 CONTROL...: tests/plant.awk's planting for many listings
-# in one run. Each CONTROL line is FIRST<TAB>IN<TAB>OUT<TAB>MODES: IN is read once, and
-# for each of the space-separated MODES (upper, nonhex, punct) OUT.MODE is written with
-# the planted IDs and OUT.MODE.want with their "LINE:COL" (empty when nothing could be
-# planted), as plant.awk writes them with -v first=FIRST -v mode=MODE -v skip=': ok$'.
-# So a listing costs no process of its own.
+# tests/plant_all.awk -v hexsz=40 CONTROL...: plants bad digits in many listings in one
+# run. Each CONTROL line is FIRST<TAB>IN<TAB>OUT<TAB>MODES: IN is read once, and for each
+# of the space-separated MODES, OUT.MODE is written, a copy of IN with one object ID
+# changed in each of its first, middle and last records that hold one (the middle among
+# those with several IDs, when there are): the ID's first letter digit made uppercase
+# (upper; another ID of the line when it has none), or its sixth digit made 'G' (nonhex)
+# or '-' (punct); the first record's first ID, the others' last one. OUT.MODE.want gets
+# the "LINE:COL" of each change, in line order (empty when nothing could be planted).
+# With FIRST 1, only the first ID of each line counts (what follows it is a path); a
+# line ending in ": ok" is no record (verify-pack's "<pack>: ok", whose name is a
+# checksum, not an ID). So a listing costs no process of its own.
 function ids(s, starts,    i, n, run, c) {
 	n = 0; run = 0
 	for (i = 1; i <= length(s) + 1; i++) {
