@@ -238,7 +238,7 @@ int hexoid_gate_ref_of_value(struct hexoid_gate *g, const unsigned char *oid)
  */
 static void peel(struct hexoid_gate *g, int *walk)
 {
-	char *argv[] = { "git", "cat-file", "--batch-check", NULL };
+	char *argv[] = { "git", "cat-file", "--batch-check", "--buffer", NULL };
 	struct hexoid_oidset ids = HEXOID_OIDSET_INIT;
 	struct gate_feeder f = { g, NULL, &ids, NULL, 0, 0, 0 };
 	unsigned long long *size = NULL;

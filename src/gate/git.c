@@ -65,7 +65,9 @@ void hexoid_gate_cancel(struct hexoid_gate *g)
 
 /*
  * git's environment: this process's, replacement objects off (they would hide the
- * stored ones from rev-list and cat-file), and with a git_dir what receive-pack sets for
+ * stored ones from rev-list and cat-file), GIT_FLUSH=0 (rev-list and log otherwise
+ * flush their output after each commit when it is a pipe: a write(2) per commit, where
+ * the gate reads them all to the end anyway), and with a git_dir what receive-pack sets for
  * a hook: the repository, the quarantine as the objects folder with the repository's
  * own objects and the other alternates behind it. 0, or -1 when memory ran out.
  */
@@ -74,8 +76,9 @@ int hexoid_gate_env(struct hexoid_gate *g)
 	size_t n = 0, i;
 	char *alt = NULL, *objects = NULL;
 
-	if (!(g->env_set = calloc(6, sizeof(*g->env_set))) ||
-	    !(g->env_set[n++] = strdup("GIT_NO_REPLACE_OBJECTS=1")))
+	if (!(g->env_set = calloc(7, sizeof(*g->env_set))) ||
+	    !(g->env_set[n++] = strdup("GIT_NO_REPLACE_OBJECTS=1")) ||
+	    !(g->env_set[n++] = strdup("GIT_FLUSH=0")))
 		goto oom;
 	if (g->git_dir) {
 		if (!(objects = hexoid_join(g->git_dir, "objects")) ||
