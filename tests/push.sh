@@ -17,6 +17,10 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
+# The interpreter itself, found once: python3 on PATH may be a wrapper (pyenv's shim
+# starts some 25 processes a call) where the interpreter is one.
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+[ -x "${py:-}" ] || py=python3
 up() { echo "$1" | tr a-f A-F; }
 # col HEX OFFSET: the column of the first letter of HEX, in uppercase, written after
 # OFFSET characters of a header line.
@@ -486,7 +490,7 @@ json_codes() {
 	shift
 	(cd "$srv" && PATH="$tmp/fake:$PATH" GIT_DIR=. $H pre-receive --json "$@" <"$tmp/in" >"$tmp/jc" 2>/dev/null)
 	jc_rc=$?
-	jc_got=$(python3 -c 'import json,sys
+	jc_got=$("$py" -c 'import json,sys
 print(" ".join("%s:%s" % (o["type"], o["code"]) for o in map(json.loads, open(sys.argv[1]))))' "$tmp/jc" 2>&1)
 	if [ $jc_rc = 2 ] && [ "$jc_got" = "$jc_want" ]; then pass "$jc_name: $jc_want, exit 2"; else
 		fail "$jc_name: '$jc_got' (exit $jc_rc), expected '$jc_want'"
