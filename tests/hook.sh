@@ -11,6 +11,10 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
+# The interpreter itself, found once: python3 on PATH may be a wrapper (pyenv's shim
+# starts some 25 processes a call) where the interpreter is one.
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+[ -x "${py:-}" ] || py=python3
 hx=$(echo $H)
 case "$hx" in
 *" "*)
@@ -35,7 +39,7 @@ check_code() {
 	shift 4
 	hook check --json-lines "$@" "$cc_repo"
 	cc_rc=$?
-	cc_got=$(python3 -c 'import json,sys
+	cc_got=$("$py" -c 'import json,sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 assert lines[-1]["type"] == "run" and lines[-1]["exit"] == int(sys.argv[2])
 h = [d for d in lines if d["type"] == "hook"][0]
@@ -183,7 +187,7 @@ for fmt in sha1 sha256; do
 		fail "$fmt: install --from: two.git has no hook"
 	hook check --json-lines --jobs=2 --from="$d/list"
 	rc=$?
-	if [ $rc = 2 ] && python3 -c 'import json,sys
+	if [ $rc = 2 ] && "$py" -c 'import json,sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 codes = {d["repo"]: d["code"] for d in lines if d["type"] == "hook" and d["repository"] == d["repo"]}
 run = lines[-1]

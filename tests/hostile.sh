@@ -29,7 +29,11 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 src=$(cd "$(dirname "$0")/.." && pwd)
-hy="python3 $src/tests/hostile.py"
+# The interpreter itself, found once: python3 on PATH may be a wrapper (pyenv's shim
+# starts some 25 processes a call) where the interpreter is one.
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+[ -x "${py:-}" ] || py=python3
+hy="$py $src/tests/hostile.py"
 g3=$src/../shared/tools/git3/git
 [ -x "$g3" ] && "$g3" --version >/dev/null 2>&1 || g3=
 BOUND_SECS=10 BOUND_MB=256
@@ -50,10 +54,11 @@ term_when=
 bounded() {
 	b_name=$1 b_want=$2 b_pat=$3
 	shift 4
-	rm -f "$tmp/rep"
-	$hy run --secs $BOUND_SECS --report "$tmp/rep" ${term_when:+--term-when "$term_when"} -- "$@" \
-		<"$tmp/in" >"$tmp/out" 2>"$tmp/err"
-	read -r b_rc b_secs b_peak b_single b_timed b_left b_names <"$tmp/rep" || b_rc=x
+	: >"$tmp/rep"
+	$hy run --secs $BOUND_SECS --report "$tmp/rep" --json "$tmp/out" ${term_when:+--term-when "$term_when"} \
+		-- "$@" <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+	{ read -r b_rc b_secs b_peak b_single b_timed b_left b_names && read -r b_json; } <"$tmp/rep" || :
+	[ -n "${b_rc:-}" ] && [ "$b_rc" != x ] || b_rc=x
 	[ "$b_single" -gt "$b_peak" ] 2>/dev/null && b_peak=$b_single
 	b_mb=$(((${b_peak:-0} + 1023) / 1024))
 	printf '# %s | %s | %s | %s\n' "$b_name" "$b_secs" "$b_mb" "$b_rc" >>"$tmp/table"
@@ -65,8 +70,8 @@ bounded() {
 	if [ -n "$b_pat" ] && ! grep -qF -- "$b_pat" "$tmp/out" "$tmp/err"; then
 		b_why="$b_why; no '$b_pat' said"
 	fi
-	if [ -s "$tmp/out" ] && ! $hy json "$tmp/out" >/dev/null 2>"$tmp/json.err"; then
-		b_why="$b_why; not JSON: $(head -c 200 "$tmp/json.err")"
+	if [ -s "$tmp/out" ] && [ "$b_json" != - ]; then
+		b_why="$b_why; not JSON: $(printf '%.200s' "${b_json:-not checked}")"
 	fi
 	if [ -z "$b_why" ]; then
 		pass "$b_name: exit $b_rc in $b_secs s, $b_mb MB"
@@ -139,7 +144,7 @@ mkfifo "$q/pack/pack-$h.pack"
 # git reads no object through an index whose pack is no regular file; nor does the check.
 gate "a FIFO as a pushed .pack: not read, as git does not read it" 0 '"verdict": "accept"' "$q"
 rm -rf "$q"
-loose=$(echo "$main" | cut -c1-2)/$(echo "$main" | cut -c3-)
+loose=${main%"${main#??}"}/${main#??}
 mkdir -p "$q/$(dirname "$loose")"
 mkfifo "$q/$loose"
 gate "a FIFO as a pushed loose object: rejected" 1 "not a regular file" "$q"
@@ -150,11 +155,7 @@ if ! heavy_case "100,000 moved refs in one push"; then
 	awk -v o="$c1" 'BEGIN { print "# pack-refs with: peeled fully-peeled sorted "
 		for (i = 0; i < 100000; i++) printf "%s refs/heads/m%06d\n", o, i }' >"$srv/packed-refs"
 	awk -v o="$c1" -v n="$main" 'BEGIN { for (i = 0; i < 100000; i++) printf "%s %s refs/heads/m%06d\n", o, n, i }' >"$tmp/in"
-	# Not yet within 10 s natively (one walk, but 100,000 refs through git rev-list
-	# --stdin and the report): held to 60 s until it is.
-	BOUND_SECS=60
-	gate "100,000 moved refs in one push: accepted (bound 60 s: 10 s not met yet)" 0 '"verdict": "accept"' "$q"
-	BOUND_SECS=10
+	gate "100,000 moved refs in one push: accepted" 0 '"verdict": "accept"' "$q"
 	rm -f "$srv/packed-refs"
 fi
 $hy pack "$q/pack" bad-commits "$tree" "$main" 10000 | awk -v z=$zero '{ print z, $1, "refs/heads/n" NR }' >"$tmp/in"
@@ -162,9 +163,7 @@ gate "10,000 new refs, each onto a pushed bad commit of its own: rejected" 1 '"r
 rm -rf "$q"
 if ! heavy_case "100,000 new refs, each onto a pushed bad commit of its own"; then
 	$hy pack "$q/pack" bad-commits "$tree" "$main" 100000 | awk -v z=$zero '{ print z, $1, "refs/heads/n" NR }' >"$tmp/in"
-	BOUND_SECS=60
-	gate "100,000 new refs, each onto a pushed bad commit of its own: rejected (bound 60 s: 10 s not met yet)" 1 '"refs": 100000, "verdict": "reject"' "$q"
-	BOUND_SECS=10
+	gate "100,000 new refs, each onto a pushed bad commit of its own: rejected" 1 '"refs": 100000, "verdict": "reject"' "$q"
 	rm -rf "$q"
 fi
 
@@ -211,19 +210,25 @@ audit "a clean repository: clean" 0 '"type": "repository"' "$a"
 pk=$(cd "$a/.git/objects/pack" && ls pack-*.pack | head -1)
 nc=$(git -C "$a" rev-parse refs/notes/commits)
 hc=$(git -C "$a" rev-parse HEAD)
+# One copy of the repository for each file replaced, made once: each kind in turn takes
+# the file's place (the audit never writes to a repository).
+odd_file() { # odd_file WHAT: the file the WHAT case replaces
+	case $1 in
+	config) f=.git/config ;;
+	pack) f=.git/objects/pack/$pk ;;
+	index) f=.git/objects/pack/${pk%.pack}.idx ;;
+	loose) f=.git/objects/${hc%"${hc#??}"}/${hc#??} ;;
+	notes) f=.git/objects/${nc%"${nc#??}"}/${nc#??} ;;
+	esac
+}
+for what in config pack index loose notes; do
+	odd_file $what
+	cp -R "$a" "$tmp/odd-$what" && rm -f "$tmp/odd-$what/$f"
+done
 for kind in fifo zero urandom; do
 	for what in config pack index loose notes; do
-		c=$tmp/odd-$kind-$what
-		rm -rf "$c"
-		cp -R "$a" "$c"
-		case $what in
-		config) f=.git/config ;;
-		pack) f=.git/objects/pack/$pk ;;
-		index) f=.git/objects/pack/${pk%.pack}.idx ;;
-		loose) f=.git/objects/$(echo "$hc" | cut -c1-2)/$(echo "$hc" | cut -c3-) ;;
-		notes) f=.git/objects/$(echo "$nc" | cut -c1-2)/$(echo "$nc" | cut -c3-) ;;
-		esac
-		rm -f "$c/$f"
+		c=$tmp/odd-$what
+		odd_file $what
 		case $kind in
 		fifo) mkfifo "$c/$f" ;;
 		*) ln -s /dev/$kind "$c/$f" ;;
@@ -234,11 +239,12 @@ for kind in fifo zero urandom; do
 		if [ $what = pack ]; then
 			audit "$kind as the pack file: not read, as git does not read it" 0 '"type": "repository"' "$c"
 		else
-			audit "$kind as the $what file: a finding at once" "1 2" "$(basename "$f")" "$c"
+			audit "$kind as the $what file: a finding at once" "1 2" "${f##*/}" "$c"
 		fi
-		rm -rf "$c"
+		rm -f "$c/$f"
 	done
 done
+rm -rf "$tmp"/odd-*
 
 # A config that includes itself 20 times (git stops at ten levels).
 c=$tmp/include

@@ -65,7 +65,9 @@ void hexoid_gate_cancel(struct hexoid_gate *g)
 
 /*
  * git's environment: this process's, replacement objects off (they would hide the
- * stored ones from rev-list and cat-file), and with a git_dir what receive-pack sets for
+ * stored ones from rev-list and cat-file), GIT_FLUSH=0 (rev-list and log otherwise
+ * flush their output after each commit when it is a pipe: a write(2) per commit, where
+ * the gate reads them all to the end anyway), and with a git_dir what receive-pack sets for
  * a hook: the repository, the quarantine as the objects folder with the repository's
  * own objects and the other alternates behind it. 0, or -1 when memory ran out.
  */
@@ -74,8 +76,9 @@ int hexoid_gate_env(struct hexoid_gate *g)
 	size_t n = 0, i;
 	char *alt = NULL, *objects = NULL;
 
-	if (!(g->env_set = calloc(6, sizeof(*g->env_set))) ||
-	    !(g->env_set[n++] = strdup("GIT_NO_REPLACE_OBJECTS=1")))
+	if (!(g->env_set = calloc(7, sizeof(*g->env_set))) ||
+	    !(g->env_set[n++] = strdup("GIT_NO_REPLACE_OBJECTS=1")) ||
+	    !(g->env_set[n++] = strdup("GIT_FLUSH=0")))
 		goto oom;
 	if (g->git_dir) {
 		if (!(objects = hexoid_join(g->git_dir, "objects")) ||
@@ -205,6 +208,64 @@ void hexoid_gate_timer_stop(struct hexoid_gate *g, pthread_t thread)
 
 /* --- feeding a git's stdin from a thread --------------------------------------------- */
 
+/* A value to give git, and where it came: sorted by value, then place. */
+struct fed {
+	const char *hex;
+	size_t at;
+};
+
+static int fed_cmp(const void *a, const void *b)
+{
+	const struct fed *x = a, *y = b;
+	int c = strcmp(x->hex, y->hex);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/*
+ * The refs' tips (new values), each once and in the order of the refs, then their
+ * exclusions (^old), each once, as git's receive-pack gives its connectivity check
+ * each value once (an oidset). 100,000 refs moved from one commit to another are two
+ * lines, not 200,000 for rev-list to parse, look up and queue. The order of the tips is
+ * kept: git log --source names each commit by the first tip given that reaches it. 0, or
+ * -1 when memory ran out or a write failed.
+ */
+static int feed_refs(struct gate_feeder *f)
+{
+	struct hexoid_gate *g = f->g;
+	struct fed *v = malloc((f->nrefs ? f->nrefs : 1) * sizeof(*v));
+	unsigned char *first = calloc(f->nrefs ? f->nrefs : 1, 1);
+	size_t i, n;
+	int failed = !v || !first;
+
+	for (i = 0; i < f->nrefs && !failed; i++) {
+		v[i].hex = g->u[f->refs[i]].new;
+		v[i].at = i;
+	}
+	if (!failed)
+		qsort(v, f->nrefs, sizeof(*v), fed_cmp);
+	for (i = 0; i < f->nrefs && !failed; i++)
+		if (!i || strcmp(v[i].hex, v[i - 1].hex))
+			first[v[i].at] = 1;
+	for (i = 0; i < f->nrefs && !failed; i++)
+		if (first[i])
+			failed = fprintf(f->to, "%s\n", g->u[f->refs[i]].new) < 0;
+	for (i = n = 0; i < f->nrefs && !failed; i++)
+		if (!hexoid_gate_is_zero(g, g->u[f->refs[i]].old)) {
+			v[n].hex = g->u[f->refs[i]].old;
+			v[n].at = i;
+			n++;
+		}
+	if (!failed)
+		qsort(v, n, sizeof(*v), fed_cmp);
+	for (i = 0; i < n && !failed; i++)
+		if (!i || strcmp(v[i].hex, v[i - 1].hex))
+			failed = fprintf(f->to, "^%s\n", v[i].hex) < 0;
+	free(v);
+	free(first);
+	return failed ? -1 : 0;
+}
+
 static void *feed(void *p)
 {
 	struct gate_feeder *f = p;
@@ -223,11 +284,8 @@ static void *feed(void *p)
 			hex[g->hexsz] = '\n';
 			f->failed = fwrite(hex, 1, g->hexsz + 1, f->to) != g->hexsz + 1;
 		}
-	for (size_t i = 0; i < f->nrefs && !f->failed; i++) {
-		const struct gate_update *u = &g->u[f->refs[i]];
-		f->failed = fprintf(f->to, "%s\n", u->new) < 0 ||
-			    (!hexoid_gate_is_zero(g, u->old) && fprintf(f->to, "^%s\n", u->old) < 0);
-	}
+	if (f->nrefs && !f->failed)
+		f->failed = feed_refs(f);
 	f->failed |= fclose(f->to) != 0;
 	return NULL;
 }

@@ -112,10 +112,11 @@ int hexoid_gate_check_tags(struct hexoid_gate *g, int ref, const char *start, in
 }
 
 /* Check the commits of `ids`, none of them pushed: each read through cat-file --batch
- * (fed from a thread, so the questions never wait for the answers). */
+ * (fed from a thread, so the questions never wait for the answers; --buffer, so that
+ * its answers come in large writes rather than a write or two each). */
 void hexoid_gate_check_stored(struct hexoid_gate *g, int who, const struct hexoid_oidset *ids)
 {
-	char *argv[] = { "git", "cat-file", "--batch", NULL };
+	char *argv[] = { "git", "cat-file", "--batch", "--buffer", NULL };
 	struct gate_feeder f = { g, NULL, ids, NULL, 0, 0, 0 };
 	FILE *out;
 	pid_t pid;
