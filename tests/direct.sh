@@ -5,8 +5,7 @@
 #                   a shell script that unpacks the build once, then sets GIT_EXEC_PATH
 #                   and execs it), $g3 becomes git3, a shell function that runs the
 #                   unpacked build the same way, without the shell and dirname around it
-#   python3         a function running the interpreter python3 names, found once: a
-#                   version manager's python3 is a shell script that runs a dozen more
+#   python3         a function running lib.sh's $py, the interpreter itself
 #
 # And git runs no `git maintenance run --auto` after each commit or fetch (it would
 # find nothing to do in repositories this small), through GIT_CONFIG_COUNT, which adds
@@ -23,10 +22,7 @@ git3_direct() {
 }
 git3() { GIT_EXEC_PATH=$g3_exec "$g3_bin" "$@"; }
 
-if command -v python3 >/dev/null 2>&1 &&
-	py_exe=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py_exe" ]; then
-	python3() { "$py_exe" "$@"; }
-fi
+python3() { "$py" "$@"; }
 
 d_i=${GIT_CONFIG_COUNT:-0}
 export "GIT_CONFIG_KEY_$d_i=maintenance.auto" "GIT_CONFIG_VALUE_$d_i=false"

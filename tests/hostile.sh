@@ -29,10 +29,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 src=$(cd "$(dirname "$0")/.." && pwd)
-# The interpreter itself, found once: python3 on PATH may be a wrapper (pyenv's shim
-# starts some 25 processes a call) where the interpreter is one.
-py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-[ -x "${py:-}" ] || py=python3
 hy="$py $src/tests/hostile.py"
 g3=$src/../shared/tools/git3/git
 [ -x "$g3" ] && "$g3" --version >/dev/null 2>&1 || g3=

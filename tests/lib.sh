@@ -9,6 +9,10 @@ n=0
 pass() { n=$((n + 1)); echo "ok $n - $1"; }
 fail() { n=$((n + 1)); echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # skip $2"; }
+# $py: the python3 interpreter itself, found once (a version manager's python3 is a shell
+# script that starts a dozen processes a call); python3 when it cannot say.
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || py=
+[ -x "${py:-}" ] || py=python3
 git_() { git -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main "$@"; }
 
 # judge NAME WANT PATTERN GOT: exit status GOT must be WANT (and not a signal), and when

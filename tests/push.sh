@@ -17,10 +17,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-# The interpreter itself, found once: python3 on PATH may be a wrapper (pyenv's shim
-# starts some 25 processes a call) where the interpreter is one.
-py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-[ -x "${py:-}" ] || py=python3
 up() { echo "$1" | tr a-f A-F; }
 # col HEX OFFSET: the column of the first letter of HEX, in uppercase, written after
 # OFFSET characters of a header line.
