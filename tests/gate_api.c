@@ -24,10 +24,11 @@ struct repo {
 	char dir[64];
 	int made;
 	enum hexoid_algo algo;
-	char srv[128], q1[128], q2[128], slowgit[128];
+	char srv[128], q1[128], q2[128], q3[128], slowgit[128];
 	/* base: the server's main; head: a clean commit on it; bt, bp: commits with an
-	 * uppercase tree and parent header on head; tree: head's tree. */
-	char base[72], head[72], tree[72], bt[72], bp[72], zero[72];
+	 * uppercase tree and parent header on head; tree: head's tree; gc: a clean commit
+	 * on bp. */
+	char base[72], head[72], tree[72], bt[72], bp[72], gc[72], zero[72];
 };
 
 static struct repo repos[2];
@@ -74,10 +75,13 @@ static struct repo *repo(enum hexoid_algo algo)
 		 "  $(up $tree) $head \"$id\" \"$id\" | git hash-object -t commit --literally -w --stdin); "
 		 "bp=$(printf 'tree %%s\\nparent %%s\\nauthor %%s\\ncommitter %%s\\n\\nbad parent\\n' "
 		 "  $tree $(up $head) \"$id\" \"$id\" | git hash-object -t commit --literally -w --stdin); "
-		 "for v in base head tree bt bp; do eval echo \\$$v >../$v; done; "
-		 "mkdir -p ../q1/pack ../q2/pack; "
+		 "gc=$(printf 'tree %%s\\nparent %%s\\nauthor %%s\\ncommitter %%s\\n\\ngood on bad\\n' "
+		 "  $tree $bp \"$id\" \"$id\" | git hash-object -t commit --literally -w --stdin); "
+		 "for v in base head tree bt bp gc; do eval echo \\$$v >../$v; done; "
+		 "mkdir -p ../q1/pack ../q2/pack ../q3/pack; "
 		 "printf '%%s\\n^%%s\\n' $head $base | git pack-objects -q --revs ../q1/pack/pack >/dev/null; "
 		 "printf '%%s\\n%%s\\n^%%s\\n' $bt $bp $base | git pack-objects -q --revs ../q2/pack/pack >/dev/null; "
+		 "printf '%%s\\n%%s\\n^%%s\\n' $gc $head $base | git pack-objects -q --revs ../q3/pack/pack >/dev/null; "
 		 "git -C ../srv.git fetch -q ../cl $bt:refs/legacy/t 2>/dev/null; "
 		 "printf '#!/bin/sh\\nif [ \"$1\" = rev-list ]; then exec sleep 30; fi\\nexec git \"$@\"\\n' "
 		 "  >../slowgit; chmod +x ../slowgit",
@@ -87,14 +91,16 @@ static struct repo *repo(enum hexoid_algo algo)
 	strcat(strcpy(r->srv, r->dir), "/srv.git");
 	strcat(strcpy(r->q1, r->dir), "/q1");
 	strcat(strcpy(r->q2, r->dir), "/q2");
+	strcat(strcpy(r->q3, r->dir), "/q3");
 	strcat(strcpy(r->slowgit, r->dir), "/slowgit");
 	read_id(r, "base", r->base);
 	read_id(r, "head", r->head);
 	read_id(r, "tree", r->tree);
 	read_id(r, "bt", r->bt);
 	read_id(r, "bp", r->bp);
+	read_id(r, "gc", r->gc);
 	snprintf(r->zero, sizeof(r->zero), "%.*s", (int)hexoid_hexsz(algo), ZERO64);
-	if (strlen(r->bp) != hexoid_hexsz(algo))
+	if (strlen(r->bp) != hexoid_hexsz(algo) || strlen(r->gc) != hexoid_hexsz(algo))
 		return NULL;
 	r->made = 1;
 	return r;
@@ -256,6 +262,16 @@ static void uppercase_push(enum hexoid_algo algo)
 	      "algo %d: second finding %s %s line %u column %u (want %u)", (int)algo, s.f[1].ref,
 	      s.f[1].header, s.f[1].line, s.f[1].column, col(r->head, 7));
 	CHECK(!s.wrong_thread, "algo %d: a callback from another thread", (int)algo);
+
+	/* Two new refs, the bad commit pushed under the first one's clean tip: named by
+	 * that ref, which git log --source tells, not left to the pack. */
+	options(&o, &s, r, r->q3);
+	const char *under[] = { r->zero, r->head, "refs/heads/h", r->zero, r->gc, "refs/heads/g" };
+	CHECK(run(&o, under, 2, &res) == 0 && res.verdict == HEXOID_GATE_REJECT && s.n == 1 &&
+		      !strcmp(s.f[0].ref, "refs/heads/g") && !strcmp(s.f[0].header, "parent") &&
+		      s.f[0].pushed && same_oid(r, s.f[0].oid, r->bp),
+	      "algo %d: a bad commit under a new ref's clean tip: verdict %d, %u findings, ref '%s' (%s)",
+	      (int)algo, res.verdict, s.n, s.f[0].ref, s.error);
 
 	/* The server already has the bad commit, and refs/legacy/t reaches it: no
 	 * quarantine. The full walk finds it; the default one, as git's connectivity check,

@@ -369,8 +369,9 @@ static void check(struct hexoid_gate *g)
 		if (r->ref < 0 && hexoid_oidset_find(&walked[g->nu], r->oid, g->rawsz) != (size_t)-1)
 			r->ref = nfresh == 1 ? fresh[0] : GATE_REF_PENDING;
 		/* A ref's new value itself, which the walk leaves out when an existing ref
-		 * reaches it already (not options->full_walk). */
-		if (r->ref < 0)
+		 * reaches it already (not options->full_walk). Not for one the walk of the
+		 * new refs reached: git log --source names that one below. */
+		if (r->ref == -1)
 			r->ref = hexoid_gate_ref_of_value(g, r->oid);
 	}
 	if (nfresh > 1 && !g->trouble)
