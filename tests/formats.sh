@@ -77,6 +77,12 @@ for fmt in sha1 sha256; do
 		fi
 	done
 
+	# rev-list --format=%B: an empty line after each message, valid with the format
+	# named; auto cannot tell it from git log's own output, and says so.
+	git -C "$repo" rev-list --format=%B --all >"$L/rev-list-body"
+	expect "$fmt rev-list --format=%B: its empty lines are the format's" 0 "" "$L/rev-list-body" verify --format=rev-list-format
+	expect "$fmt rev-list --format=%B: auto says it cannot tell" 2 "cannot tell which git output this is" "$L/rev-list-body" verify
+
 	# decode writes every ID of every good line: reflog lines hold two.
 	$H decode --format=reflog "$L/reflog" >"$tmp/raw"
 	want=$(($(wc -l <"$L/reflog") * 2 * hexsz / 2))

@@ -271,6 +271,7 @@ others() { # others DIR L
 	no-object-names rev-list --objects --no-object-names --all
 	ref-tab-name for-each-ref --format='%(objectname)%09%(refname)'
 	log-email log --format='%H %ae' --all
+	rev-list-format-body rev-list --format=%B --all
 	show-raw show --raw --no-abbrev --format=%H main~1
 	log-patch log -p -2 main
 	whatchanged log --raw --no-abbrev -3 main

@@ -295,7 +295,10 @@ TEST(listing_every_format_whatever_the_pieces)
 		 * IDs, in other lines the words that look like IDs. */
 		C(HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A " " B "\nsubject " B "\ncommit " B "\n" A " " U "\n", "P4:62:2:"),
 		C(HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\nrevert 4b825dc642cb6eb9a060e54bf8d69288fbee49g4 x\ncommit foo\n", "P2:46:1:invalid hex digit 'g'"),
-		C_GIVEN(HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\ns\n\ncommit " B "\n", "P3:1:1:empty line"),
+		C_GIVEN(HEXOID_FORMAT_REV_LIST_FORMAT, "\ncommit " A "\ns\n", "P1:1:1:empty line"),
+		/* %B: a message's empty lines, and the one after it (auto cannot tell it
+		 * from git log's own output). */
+		C_GIVEN(HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\ns\n\nbody\n\ncommit " U "\n\n", "P6:28:2:"),
 		/* log --raw: a blank line between a commit's line and its diff, only there. */
 		C(HEXOID_FORMAT_DIFF_RAW, A "\n\n:100644 100644 " A " " B " M\tf\n:100644 100644 " A " " B " M\tg\n" B "\n" A "\n\n:000000 100644 " A " " U " A\tf\n", "P8:77:2:"),
 		C_GIVEN(HEXOID_FORMAT_DIFF_RAW, A "\n\n" B "\n:100644 100644 " A " " B " M\tf\n\n", "P3:1:1:expected a line of the diff"),

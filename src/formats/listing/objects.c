@@ -392,7 +392,12 @@ void hexoid_parse_rev_list_format(struct cursor *c)
 {
 	struct hexoid_listing *l = c->l;
 	if (c->len == 0) {
-		problem(c, 0, P_EMPTY, 0, NULL);
+		/* What the format made may hold empty lines (%B, %n, an empty subject); an
+		 * empty line before the first commit line is none of git's. AUTO's trial
+		 * takes none: git log's own output (commit <oid>, Author:, a blank line, the
+		 * message) would pass, and its message's words would be read as IDs. */
+		if (l->state == REVF_START || c->dry)
+			problem(c, 0, P_EMPTY, 0, NULL);
 		return;
 	}
 	if (peek(c, "commit ")) {

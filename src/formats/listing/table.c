@@ -50,8 +50,10 @@ const struct listing_format hexoid_listing_formats[HEXOID_FORMAT_COUNT] = {
 	[HEXOID_FORMAT_SUBMODULE_STATUS] = { "submodule-status", hexoid_parse_submodule_status, NL, 0, 21, NONE, 0 },
 	/* A heuristic, never chosen by AUTO; an empty line is text too. */
 	[HEXOID_FORMAT_TEXT] = { "text", hexoid_parse_text, NL, 1, 0, NONE, 0 },
-	[HEXOID_FORMAT_REV_LIST_FORMAT] = { "rev-list-format", hexoid_parse_rev_list_format, NL, 1, 25, NONE, 0 },
-	[HEXOID_FORMAT_PRETTY_RAW] = { "pretty-raw", hexoid_parse_pretty_raw, NL, 1, 26, NONE, 0 },
+	/* pretty-raw before rev-list-format, which takes its records too (a message's
+	 * lines as what a --format made) but would read IDs in the message. */
+	[HEXOID_FORMAT_PRETTY_RAW] = { "pretty-raw", hexoid_parse_pretty_raw, NL, 1, 25, NONE, 0 },
+	[HEXOID_FORMAT_REV_LIST_FORMAT] = { "rev-list-format", hexoid_parse_rev_list_format, NL, 1, 26, NONE, 0 },
 	[HEXOID_FORMAT_BLAME] = { "blame", hexoid_parse_blame, NL, 0, 27, NONE, 0 },
 	[HEXOID_FORMAT_WORKTREES] = { "worktrees", hexoid_parse_worktrees, NL, 1, 28, NONE, 0 },
 	[HEXOID_FORMAT_ID_FIELDS] = { "id-fields", hexoid_parse_id_fields, NL, 1, 29, NONE, 0 },
