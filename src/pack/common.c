@@ -34,8 +34,17 @@ int hexoid_pk_map_file(struct pk_map *map, const char *path, char *err, size_t e
 		errno = e;
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		/* Not errno here: fstat succeeded, and what errno held (ENOENT from some
+		 * earlier call) would be this file's reason, and a file "deleted meanwhile". */
+		int e = S_ISDIR(st.st_mode) ? EISDIR : 0;
 		snprintf(err, errlen, "%s: %s", path, e ? strerror(e) : "not a regular file");
 		close(fd);
 		errno = e ? e : EINVAL;
