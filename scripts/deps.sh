@@ -26,6 +26,7 @@ for group in "$@"; do
 		need golang-go has go             # the Go package's tests (bindings/go)
 		need xz-utils has xz              # unpacks the Git 3.0 build the tests take as their oracle
 		need python3 has python3          # the tests read the JSON output with it
+		need procps has ps                # the tests look for processes a killed hook left
 		;;
 	demo)
 		need git has git
