@@ -342,8 +342,7 @@ TEST(audit_api_cancel)
 	struct canceller c;
 	double full, after;
 	unsigned jobs, delay;
-	const char *run = getenv("RUN");
-	int rc, slowed = TEST_SANITIZED || (run && *run);
+	int rc, slowed = TEST_SANITIZED || test_emulated();
 
 	strcpy(dir, "/tmp/hexoid-audit-cancel-XXXXXX");
 	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -363,7 +362,7 @@ TEST(audit_api_cancel)
 		 "GLIBC_TUNABLES=glibc.malloc.top_pad=67108864 git --git-dir=r.git fast-import --quiet; "
 		 "mkdir l; for i in $(seq 1 200); do echo \"loose $i\" >l/$i; done; "
 		 "ls -d l/* | git --git-dir=r.git hash-object -w --stdin-paths >/dev/null; rm -r l",
-		 dir, run && *run ? 6000 : 60000);
+		 dir, test_emulated() ? 6000 : 60000);
 	if (system(cmd) != 0) {
 		CHECK(0, "git fast-import could not make the repository");
 		return;

@@ -934,9 +934,10 @@ TEST(pack_damage_level)
 		pk_free(&p);
 
 		/* Truncated at every length: -1 or findings, never a crash (ASan in
-		 * check-sanitize), and never a clean result. */
+		 * check-sanitize), and never a clean result. Under an emulator every length
+		 * through the first object's header, then every fifth. */
 		build_repo(&p, &r, algo);
-		for (size_t len = 0; len < p.pack.n; len++) {
+		for (size_t len = 0; len < p.pack.n; len += (test_emulated() && len > 32 + rawsz ? 5 : 1)) {
 			struct hexoid_scan_stats s2 = HEXOID_SCAN_STATS_INIT;
 			int rc = pk_scan_raw(p.pack.p, len, p.idx, p.idxlen, len % 3 + 1, 0, 0, &g, &s2,
 					     err, sizeof(err));
@@ -950,7 +951,7 @@ TEST(pack_damage_level)
 				break;
 		}
 		/* ... and the index truncated at every length: -1 */
-		for (size_t len = 0; len < p.idxlen; len += (len < 1100 ? 1 : 7)) {
+		for (size_t len = 0; len < p.idxlen; len += (len < 1100 && !test_emulated() ? 1 : 7)) {
 			int rc = pk_scan_raw(p.pack.p, p.pack.n, p.idx, len, 1, 0, 0, &g, NULL, err,
 					     sizeof(err));
 			CHECK(rc == -1 && g.n == 0, "index truncated to %zu: rc %d", len, rc);

@@ -56,6 +56,12 @@ int test_failed(void)
 	return current_failed;
 }
 
+int test_emulated(void)
+{
+	const char *run = getenv("RUN");
+	return run && *run;
+}
+
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 void test_seed(uint64_t seed)
 {

@@ -59,6 +59,11 @@ const char *test_options_init(int (*init)(void *, size_t), const void *want, siz
 #define TEST_SANITIZED 0
 #endif
 
+/* test_emulated(): 1 when make check runs the tests through an emulator (RUN, e.g.
+ * qemu-aarch64), where each step costs a hundred native ones: tests that try every
+ * length or offset sample them there, and the native and sanitizer runs take them all. */
+int test_emulated(void);
+
 /* CHECK(cond, "fmt", ...): on failure, report and go on with the test. */
 #define CHECK(cond, ...)                                                                    \
 	do {                                                                                \
