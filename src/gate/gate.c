@@ -256,14 +256,10 @@ static void peel(struct hexoid_gate *g, int *walk)
 		     hexoid_oidset_add(&ids, oid, g->rawsz)))
 			goto oom;
 	}
-	/* Each value asked once: 100,000 refs moved to one commit are one question, not
-	 * 100,000 (cat-file reads the object again for each line, a loose one opened each
-	 * time through every objects folder). */
+	/* Each value asked once (the sort keeps one of each): 100,000 refs moved to one
+	 * commit are one question, not 100,000 (cat-file reads the object again for each
+	 * line, a loose one opened each time through every objects folder). */
 	hexoid_oidset_sort(&ids);
-	for (i = k = 0; i < ids.n; i++)
-		if (!k || memcmp(ids.v + i * HEXOID_MAX_RAWSZ, ids.v + (k - 1) * HEXOID_MAX_RAWSZ, HEXOID_MAX_RAWSZ))
-			memmove(ids.v + k++ * HEXOID_MAX_RAWSZ, ids.v + i * HEXOID_MAX_RAWSZ, HEXOID_MAX_RAWSZ);
-	ids.n = k;
 	if (ids.n && (!(size = calloc(ids.n, sizeof(*size))) || !(type = calloc(ids.n, 1))))
 		goto oom;
 	if (ids.n && (pid = hexoid_gate_start_fed(g, argv, &f, &out)) >= 0) {

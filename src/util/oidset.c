@@ -29,8 +29,18 @@ static int cmp_oid(const void *a, const void *b)
 
 void hexoid_oidset_sort(struct hexoid_oidset *set)
 {
-	if (set->n)
-		qsort(set->v, set->n, HEXOID_MAX_RAWSZ, cmp_oid);
+	unsigned char *v = set->v;
+	size_t i, k;
+
+	if (set->n < 2)
+		return;
+	qsort(v, set->n, HEXOID_MAX_RAWSZ, cmp_oid);
+	/* Each ID once: 100,000 refs moved to one commit are one entry, and a caller that
+	 * asks git about each entry asks once. */
+	for (i = k = 1; i < set->n; i++)
+		if (memcmp(v + i * HEXOID_MAX_RAWSZ, v + (k - 1) * HEXOID_MAX_RAWSZ, HEXOID_MAX_RAWSZ))
+			memmove(v + k++ * HEXOID_MAX_RAWSZ, v + i * HEXOID_MAX_RAWSZ, HEXOID_MAX_RAWSZ);
+	set->n = k;
 }
 
 size_t hexoid_oidset_find(const struct hexoid_oidset *set, const unsigned char *oid, size_t rawsz)

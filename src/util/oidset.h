@@ -1,5 +1,6 @@
 /*
- * A set of object IDs: added in any order, sorted once, then looked up.
+ * A set of object IDs: added in any order, repeats and all, then sorted once (which keeps
+ * one of each) and looked up.
  *
  * IDs are stored HEXOID_MAX_RAWSZ bytes apart and zero-padded, so SHA-1 and SHA-256 IDs
  * compare alike with memcmp. Not thread-safe: one owner at a time.
@@ -22,7 +23,8 @@ struct hexoid_oidset {
 
 /* Add the rawsz bytes at oid. 0, or -1 when memory ran out (the set is as it was). */
 int hexoid_oidset_add(struct hexoid_oidset *set, const unsigned char *oid, size_t rawsz);
-/* Sort the IDs, for hexoid_oidset_find(). */
+/* Sort the IDs and drop the repeats, for hexoid_oidset_find(): n is then the number of
+ * distinct IDs, and each index names one of them. */
 void hexoid_oidset_sort(struct hexoid_oidset *set);
 /* The index of oid (rawsz bytes) in a sorted set, or (size_t)-1. */
 size_t hexoid_oidset_find(const struct hexoid_oidset *set, const unsigned char *oid, size_t rawsz);
