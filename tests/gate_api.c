@@ -26,9 +26,9 @@ struct repo {
 	enum hexoid_algo algo;
 	char srv[128], q1[128], q2[128], q3[128], slowgit[128];
 	/* base: the server's main; head: a clean commit on it; bt, bp: commits with an
-	 * uppercase tree and parent header on head; tree: head's tree; gc: a clean commit
-	 * on bp. */
-	char base[72], head[72], tree[72], bt[72], bp[72], gc[72], zero[72];
+	 * uppercase tree and parent header on head; tree: head's tree; gc, gc2: clean
+	 * commits on bp. */
+	char base[72], head[72], tree[72], bt[72], bp[72], gc[72], gc2[72], zero[72];
 };
 
 static struct repo repos[2];
@@ -77,11 +77,13 @@ static struct repo *repo(enum hexoid_algo algo)
 		 "  $tree $(up $head) \"$id\" \"$id\" | git hash-object -t commit --literally -w --stdin); "
 		 "gc=$(printf 'tree %%s\\nparent %%s\\nauthor %%s\\ncommitter %%s\\n\\ngood on bad\\n' "
 		 "  $tree $bp \"$id\" \"$id\" | git hash-object -t commit --literally -w --stdin); "
-		 "for v in base head tree bt bp gc; do eval echo \\$$v >../$v; done; "
+		 "gc2=$(printf 'tree %%s\\nparent %%s\\nauthor %%s\\ncommitter %%s\\n\\ngood on bad, again\\n' "
+		 "  $tree $bp \"$id\" \"$id\" | git hash-object -t commit --literally -w --stdin); "
+		 "for v in base head tree bt bp gc gc2; do eval echo \\$$v >../$v; done; "
 		 "mkdir -p ../q1/pack ../q2/pack ../q3/pack; "
 		 "printf '%%s\\n^%%s\\n' $head $base | git pack-objects -q --revs ../q1/pack/pack >/dev/null; "
 		 "printf '%%s\\n%%s\\n^%%s\\n' $bt $bp $base | git pack-objects -q --revs ../q2/pack/pack >/dev/null; "
-		 "printf '%%s\\n%%s\\n^%%s\\n' $gc $head $base | git pack-objects -q --revs ../q3/pack/pack >/dev/null; "
+		 "printf '%%s\\n%%s\\n%%s\\n^%%s\\n' $gc $gc2 $head $base | git pack-objects -q --revs ../q3/pack/pack >/dev/null; "
 		 "git -C ../srv.git fetch -q ../cl $bt:refs/legacy/t 2>/dev/null; "
 		 "printf '#!/bin/sh\\nif [ \"$1\" = rev-list ]; then exec sleep 30; fi\\nexec git \"$@\"\\n' "
 		 "  >../slowgit; chmod +x ../slowgit",
@@ -99,8 +101,10 @@ static struct repo *repo(enum hexoid_algo algo)
 	read_id(r, "bt", r->bt);
 	read_id(r, "bp", r->bp);
 	read_id(r, "gc", r->gc);
+	read_id(r, "gc2", r->gc2);
 	snprintf(r->zero, sizeof(r->zero), "%.*s", (int)hexoid_hexsz(algo), ZERO64);
-	if (strlen(r->bp) != hexoid_hexsz(algo) || strlen(r->gc) != hexoid_hexsz(algo))
+	if (strlen(r->bp) != hexoid_hexsz(algo) || strlen(r->gc) != hexoid_hexsz(algo) ||
+	    strlen(r->gc2) != hexoid_hexsz(algo))
 		return NULL;
 	r->made = 1;
 	return r;
@@ -272,6 +276,21 @@ static void uppercase_push(enum hexoid_algo algo)
 		      s.f[0].pushed && same_oid(r, s.f[0].oid, r->bp),
 	      "algo %d: a bad commit under a new ref's clean tip: verdict %d, %u findings, ref '%s' (%s)",
 	      (int)algo, res.verdict, s.n, s.f[0].ref, s.error);
+
+	/* Two new refs, both clean tips on the bad commit (of one date): named by the one
+	 * given first, in either order. git log --source names a commit by the first tip
+	 * given that reaches it, and the gate gives the tips in the order of the updates,
+	 * not of their values. */
+	for (int first = 0; first < 2; first++) {
+		const char *tip[] = { r->gc, r->gc2 }, *name[] = { "refs/heads/g", "refs/heads/g2" };
+		const char *both[] = { r->zero, tip[first], name[first], r->zero, tip[!first], name[!first] };
+		options(&o, &s, r, r->q3);
+		CHECK(run(&o, both, 2, &res) == 0 && res.verdict == HEXOID_GATE_REJECT && s.n == 1 &&
+			      !strcmp(s.f[0].ref, name[first]) && same_oid(r, s.f[0].oid, r->bp),
+		      "algo %d: a bad commit under two new clean tips, %s first: verdict %d, "
+		      "%u findings, ref '%s' (%s)",
+		      (int)algo, name[first], res.verdict, s.n, s.f[0].ref, s.error);
+	}
 
 	/* The server already has the bad commit, and refs/legacy/t reaches it: no
 	 * quarantine. The full walk finds it; the default one, as git's connectivity check,

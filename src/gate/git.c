@@ -208,61 +208,57 @@ void hexoid_gate_timer_stop(struct hexoid_gate *g, pthread_t thread)
 
 /* --- feeding a git's stdin from a thread --------------------------------------------- */
 
-/* A value to give git, and where it came: sorted by value, then place. */
-struct fed {
-	const char *hex;
-	size_t at;
-};
-
-static int fed_cmp(const void *a, const void *b)
-{
-	const struct fed *x = a, *y = b;
-	int c = strcmp(x->hex, y->hex);
-
-	return c ? c : (x->at > y->at) - (x->at < y->at);
-}
-
 /*
  * The refs' tips (new values), each once and in the order of the refs, then their
  * exclusions (^old), each once, as git's receive-pack gives its connectivity check
  * each value once (an oidset). 100,000 refs moved from one commit to another are two
  * lines, not 200,000 for rev-list to parse, look up and queue. The order of the tips is
- * kept: git log --source names each commit by the first tip given that reaches it. 0, or
- * -1 when memory ran out or a write failed.
+ * kept: git log --source names each commit by the first tip given that reaches it. The
+ * exclusions go in the order of their values. 0, or -1 when memory ran out or a write
+ * failed.
  */
 static int feed_refs(struct gate_feeder *f)
 {
 	struct hexoid_gate *g = f->g;
-	struct fed *v = malloc((f->nrefs ? f->nrefs : 1) * sizeof(*v));
-	unsigned char *first = calloc(f->nrefs ? f->nrefs : 1, 1);
-	size_t i, n;
-	int failed = !v || !first;
+	struct hexoid_oidset tips = HEXOID_OIDSET_INIT, olds = HEXOID_OIDSET_INIT;
+	unsigned char oid[HEXOID_MAX_RAWSZ], *given = NULL;
+	char hex[HEXOID_MAX_HEXSZ + 2];
+	size_t i, k;
+	int failed = 0;
 
+	/* hexoid_gate_add_update() took each value as lowercase hex of the gate's hash. */
 	for (i = 0; i < f->nrefs && !failed; i++) {
-		v[i].hex = g->u[f->refs[i]].new;
-		v[i].at = i;
-	}
-	if (!failed)
-		qsort(v, f->nrefs, sizeof(*v), fed_cmp);
-	for (i = 0; i < f->nrefs && !failed; i++)
-		if (!i || strcmp(v[i].hex, v[i - 1].hex))
-			first[v[i].at] = 1;
-	for (i = 0; i < f->nrefs && !failed; i++)
-		if (first[i])
-			failed = fprintf(f->to, "%s\n", g->u[f->refs[i]].new) < 0;
-	for (i = n = 0; i < f->nrefs && !failed; i++)
-		if (!hexoid_gate_is_zero(g, g->u[f->refs[i]].old)) {
-			v[n].hex = g->u[f->refs[i]].old;
-			v[n].at = i;
-			n++;
+		const struct gate_update *u = &g->u[f->refs[i]];
+		hexoid_decode(oid, u->new, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL);
+		failed = hexoid_oidset_add(&tips, oid, g->rawsz);
+		if (!failed && !hexoid_gate_is_zero(g, u->old)) {
+			hexoid_decode(oid, u->old, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL);
+			failed = hexoid_oidset_add(&olds, oid, g->rawsz);
 		}
-	if (!failed)
-		qsort(v, n, sizeof(*v), fed_cmp);
-	for (i = 0; i < n && !failed; i++)
-		if (!i || strcmp(v[i].hex, v[i - 1].hex))
-			failed = fprintf(f->to, "^%s\n", v[i].hex) < 0;
-	free(v);
-	free(first);
+	}
+	hexoid_oidset_sort(&tips);
+	hexoid_oidset_sort(&olds);
+	/* given[k]: tip k is written already, by an earlier ref. */
+	if (!failed && !(given = calloc(tips.n ? tips.n : 1, 1)))
+		failed = 1;
+	for (i = 0; i < f->nrefs && !failed; i++) {
+		const char *tip = g->u[f->refs[i]].new;
+		hexoid_decode(oid, tip, 1, g->hexsz, g->algo, HEXOID_LOWER, NULL);
+		k = hexoid_oidset_find(&tips, oid, g->rawsz);
+		if (!given[k]) {
+			given[k] = 1;
+			failed = fprintf(f->to, "%s\n", tip) < 0;
+		}
+	}
+	hex[0] = '^';
+	for (i = 0; i < olds.n && !failed; i++) {
+		hexoid_encode(hex + 1, g->hexsz, hexoid_oidset_at(&olds, i), 1, g->algo);
+		hex[g->hexsz + 1] = '\n';
+		failed = fwrite(hex, 1, g->hexsz + 2, f->to) != g->hexsz + 2;
+	}
+	free(given);
+	hexoid_oidset_free(&tips);
+	hexoid_oidset_free(&olds);
 	return failed ? -1 : 0;
 }
 
