@@ -9,6 +9,7 @@
 # ID may be told from a path by its shape). Prints "ok N - ..." / "not ok N - ...". Needs: HEXOID.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/direct.sh"
 gitprog=git
 git_() { "$gitprog" -c user.name=hexoid -c user.email=hexoid@example.com -c init.defaultBranch=main \
 	-c protocol.file.allow=always -c uploadpack.allowFilter=true -c advice.detachedHead=false \
@@ -313,16 +314,8 @@ git3_names=$(echo $git3_names)
 for prog in git git3; do
 if [ $prog = git3 ]; then
 	if ! [ -x "$g3" ]; then skip "the Git 3.0 build's listings" "skipped: no $g3"; continue; fi
+	git3_direct
 	gitprog=$g3
-	# The wrapper unpacks the build once and runs it with GIT_EXEC_PATH set: asked once
-	# where, every call runs the build as it does, without a shell and a dirname first.
-	# (Git 3.0 is the last: no installed git runs after this.)
-	g3exec=$("$g3" --exec-path 2>/dev/null) || g3exec=
-	if [ -n "$g3exec" ] && [ -x "${g3exec%/libexec/git-core}/bin/git" ]; then
-		GIT_EXEC_PATH=$g3exec
-		export GIT_EXEC_PATH
-		gitprog=${g3exec%/libexec/git-core}/bin/git
-	fi
 fi
 for fmt in sha1 sha256; do
 	if [ $fmt = sha1 ]; then hexsz=40; else hexsz=64; fi
