@@ -21,6 +21,7 @@
 #include "heads.h"
 
 #define MAXBITS 15
+#define SYMBOLS 288 /* literals and lengths, the most of any code */
 #define LIT_FAST 9  /* a table of 512: a commit's literals and lengths, nearly all */
 #define DIST_FAST 7 /* its distances */
 #define CL_FAST 7   /* code length codes have at most 7 bits: all of them */
@@ -29,7 +30,7 @@ struct huff {
 	uint16_t fast[1 << LIT_FAST]; /* (symbol << 4) | length; 0 for a longer code, or none */
 	unsigned fastbits;
 	uint16_t count[MAXBITS + 1];
-	uint16_t symbol[288];  /* by code: by length, then symbol */
+	uint16_t symbol[SYMBOLS + 1]; /* by code: by length, then symbol; and a slot of junk */
 };
 
 struct bits {
@@ -77,16 +78,54 @@ static inline __attribute__((always_inline)) unsigned take(struct bits *b, unsig
 	return v;
 }
 
+/* The low `len` bits of `code` in the opposite order (len <= 16): a code is sent from
+ * its top bit, and the bit buffer is read from its bottom one. */
+static inline unsigned reverse(unsigned code, unsigned len)
+{
+	code = (code & 0x5555) << 1 | (code >> 1 & 0x5555);
+	code = (code & 0x3333) << 2 | (code >> 2 & 0x3333);
+	code = (code & 0x0f0f) << 4 | (code >> 4 & 0x0f0f);
+	code = (code & 0x00ff) << 8 | (code >> 8 & 0x00ff);
+	return code >> (16 - len);
+}
+
+/* The first `half` entries of t copied after themselves (half a power of two). */
+static inline void twice(uint16_t *t, unsigned half)
+{
+	unsigned k;
+
+	if (half < 4) {
+		for (k = 0; k < half; k++)
+			t[half + k] = t[k];
+		return;
+	}
+	for (k = 0; k < half; k += 4) {
+		uint64_t v;
+		memcpy(&v, t + k, 8);
+		memcpy(t + half + k, &v, 8);
+	}
+}
+
 /*
  * The code of lengths len[0, n), its table of `fastbits`: 0, or -1 when it is
  * over-subscribed, or incomplete but for zlib's one exception (a single code of one
  * bit, `single_ok`), or empty while `single_ok` is 0. An empty set (allowed for the
  * distance code) decodes nothing.
+ *
+ * Built once for every commit a scan reads the headers of, so without branches that
+ * depend on the lengths, which no predictor learns from one object to the next:
+ * - the symbols are put in code order (by length, then symbol) through one counter a
+ *   length, and those of no code through eight counters that stay put (a symbol of
+ *   each length waits on the last one's counter; the runs of unused bytes wait on
+ *   nothing);
+ * - the table is filled a length at a time: a code of l bits stands at every index
+ *   whose low l bits are its bits reversed, so the table of l + 1 bits is that of l
+ *   twice over, plus the codes of l + 1 bits, each written once.
  */
 static int build(struct huff *h, const unsigned char *len, unsigned n, int single_ok, unsigned fastbits)
 {
-	uint16_t offs[MAXBITS + 2];
-	unsigned s, l, rev, max = 0, i, size = 1u << fastbits;
+	uint16_t offs[MAXBITS + 1 + 8];
+	unsigned s, l, max = 0, i, code;
 	int left = 1;
 
 	uint16_t c4[4][MAXBITS + 1];
@@ -114,32 +153,28 @@ static int build(struct huff *h, const unsigned char *len, unsigned n, int singl
 	}
 	if ((max == 0 && !single_ok) || (left > 0 && max > 1) || (left > 0 && !single_ok && max))
 		return -1;
+	offs[0] = 0;
 	offs[1] = 0;
-	for (l = 1; l <= MAXBITS; l++)
+	for (l = 1; l < MAXBITS; l++)
 		offs[l + 1] = (uint16_t)(offs[l] + h->count[l]);
-	for (s = 0; s < n; s++)
-		if (len[s])
-			h->symbol[offs[len[s]]++] = (uint16_t)s;
+	for (l = MAXBITS + 1; l < MAXBITS + 1 + 8; l++)
+		offs[l] = SYMBOLS; /* the slot past the symbols, written and never read */
+	for (s = 0; s < n; s++) {
+		unsigned k = len[s] ? len[s] : MAXBITS + 1 + (s & 7), o = offs[k];
+		h->symbol[o] = (uint16_t)s;
+		offs[k] = (uint16_t)(o + (len[s] != 0));
+	}
 	h->fastbits = fastbits;
-	/* A complete code of short codes fills the whole table. */
-	if (left || max > fastbits)
-		memset(h->fast, 0, size * sizeof(h->fast[0]));
-	/* Symbols by code, which is by length then symbol: each code is the last one plus
-	 * one, and is sent from its top bit, so the bit-reversed code is counted up from
-	 * its top bit (as zlib's inflate_table does). */
-	rev = 0;
+	h->fast[0] = h->fast[1] = 0;
 	i = 0;
-	for (l = 1; l <= fastbits && l <= max; l++) {
-		unsigned c;
-		for (c = 0; c < h->count[l]; c++, i++) {
-			unsigned e = (unsigned)h->symbol[i] << 4 | l, j, incr;
-			for (j = rev; j < size; j += 1u << l)
-				h->fast[j] = (uint16_t)e;
-			incr = 1u << (l - 1);
-			while (rev & incr)
-				incr >>= 1;
-			rev = incr ? (rev & (incr - 1)) + incr : 0;
-		}
+	code = 0;
+	for (l = 1; l <= fastbits; l++) {
+		unsigned c, k = h->count[l];
+		if (l > 1)
+			twice(h->fast, 1u << (l - 1));
+		for (c = 0; c < k; c++, i++, code++)
+			h->fast[reverse(code, l)] = (uint16_t)((unsigned)h->symbol[i] << 4 | l);
+		code <<= 1;
 	}
 	return 0;
 }
