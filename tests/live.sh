@@ -167,6 +167,36 @@ race() {
 	fi
 }
 
+# The one race the loops met: git worktree add writes the new worktree's folder in
+# steps (locked, gitdir, HEAD with zeros, commondir), each by open, truncate, write, and an
+# audit read its HEAD while it was still empty. git takes the folder for a git directory
+# only once commondir is there, and so does the audit. Replayed from a real worktree:
+# its folder as git leaves it between those steps, and after them.
+for fmt in sha1 sha256; do
+	r=$tmp/made-$fmt
+	if ! make_repo git "$r" $fmt "" >"$tmp/git.log" 2>&1 ||
+		! git -C "$r" worktree add -q --detach "$r.wt" >>"$tmp/git.log" 2>&1; then
+		fail "$fmt: a worktree being made: git cannot make the repository"
+		sed 's/^/#   /' "$tmp/git.log" | head -5
+		continue
+	fi
+	wa=$r/.git/worktrees/${r##*/}.wt
+	mv "$wa/commondir" "$tmp/commondir"
+	: >"$wa/HEAD"
+	$H audit --json --no-progress "$r" >"$tmp/out" 2>"$tmp/err"
+	rc1=$?
+	mv "$tmp/commondir" "$wa/commondir"
+	$H audit --no-progress "$r" >"$tmp/out2" 2>&1
+	rc2=$?
+	if [ $rc1 = 0 ] && grep -q '"findings": \[  \]' "$tmp/out" && [ $rc2 = 1 ] &&
+		grep -qF "worktrees/${r##*/}.wt/HEAD:1:1:" "$tmp/out2"; then
+		pass "$fmt: a worktree's folder before git writes its commondir is no git directory yet, its empty HEAD no finding; after, it is"
+	else
+		fail "$fmt: a worktree being made: exit $rc1 before commondir (want 0, clean), $rc2 after (want 1, HEAD named)"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err" "$tmp/out2" | head -8
+	fi
+done
+
 for fmt in sha1 sha256; do
 	r=$tmp/files-$fmt
 	if make_repo git "$r" $fmt "" >"$tmp/git.log" 2>&1; then
