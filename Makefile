@@ -253,8 +253,8 @@ check-sanitize-all:
 # packs checked with several threads; the audit's and the push gate's threads. The native kernels only: the portable builds add
 # nothing a thread could race on, and most of the build's time.
 TSAN := -O1 -g -fsanitize=thread
-# The live suite for longer than make check gives it: LIVE_SECONDS a repository (four
-# repositories with the Git 3.0 build beside the source, two without).
+# The live suite for longer than make check gives it: LIVE_SECONDS a scenario (eight
+# with the Git 3.0 build beside the source, four without), the table of counts at the end.
 LIVE_SECONDS ?= 120
 check-live: all
 	HEXOID="$(RUN) $(CURDIR)/$(HEXOID)" HEXOID_LIVE_SECONDS=$(LIVE_SECONDS) sh tests/live.sh

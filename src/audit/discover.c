@@ -271,7 +271,21 @@ void hexoid_audit_wheres(struct repo *rp, const char *dir, const char *prefix)
 	if (wtdir)
 		hexoid_dir_names(wtdir, HEXOID_DIR_FOLDERS, NULL, NULL, &list);
 	for (i = 0; i < list.n; i++) {
-		char *wd = hexoid_join(wtdir, list.v[i]), *p = hexoid_concat(prefix, "worktrees/"), *pp = NULL;
+		char *wd = hexoid_join(wtdir, list.v[i]), *p, *pp = NULL, *common;
+		struct stat st;
+		int made;
+		/* git worktree add writes a new worktree's folder in steps (gitdir, HEAD,
+		 * then commondir) and git takes it for a git directory only once commondir
+		 * is there: before, its HEAD may still be the empty file being written.
+		 * Neither does the audit. */
+		common = wd ? hexoid_join(wd, "commondir") : NULL;
+		made = common && lstat(common, &st) == 0;
+		free(common);
+		if (!made) {
+			free(wd);
+			continue;
+		}
+		p = hexoid_concat(prefix, "worktrees/");
 		if (p && wd)
 			pp = hexoid_concat(p, list.v[i]);
 		free(p);
