@@ -21,12 +21,13 @@
  * records are folded with vpminub and tested once per group; a bad group is then redone
  * one record at a time to find the first bad one.
  *
- * Memory: every load lies inside one record's hexsz bytes, so nothing between records
- * (or past the last one) is read, whatever the stride. A 40-digit record is loaded as
- * 32 + 8 bytes in a group (the 8-byte tails of four records fill one vector), or as
- * 32 + 16 bytes overlapping at offset 24 when alone. Stores stay inside out[0, n*rawsz):
- * a group of 40-digit records writes 12 bytes past its own output, which the next
- * group overwrites, so that loop always leaves at least one record for later.
+ * Memory: nothing outside [in, in + (n-1)*stride + hexsz) is read, whatever the stride.
+ * A group of four 40-digit records reads bytes between its records (never past its last
+ * digit) to load each record's digits where the lanes want them; a 64-digit record, or a
+ * 40-digit one alone (as 32 + 16 bytes overlapping at offset 24), is read within its own
+ * digits. Stores stay inside out[0, n*rawsz): a group of 40-digit records writes 8 bytes
+ * past its own output, which the next group overwrites, so that loop always leaves at
+ * least one record for later.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -164,40 +165,68 @@ HEXOID_INLINE int one40(const struct decoder *d, unsigned char *out, const char 
 }
 
 /*
+ * The 16 bytes at lo in the low lane and the 16 at hi in the high one: two loads and a
+ * blend, which every vector ALU port takes (vinserti128 and vpermq take a shuffle port,
+ * the one this kernel runs short of). The second load starts at hi - 16: the caller
+ * makes sure that it lies within the records.
+ */
+HEXOID_INLINE simde__m256i halves(const char *lo, const char *hi)
+{
+	return simde_mm256_blend_epi32(load32(lo), load32(hi - 16), 0xf0);
+}
+
+/*
  * Four 40-digit records at in + k*stride; returns nonzero when all four are good.
  *
- * Each record's output is stored as one 32-byte vector, its 20 bytes followed by 12 bytes
- * of junk that the next record's store overwrites; the last record's junk lands on the
- * next group's output, so the caller makes sure that at least one record follows.
+ * Digits 0..31 of records 0 and 1 are loaded as two vectors of halves, 0..15 of both and
+ * 16..31 of both, so that vpackuswb alone puts record 0's 16 bytes in the low lane and
+ * record 1's in the high one (no vpermq); likewise records 2 and 3. Digits 32..39 of the
+ * four fill one vector, each quarter a 32-byte load blended in: loads that may reach past
+ * a record's digits into the bytes after it, but never past the fourth record's last
+ * digit, so never outside [in, in + 3*stride + 40).
+ *
+ * Output: the last 4 bytes of each record go first, two records to a 32-byte store of
+ * the same vector (bytes 16 and 36, then 56 and 76 of the group's output), then each
+ * record's first 16 bytes, which overwrite what those stores put around them. The second store writes 8 bytes
+ * past the group's output, which the next group overwrites, so the caller makes sure
+ * that at least one record follows.
  */
 HEXOID_INLINE int four40(const struct decoder *d, unsigned char *out, const char *in,
 			 size_t stride)
 {
 	const char *in1 = in + stride, *in2 = in1 + stride, *in3 = in2 + stride;
-	simde__m256i ok;
-	simde__m256i h0 = nibbles(d, load32(in), &ok, 0);
-	simde__m256i h1 = nibbles(d, load32(in1), &ok, 1);
-	simde__m256i h2 = nibbles(d, load32(in2), &ok, 1);
-	simde__m256i h3 = nibbles(d, load32(in3), &ok, 1);
-	/* Digits 32..39 of record k in quarter k: exact 8-byte loads, blended. */
-	simde__m256i t01 = simde_mm256_blend_epi32(broadcast8(in + 32), broadcast8(in1 + 32), 0x0c);
-	simde__m256i t23 = simde_mm256_blend_epi32(broadcast8(in2 + 32), broadcast8(in3 + 32), 0xc0);
-	simde__m256i t = nibbles(d, simde_mm256_blend_epi32(t01, t23, 0xf0), &ok, 1);
+	simde__m256i ok, v0, v1, v2, v3;
+	v0 = load32(in);
+	v1 = load32(in1);
+	v2 = load32(in2);
+	v3 = load32(in3);
+	simde__m256i h0 = nibbles(d, v0, &ok, 0);
+	simde__m256i h1 = nibbles(d, v1, &ok, 1);
+	simde__m256i h2 = nibbles(d, v2, &ok, 1);
+	simde__m256i h3 = nibbles(d, v3, &ok, 1);
+	/*
+	 * Digits 32..39 in the quarters 2, 0, 1, 3 of records 0..3: the order in which
+	 * the tail stores below find them. A quarter k of a load at p holds p + 8k.
+	 */
+	simde__m256i t20 = simde_mm256_blend_epi32(load32(in2 + 32), load32(in + 24), 0x0c);
+	simde__m256i t13 = simde_mm256_blend_epi32(load32(in1 + 16), load32(in3 + 8), 0xc0);
+	simde__m256i t = nibbles(d, simde_mm256_blend_epi32(t20, t13, 0xf0), &ok, 1);
 	if (out) {
-		simde__m256i p01 = pack(merge(d, h0), merge(d, h1)); /* record 0's 16 | record 1's */
-		simde__m256i p23 = pack(merge(d, h2), merge(d, h3));
-		simde__m256i tt = merge(d, t);
 		/*
-		 * The records' last 4 output bytes, per lane: even = 0 1 0 1 | 2 3 2 3 and
-		 * odd = 1 - 1 - | 3 - 3 -. Each store puts a record's 16 bytes in the low
-		 * lane and a lane starting with its last 4 in the high one.
+		 * The records' last 4 bytes as dwords, per lane: 2 0 2 0 | 1 3 1 3. Stored
+		 * at out + 12, dwords 1 and 6 land on records 0's and 1's; at out + 56,
+		 * dwords 0 and 5 on records 2's and 3's.
 		 */
-		simde__m256i even = simde_mm256_packus_epi16(tt, tt);
-		simde__m256i odd = simde_mm256_srli_epi64(even, 32);
-		store32(out, simde_mm256_permute2x128_si256(p01, even, 0x20));
-		store32(out + 20, simde_mm256_permute2x128_si256(p01, odd, 0x21));
-		store32(out + 40, simde_mm256_blend_epi32(p23, even, 0xf0));
-		store32(out + 60, simde_mm256_permute2x128_si256(p23, odd, 0x31));
+		simde__m256i tt = merge(d, t);
+		simde__m256i tails = simde_mm256_packus_epi16(tt, tt);
+		store32(out + 12, tails);
+		store32(out + 56, tails);
+		simde__m256i p01 = pack(merge(d, h0), merge(d, h1));
+		simde__m256i p23 = pack(merge(d, h2), merge(d, h3));
+		store16(out, simde_mm256_castsi256_si128(p01));
+		store16(out + 20, simde_mm256_extracti128_si256(p01, 1));
+		store16(out + 40, simde_mm256_castsi256_si128(p23));
+		store16(out + 60, simde_mm256_extracti128_si256(p23, 1));
 	}
 	return !any_bad(ok);
 }
@@ -241,7 +270,7 @@ HEXOID_INLINE size_t decode_loop(const struct decoder *d, unsigned char *out, co
 {
 	size_t rawsz = hexsz / 2;
 	size_t group = hexsz == 40 ? 4 : 2;
-	/* four40 writes 12 bytes past its group's output: keep a record after it. */
+	/* four40 writes 8 bytes past its group's output: keep a record after it. */
 	size_t after = hexsz == 40 && !validate_only ? 1 : 0;
 	size_t i = 0;
 	for (; n - i >= group + after; i += group) {
