@@ -741,3 +741,89 @@ TEST(listing_codes)
 	free(big);
 	CHECK(strstr(r.text, "huge-line:error"), "a huge line: %s", r.text);
 }
+
+/*
+ * --format=text against the rule it documents, on random text: words of every length
+ * about an ID's (their letters and digits hex, or not, in either case) between every kind
+ * of separator, bytes of 0x80 and more among them. Each word of 38 to 42 bytes, hex but
+ * for at most two, is checked (a good one reported as an ID at its column, any other on
+ * a problem line, whose good IDs are then not reported); nothing else is.
+ */
+TEST(listing_text_words_by_the_rule)
+{
+	static const char seps[] = " \t-:/.,()@[`{\x80\xff";
+	static const char hex[] = "0123456789abcdef", other[] = "ghijklmnopqrstuvwxyzGXZ";
+	static char text[16384], want_o[8192], want_p[4096], got_p[4096];
+	static struct record r;
+	for (int round = 0; round < 200; round++) {
+		size_t len = 0, no = 0, np = 0;
+		unsigned line = 1;
+		/* The first line tells the hash: one good ID. */
+		for (int i = 0; i < 40; i++)
+			text[len++] = hex[i % 16];
+		no += (size_t)snprintf(want_o + no, sizeof(want_o) - no, "O1:1:0167:20\n");
+		text[len++] = '\n';
+		for (line = 2; line < 40; line++) {
+			int bad_line = 0;
+			size_t words = 1 + test_rand() % 4, line_start = len, line_o = no;
+			if (test_rand() % 2) /* a separator first, or the line starts with a word */
+				text[len++] = seps[test_rand() % (sizeof(seps) - 1)];
+			for (size_t w = 0; w < words; w++) {
+				size_t n = 30 + test_rand() % 20, start = len;
+				if (test_rand() % 4 == 0)
+					n = 1 + test_rand() % 80;
+				size_t odd = test_rand() % 4 == 0 ? test_rand() % 4 : 0;
+				for (size_t i = 0; i < n; i++)
+					text[len++] = hex[test_rand() % 16];
+				for (size_t k = 0; k < odd; k++) /* may land on the same byte twice */
+					text[start + test_rand() % n] = other[test_rand() % (sizeof(other) - 1)];
+				size_t real_odd = 0, upper = 0;
+				for (size_t i = start; i < len; i++) {
+					real_odd += !strchr(hex, text[i]) && !(text[i] >= 'A' && text[i] <= 'F');
+					upper += text[i] >= 'A' && text[i] <= 'Z';
+				}
+				if (n >= 38 && n <= 42 && real_odd <= 2) {
+					if (n == 40 && !real_odd && !upper) {
+						unsigned char first = (unsigned char)(16 * (strchr(hex, text[start]) - hex) +
+										       (strchr(hex, text[start + 1]) - hex));
+						unsigned char last = (unsigned char)(16 * (strchr(hex, text[len - 2]) - hex) +
+										      (strchr(hex, text[len - 1]) - hex));
+						no += (size_t)snprintf(want_o + no, sizeof(want_o) - no, "O%u:%zu:%02x%02x:20\n",
+								       line, start - line_start + 1, first, last);
+					} else {
+						bad_line = 1;
+					}
+				}
+				if (w + 1 < words)
+					text[len++] = seps[test_rand() % (sizeof(seps) - 1)];
+			}
+			if (bad_line) {
+				np += (size_t)snprintf(want_p + np, sizeof(want_p) - np, "%u\n", line);
+				no = line_o;
+			}
+			text[len++] = '\n';
+		}
+		text[len] = 0;
+		run_listing(HEXOID_FORMAT_TEXT, text, len, len, &r);
+		/* The IDs, as they came; the lines that have problems, once each. */
+		size_t go = 0, gp = 0;
+		static char got_o[8192];
+		unsigned last_p = 0;
+		for (const char *p = r.text; *p; p = strchr(p, '\n') + 1) {
+			const char *nl = strchr(p, '\n');
+			if (*p == 'O') {
+				memcpy(got_o + go, p, (size_t)(nl + 1 - p));
+				go += (size_t)(nl + 1 - p);
+			} else {
+				unsigned at = (unsigned)strtoul(p + 1, NULL, 10);
+				if (at != last_p)
+					gp += (size_t)snprintf(got_p + gp, sizeof(got_p) - gp, "%u\n", at);
+				last_p = at;
+			}
+		}
+		got_o[go] = got_p[gp] = want_o[no] = want_p[np] = 0;
+		CHECK(!strcmp(got_o, want_o) && !strcmp(got_p, want_p),
+		      "round %d: IDs\n%s\nwant\n%s\nproblem lines\n%s\nwant\n%s\ntext:\n%s", round,
+		      got_o, want_o, got_p, want_p, text);
+	}
+}
