@@ -463,24 +463,33 @@ TEST(listing_text_heuristic)
 
 /*
  * The fast lines against the grammar: each sample line and a few hundred mutations of it
- * (each byte replaced by one of a set, deleted, or a space put before it), after a good
- * line that tells the hash (and sets the format's state), must give the same problems
- * at the same columns and the same IDs with the fast lines as with the grammar alone.
+ * (each byte replaced by one of a set, deleted, or a space put before it), after good
+ * lines that tell the hash (and set the format's state), must give the same problems
+ * at the same columns and the same IDs with the fast lines as with the grammar alone;
+ * and so must the lines after it (its tail, if any), which read the state it left.
  */
-static void run_mutant(enum hexoid_format format, const char *lead, const char *line, size_t len,
-		       int grammar_only, struct record *r)
+static int z_format(enum hexoid_format format)
 {
-	char text[512];
-	char eol = format == HEXOID_FORMAT_LS_TREE_Z || format == HEXOID_FORMAT_LS_FILES_Z ? '\0' : '\n';
-	size_t n = strlen(lead);
+	return format == HEXOID_FORMAT_LS_TREE_Z || format == HEXOID_FORMAT_LS_FILES_Z ||
+	       format == HEXOID_FORMAT_MERGE_TREE_Z;
+}
+
+static void run_mutant(enum hexoid_format format, const char *lead, const char *line, size_t len,
+		       const char *tail, int grammar_only, struct record *r)
+{
+	static char text[1024];
+	char eol = z_format(format) ? '\0' : '\n';
+	size_t n = strlen(lead), t = tail ? strlen(tail) : 0;
 	for (size_t i = 0; i < n; i++) /* the lead's records end as the format's do */
 		text[i] = lead[i] == '\n' ? eol : lead[i];
 	memcpy(text + n, line, len);
 	text[n + len] = eol;
+	for (size_t i = 0; i < t; i++)
+		text[n + len + 1 + i] = tail[i] == '\n' ? eol : tail[i];
 	memset(r, 0, sizeof(*r));
 	struct hexoid_listing *l = hexoid_listing_new(format, 0, HEXOID_LOWER, note_problem, note_oid, r);
 	l->grammar_only = grammar_only;
-	hexoid_listing_feed(l, text, n + len + 1);
+	hexoid_listing_feed(l, text, n + len + 1 + t);
 	hexoid_listing_finish(l);
 	hexoid_listing_free(l);
 }
@@ -493,43 +502,57 @@ TEST(listing_fast_lines_as_the_grammar)
 		enum hexoid_format format;
 		const char *lead; /* good lines that tell the hash and set the state */
 		const char *line;
+		const char *tail; /* lines after it, each ended (or NULL) */
 	} cases[] = {
-		{ HEXOID_FORMAT_OIDS, A "\n", B },
-		{ HEXOID_FORMAT_REV_LIST, A "\n", B " dir/file" },
-		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A " " B },
-		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A },
-		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", "<" B " " A },
-		{ HEXOID_FORMAT_REV_LIST, "=" A "\n", "~" B },
-		{ HEXOID_FORMAT_PACK_OBJECTS, A "\n", B " name" },
-		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " commit 245" },
-		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " tag 12 30 " A },
-		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "040000 tree " B "\td/e" },
-		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "100644 blob " B "      12\tf" },
-		{ HEXOID_FORMAT_LS_TREE_Z, "100644 blob " A "\tf\n", "160000 commit " B "\tsm" },
-		{ HEXOID_FORMAT_LS_FILES, "100644 " A " 0\tf\n", "100755 " B " 2\tx y" },
-		{ HEXOID_FORMAT_LS_FILES_Z, "100644 " A " 0\tf\n", "100755 " B " 2\tx y" },
-		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", ":000000 100644 " A " " B " R100\ta" },
-		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", B },
-		{ HEXOID_FORMAT_FOR_EACH_REF, A " commit\trefs/heads/m\n", B " tag\trefs/tags/v1" },
-		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", "^" B },
-		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", B " refs/tags/v1" },
-		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/tags/v1^{}" },
-		{ HEXOID_FORMAT_PROMISOR, A " refs/heads/m\n", B " HEAD" },
-		{ HEXOID_FORMAT_LS_REMOTE, A "\tHEAD\n", B "\trefs/heads/main" },
-		{ HEXOID_FORMAT_REFLOG, A " " B " a <a@b> 1 +0000\tm\n", B " " A " b <b@c> 2 +0100\tcommit: x" },
-		{ HEXOID_FORMAT_FETCH_HEAD, A "\t\tbranch 'main' of x\n", B "\tnot-for-merge\tbranch 'x' of y" },
-		{ HEXOID_FORMAT_MARKS, ":1 " A "\n", ":42 " B },
-		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A " (0123abcd)\n", "3232 " B " (6250f05a)" },
-		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A "\n", "3232 " B },
-		{ HEXOID_FORMAT_FSCK, "root " A "\n", "dangling blob " B },
-		{ HEXOID_FORMAT_FSCK, "root " A "\n", "root " B },
-		{ HEXOID_FORMAT_FSCK, "root " A "\n", "tagged commit " A " (v1) in " B },
-		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " tag    136 128 12" },
-		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 " A },
+		{ HEXOID_FORMAT_OIDS, A "\n", B, NULL },
+		{ HEXOID_FORMAT_REV_LIST, A "\n", B " dir/file", NULL },
+		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A " " B, NULL },
+		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A, NULL },
+		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", "<" B " " A, NULL },
+		{ HEXOID_FORMAT_REV_LIST, "=" A "\n", "~" B, NULL },
+		{ HEXOID_FORMAT_PACK_OBJECTS, A "\n", B " name", NULL },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " commit 245", NULL },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " tag 12 30 " A, NULL },
+		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "040000 tree " B "\td/e", NULL },
+		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "100644 blob " B "      12\tf", NULL },
+		{ HEXOID_FORMAT_LS_TREE_Z, "100644 blob " A "\tf\n", "160000 commit " B "\tsm", NULL },
+		{ HEXOID_FORMAT_LS_FILES, "100644 " A " 0\tf\n", "100755 " B " 2\tx y", NULL },
+		{ HEXOID_FORMAT_LS_FILES_Z, "100644 " A " 0\tf\n", "100755 " B " 2\tx y", NULL },
+		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", ":000000 100644 " A " " B " R100\ta", NULL },
+		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", B, NULL },
+		{ HEXOID_FORMAT_FOR_EACH_REF, A " commit\trefs/heads/m\n", B " tag\trefs/tags/v1", NULL },
+		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", "^" B, NULL },
+		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", B " refs/tags/v1", NULL },
+		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/tags/v1^{}", NULL },
+		{ HEXOID_FORMAT_PROMISOR, A " refs/heads/m\n", B " HEAD", NULL },
+		{ HEXOID_FORMAT_LS_REMOTE, A "\tHEAD\n", B "\trefs/heads/main", NULL },
+		{ HEXOID_FORMAT_REFLOG, A " " B " a <a@b> 1 +0000\tm\n", B " " A " b <b@c> 2 +0100\tcommit: x", NULL },
+		{ HEXOID_FORMAT_FETCH_HEAD, A "\t\tbranch 'main' of x\n", B "\tnot-for-merge\tbranch 'x' of y", NULL },
+		{ HEXOID_FORMAT_MARKS, ":1 " A "\n", ":42 " B, NULL },
+		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A " (0123abcd)\n", "3232 " B " (6250f05a)", NULL },
+		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A "\n", "3232 " B, NULL },
+		{ HEXOID_FORMAT_FSCK, "root " A "\n", "dangling blob " B, NULL },
+		{ HEXOID_FORMAT_FSCK, "root " A "\n", "root " B, NULL },
+		{ HEXOID_FORMAT_FSCK, "root " A "\n", "tagged commit " A " (v1) in " B, NULL },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " tag    136 128 12", NULL },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 " A, NULL },
 		/* A summary line that looks like a delta's: "...: ok" ends it. */
-		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 4b825dc642cb6eb9a060e54bf8d69288fbe: ok" },
-		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", B " refs/heads/main" },
-		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", "-" B " subject" },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 4b825dc642cb6eb9a060e54bf8d69288fbe: ok", NULL },
+		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", B " refs/heads/main", NULL },
+		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", "-" B " subject", NULL },
+		/* rev-list --format: commit lines, lines of IDs, text (a word too short to be
+		 * an ID, by one and by none), each followed by lines the state reads. */
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "commit " B, A " x\ncommit " A "\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "commit " B " " A " " B, "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "commit " B " ", "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", A " " B, "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", B " ", "commit " A "\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", A " " B " " A " ", "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "A U Thor <author@example.com> a subject", "commit " B "\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "commit message: 4b825dc642cb6eb9a060e54bf8d69288fbe x", "\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "x 4b825dc642cb6eb9a060e54bf8d69288fbee x", "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "a-4b825dc642cb6eb9a060e54bf8d69288fb-b", "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "x\ncommit " A "\n", "", "x\n" },
 	};
 	static const char put[] = " \tX0A:(\r"; /* and, for its NUL, a deletion */
 	static struct record grammar, fast;
@@ -563,8 +586,8 @@ TEST(listing_fast_lines_as_the_grammar)
 				m[at] = ' ';
 				n++;
 			}
-			run_mutant(cases[k].format, cases[k].lead, m, n, 1, &grammar);
-			run_mutant(cases[k].format, cases[k].lead, m, n, 0, &fast);
+			run_mutant(cases[k].format, cases[k].lead, m, n, cases[k].tail, 1, &grammar);
+			run_mutant(cases[k].format, cases[k].lead, m, n, cases[k].tail, 0, &fast);
 			compared++;
 			CHECK(grammar.len == fast.len && !memcmp(grammar.text, fast.text, grammar.len),
 			      "%s, '%.*s': the grammar says\n%s\nthe fast lines:\n%s",
@@ -572,6 +595,34 @@ TEST(listing_fast_lines_as_the_grammar)
 		}
 	}
 	CHECK(compared > (TEST_SANITIZED ? 3000 : 10000), "only %zu lines compared", compared);
+	/* Text passed over whole: a word of hex digits (or with a byte of punctuation in
+	 * it) that is an ID's length give or take two, or just shorter, at each place in
+	 * the words the fast lines test, is the grammar's to judge. */
+	static const struct {
+		enum hexoid_format format;
+		const char *lead;
+	} texts[] = {
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n" },
+	};
+	for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++)
+		for (size_t at = 0; at < 18; at++)
+			for (size_t w = 35; w <= 43; w++)
+				for (int punct = 0; punct < 3; punct++) {
+					size_t n = 0;
+					for (; n < at; n++)
+						m[n] = n % 3 == 2 ? ' ' : 'x';
+					for (size_t i = 0; i < w; i++)
+						m[n++] = "0123456789abcdef"[(i * 5 + at) % 16];
+					if (punct)
+						m[n - w / 2] = punct == 1 ? '-' : ' ';
+					memcpy(m + n, " end", 4);
+					n += at % 2 ? 4 : 0;
+					run_mutant(texts[k].format, texts[k].lead, m, n, "x\n", 1, &grammar);
+					run_mutant(texts[k].format, texts[k].lead, m, n, "x\n", 0, &fast);
+					CHECK(grammar.len == fast.len && !memcmp(grammar.text, fast.text, grammar.len),
+					      "%s, '%.*s': the grammar says\n%s\nthe fast lines:\n%s",
+					      hexoid_format_name(texts[k].format), (int)n, m, grammar.text, fast.text);
+				}
 #undef A
 #undef B
 }

@@ -447,18 +447,105 @@ HEXOID_INLINE size_t fast_number(const char *s, size_t p, size_t n)
 	return q > p ? q : 0;
 }
 
+/* Per byte of w, the top bit where the byte is a space (exact: no borrow into a byte
+ * that is not one). */
+HEXOID_INLINE uint64_t space_bytes(uint64_t w)
+{
+	const uint64_t top = 0x8080808080808080ull;
+	uint64_t a = w ^ 0x2020202020202020ull;
+	return ~(((a & ~top) + ~top) | a | ~top);
+}
+
+/* Per byte of w, the top bit where the byte is no ASCII letter or digit. */
+HEXOID_INLINE uint64_t nonalnum_bytes(uint64_t w)
+{
+	const uint64_t top = 0x8080808080808080ull;
+	return ~(bytes_in(w, '0', '9') | bytes_in(w | 0x2020202020202020ull, 'a', 'z')) & top;
+}
+
+/*
+ * Has the line s[0, n) no run of `max` or more bytes between two separators (or its
+ * ends)? The separators are spaces (words: alnum 0), or every byte that is no ASCII
+ * letter or digit (alnum 1). Eight bytes at a time while the line has them: where a word
+ * has no separator, the run goes on; else the run before its first one ends, and a new
+ * one begins after its last.
+ */
+HEXOID_INLINE int fast_short_runs(const char *s, size_t n, size_t max, int alnum)
+{
+	size_t i = 0, from = 0; /* the run that reaches i began at from */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w = scan_le64(s + i);
+		uint64_t m = alnum ? nonalnum_bytes(w) : space_bytes(w);
+		if (!m) {
+			if (i + 8 - from >= max)
+				return 0;
+			continue;
+		}
+		if (i + (size_t)__builtin_ctzll(m) / 8 - from >= max)
+			return 0;
+		from = i + (size_t)(63 - __builtin_clzll(m)) / 8 + 1;
+	}
+	for (; i < n; i++) {
+		unsigned char b = (unsigned char)s[i];
+		int sep = alnum ? !((unsigned char)(b - '0') < 10 || (unsigned char)((b | 0x20) - 'a') < 26)
+				: b == ' ';
+		if (sep)
+			from = i + 1;
+		else if (i + 1 - from >= max)
+			return 0;
+	}
+	return 1;
+}
+
+/* The first space in the line s[0, n), or n. */
+HEXOID_INLINE size_t fast_space(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t m = space_bytes(scan_le64(s + i));
+		if (m)
+			return i + (size_t)__builtin_ctzll(m) / 8;
+	}
+	while (i < n && s[i] != ' ')
+		i++;
+	return i;
+}
+
+/*
+ * From s[p] in the line s[0, n): one to three IDs of hexsz hex digits (either case: the
+ * grammar's surest shape of an ID), one space apart, the last ending the line, or a
+ * space after it that does (an empty field, as a root commit's %P). Their columns go to
+ * col[]; returns the line's REC_* kind, or 0.
+ */
+HEXOID_INLINE unsigned fast_ids(const char *s, size_t p, size_t n, size_t hexsz, unsigned char *col)
+{
+	for (unsigned k = 0; k < 3 && p + hexsz <= n && scan_all_hex(s + p, hexsz);) {
+		col[k++] = (unsigned char)p;
+		p += hexsz;
+		if (p == n)
+			return 2 * k + 1;
+		if (s[p] != ' ')
+			return 0;
+		if (++p == n)
+			return 2 * k;
+	}
+	return 0;
+}
+
 /*
  * Is the line s[0, n) (s[n] ends it: a newline, or a NUL for -z) a fast line of the
  * format: one the grammar
- * takes whole, whose only items are one to three IDs? Returns its REC_* kind with their
- * 0-based columns in col[], or 0 when the grammar must look. Never wrong the other way:
- * a line it takes is such a line, with its IDs where the grammar has them (whether
- * their digits are good is the engine's to say), and leaves the format's state as the
- * grammar would. Reads only s[0, n]; every test stops at the end of the line.
+ * takes whole, whose only items are one to three IDs, or none? Returns its REC_* kind
+ * with their 0-based columns in col[], or 0 when the grammar must look. Never wrong the
+ * other way: a line it takes is such a line, with its IDs where the grammar has them
+ * (whether their digits are good is the engine's to say), and leaves the format's state
+ * (*statep, written only for a line it takes) as the grammar would. Reads only s[0, n];
+ * every test stops at the end of the line.
  */
 HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hexoid_format format,
-				 unsigned state, unsigned char *col)
+				 unsigned *statep, unsigned char *col)
 {
+	unsigned state = *statep;
 	col[0] = 0;
 	switch (format) {
 	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>] */
@@ -691,6 +778,25 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			return n == hexsz + 1 ? REC_FAST_END : s[hexsz + 1] == ' ' ? REC_FAST : 0;
 		}
 		return n > hexsz + 1 && s[hexsz] == ' ' && fast_ref(s, hexsz + 1, n) ? REC_FAST : 0;
+	case HEXOID_FORMAT_REV_LIST_FORMAT: {
+		/* After the first commit line: commit <oid>[ <parent>...], a line of IDs
+		 * (%H, %T, %P: fast_ids' shape, as ids_follow takes it surest), or text the
+		 * grammar passes over: not a commit line, neither a first word that
+		 * ids_follow could take for an ID (hexsz bytes give or take two), nor a word
+		 * of letters and digits that --format=text could (hexsz - 2 or more). */
+		if (state != REVF_COMMITS)
+			return 0;
+		unsigned k;
+		if (n >= 7 && scan_le32(s) == WORD4('c', 'o', 'm', 'm') &&
+		    scan_le32(s + 3) == WORD4('m', 'i', 't', ' '))
+			return n >= 7 + hexsz ? fast_ids(s, 7, n, hexsz, col) : 0;
+		if (n >= hexsz && (k = fast_ids(s, 0, n, hexsz, col)))
+			return k;
+		size_t t = s[0] == ' ' ? 0 : fast_space(s, n);
+		return (t + 2 < hexsz || t > hexsz + 2) && fast_short_runs(s, n, hexsz - 2, 1)
+			       ? REC_NONE
+			       : 0;
+	}
 	default:
 		return 0;
 	}
@@ -727,15 +833,19 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 		unsigned state = l->state;
 		unsigned char col[3];
 		if (format != HEXOID_FORMAT_COUNT && format != HEXOID_FORMAT_OIDS) {
-			/* A run of fast lines while the batch has room, its counters in locals:
-			 * the compiler cannot keep fields in registers across the stores of
-			 * IDs into packed, which may be any byte of *l as far as it knows. */
+			/* A run of fast lines while the batch has room, its counters (and the
+			 * state) in locals: the compiler cannot keep fields in registers across
+			 * the stores of IDs into packed, which may be any byte of *l as far as
+			 * it knows. Lines with no ID make no record, but count towards
+			 * REL_LIMIT. */
 			size_t nitems = l->nitems, nslots = l->nslots, nrecs = l->nrecs;
 			uint32_t rel = (uint32_t)(l->lineno - l->batch_line), first = rel;
 			unsigned kind;
-			while (nitems + 8 <= BATCH &&
-			       (kind = fast_kind(buf + p, nl - p, hexsz, format, state, col))) {
-				l->recs[nrecs++] = rel++ << REC_SHIFT | kind;
+			while (nitems + 8 <= BATCH && rel < REL_LIMIT &&
+			       (kind = fast_kind(buf + p, nl - p, hexsz, format, &state, col))) {
+				if (kind != REC_NONE)
+					l->recs[nrecs++] = rel << REC_SHIFT | kind;
+				rel++;
 				for (unsigned k = 0; k < kind >> 1; k++) {
 					l->slot_col[nslots] = col[k];
 					scan_copy_id(l->packed + nslots++ * hexsz, buf + p + col[k], hexsz);
@@ -749,6 +859,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			l->nitems = nitems;
 			l->nslots = nslots;
 			l->nrecs = nrecs;
+			l->state = state;
 			l->lineno += rel - first;
 			l->stats.lines += rel - first;
 			if (p == len)
@@ -757,11 +868,14 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 		/* One line: a fast line when the batch is full, or one for the grammar. */
 		const char *s = buf + p;
 		size_t n = nl - p;
-		unsigned kind = fast_kind(s, n, hexsz, format, state, col);
+		unsigned kind = fast_kind(s, n, hexsz, format, &state, col);
 		if (kind) {
-			if (l->nitems + 8 > BATCH)
+			if (l->nitems + 8 > BATCH || l->lineno - l->batch_line >= REL_LIMIT)
 				flush(l);
-			l->recs[l->nrecs++] = (uint32_t)(l->lineno - l->batch_line) << REC_SHIFT | kind;
+			l->state = state;
+			if (kind != REC_NONE)
+				l->recs[l->nrecs++] =
+					(uint32_t)(l->lineno - l->batch_line) << REC_SHIFT | kind;
 			for (unsigned k = 0; k < kind >> 1; k++) {
 				l->slot_col[l->nslots] = col[k];
 				scan_copy_id(l->packed + l->nslots++ * hexsz, s + col[k], hexsz);
@@ -805,7 +919,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(show_index, HEXOID_FORMAT_SHOW_INDEX) \
 	X(fsck, HEXOID_FORMAT_FSCK) \
 	X(verify_pack, HEXOID_FORMAT_VERIFY_PACK) \
-	X(bundle, HEXOID_FORMAT_BUNDLE)
+	X(bundle, HEXOID_FORMAT_BUNDLE) \
+	X(rev_list_format, HEXOID_FORMAT_REV_LIST_FORMAT)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
