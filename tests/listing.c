@@ -553,6 +553,22 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "x 4b825dc642cb6eb9a060e54bf8d69288fbee x", "x\n" },
 		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "a-4b825dc642cb6eb9a060e54bf8d69288fb-b", "x\n" },
 		{ HEXOID_FORMAT_REV_LIST_FORMAT, "x\ncommit " A "\n", "", "x\n" },
+		/* merge-tree: its entries, a path alone (--name-only), its messages. */
+		{ HEXOID_FORMAT_MERGE_TREE, A "\n", "100644 " B " 2\td/f", "100644 " A " 3\tf\n\nx\n" },
+		{ HEXOID_FORMAT_MERGE_TREE, A "\nf\n", "d/e/file name", "100644 " A " 3\tf\n\nx\n" },
+		{ HEXOID_FORMAT_MERGE_TREE, A "\nf\n", "", "100644 " A " 3\tf\n" },
+		{ HEXOID_FORMAT_MERGE_TREE, A "\n100644 " B " 1\tf\n\n", "CONFLICT (content): Merge conflict in d/f", "x\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n", "100644 " B " 2\td/f", "100644 " A " 3\tf\n\n1\nf\nAuto-merging\nx\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, "1\n" A "\n", "100644 " B " 2\td/f", "\n0\n" A "\n" },
+		/* merge-tree -z's messages: each record moves the state on. */
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "1", "f\nAuto-merging\nAuto-merging f\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "12", "f\nAuto-merging\nx\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "0", "Auto-merging\nx\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\n", "d0/e0/added0", "Auto-merging\nx\n1\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n2\nf\n", "d0/e0/added0", "Auto-merging\nx\n1\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\n", "CONFLICT (contents)", "x\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\nAuto-merging\n", "CONFLICT (add/add): Merge conflict in d0/e0/added0\n", A "\n1\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, "1\n" A "\n\n2\n", "f", "g\nAuto-merging\nx\n\n" },
 	};
 	static const char put[] = " \tX0A:(\r"; /* and, for its NUL, a deletion */
 	static struct record grammar, fast;
@@ -603,6 +619,10 @@ TEST(listing_fast_lines_as_the_grammar)
 		const char *lead;
 	} texts[] = {
 		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE, A "\n\n" },
+		{ HEXOID_FORMAT_MERGE_TREE, A "\nf\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\nAuto-merging\n" },
 	};
 	for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++)
 		for (size_t at = 0; at < 18; at++)

@@ -532,6 +532,17 @@ HEXOID_INLINE unsigned fast_ids(const char *s, size_t p, size_t n, size_t hexsz,
 	return 0;
 }
 
+/* ls-files --stage: <mode> <oid> <stage>TAB<path>. */
+HEXOID_INLINE unsigned fast_ls_files(const char *s, size_t n, size_t hexsz, unsigned char *col)
+{
+	size_t e = 7 + hexsz;
+	col[0] = 7;
+	return n >= hexsz + 11 && fast_mode(s) && s[e] == ' ' && (unsigned char)(s[e + 1] - '0') < 4 &&
+			       s[e + 2] == '\t'
+		       ? REC_FAST
+		       : 0;
+}
+
 /*
  * Is the line s[0, n) (s[n] ends it: a newline, or a NUL for -z) a fast line of the
  * format: one the grammar
@@ -635,13 +646,46 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		return s[e] == '\t' && e + 1 < n ? REC_FAST : 0;
 	}
 	case HEXOID_FORMAT_LS_FILES: /* <mode> <oid> <stage>TAB<path> */
-	case HEXOID_FORMAT_LS_FILES_Z: {
-		size_t e = 7 + hexsz;
-		col[0] = 7;
-		return n >= hexsz + 11 && fast_mode(s) && s[e] == ' ' &&
-				       (unsigned char)(s[e + 1] - '0') < 4 && s[e + 2] == '\t'
-			       ? REC_FAST
-			       : 0;
+	case HEXOID_FORMAT_LS_FILES_Z:
+		return fast_ls_files(s, n, hexsz, col);
+	case HEXOID_FORMAT_MERGE_TREE:
+		/* A conflicted entry as ls-files prints it (the grammar's, as it has a mode
+		 * first), or a path (--name-only) or message with no word of letters and
+		 * digits that could be an ID. */
+		if (state == MERGE_MESSAGES || (state == MERGE_NAMES && n))
+			return fast_short_runs(s, n, hexsz - 2, 1) ? REC_NONE : 0;
+		return state == MERGE_ENTRIES ? fast_ls_files(s, n, hexsz, col) : 0;
+	case HEXOID_FORMAT_MERGE_TREE_Z: {
+		/* A conflicted entry, as merge-tree's; then the messages, each its count of
+		 * paths (one or two digits here), the paths, its type and its text (with no
+		 * word of letters and digits that could be an ID), each record moving the
+		 * state on as the grammar does. */
+		unsigned stdin_ = state & MERGEZ_STDIN, st = state & ~MERGEZ_STDIN, next;
+		if (st == MERGEZ_ENTRIES)
+			return fast_ls_files(s, n, hexsz, col);
+		if (st == MERGEZ_COUNT) {
+			if (!n || n > 2)
+				return 0;
+			unsigned d0 = (unsigned char)(s[0] - '0');
+			unsigned d1 = n == 2 ? (unsigned char)(s[1] - '0') : 0;
+			if (d0 > 9 || d1 > 9)
+				return 0;
+			unsigned v = n == 1 ? d0 : 10 * d0 + d1;
+			*statep = (v ? MERGEZ_PATHS + v : MERGEZ_TYPE) | stdin_;
+			return REC_NONE;
+		}
+		if (st == MERGEZ_TYPE)
+			next = MERGEZ_TEXT;
+		else if (st == MERGEZ_TEXT)
+			next = MERGEZ_COUNT;
+		else if (st > MERGEZ_PATHS)
+			next = st == MERGEZ_PATHS + 1 ? MERGEZ_TYPE : st - 1;
+		else
+			return 0;
+		if (!fast_short_runs(s, n, hexsz - 2, 1))
+			return 0;
+		*statep = next | stdin_;
+		return REC_NONE;
 	}
 	case HEXOID_FORMAT_DIFF_RAW: { /* :<mode> <mode> <oid> <oid> <status>TAB<path> */
 		/* Not a commit's line, nor the first line of a diff after one: those set
@@ -811,7 +855,8 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_t len,
 				enum hexoid_format format, size_t hexsz)
 {
-	const char eol = format == HEXOID_FORMAT_LS_TREE_Z || format == HEXOID_FORMAT_LS_FILES_Z
+	const char eol = format == HEXOID_FORMAT_LS_TREE_Z || format == HEXOID_FORMAT_LS_FILES_Z ||
+				 format == HEXOID_FORMAT_MERGE_TREE_Z
 			       ? '\0'
 			       : format == HEXOID_FORMAT_COUNT ? l->eol : '\n';
 	struct nlscan sc;
@@ -920,7 +965,9 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(fsck, HEXOID_FORMAT_FSCK) \
 	X(verify_pack, HEXOID_FORMAT_VERIFY_PACK) \
 	X(bundle, HEXOID_FORMAT_BUNDLE) \
-	X(rev_list_format, HEXOID_FORMAT_REV_LIST_FORMAT)
+	X(rev_list_format, HEXOID_FORMAT_REV_LIST_FORMAT) \
+	X(merge_tree, HEXOID_FORMAT_MERGE_TREE) \
+	X(merge_tree_z, HEXOID_FORMAT_MERGE_TREE_Z)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
