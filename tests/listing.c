@@ -498,6 +498,8 @@ TEST(listing_fast_lines_as_the_grammar)
 {
 #define A "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 #define B "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+#define G10 "| | | | | "
+#define G50 G10 G10 G10 G10 G10
 	static const struct {
 		enum hexoid_format format;
 		const char *lead; /* good lines that tell the hash and set the state */
@@ -560,6 +562,15 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_MERGE_TREE, A "\n100644 " B " 1\tf\n\n", "CONFLICT (content): Merge conflict in d/f", "x\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n", "100644 " B " 2\td/f", "100644 " A " 3\tf\n\n1\nf\nAuto-merging\nx\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, "1\n" A "\n", "100644 " B " 2\td/f", "\n0\n" A "\n" },
+		/* log --graph: the graph, then IDs, or the graph alone. */
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "| * " B " " A, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "*-._ " B "\t" A " " B, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "* | " B " ", "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "*\t" B, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "| |\\  \\ /", "* " A "\n" },
+		/* IDs past the columns a fast line keeps, and just within them. */
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", G50 G50 G50 G50 G50 G10 "* " B, NULL },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", G50 G50 G10 G10 "  * " B " " A " " B, NULL },
 		/* merge-tree -z's messages: each record moves the state on. */
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "1", "f\nAuto-merging\nAuto-merging f\n" A "\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "12", "f\nAuto-merging\nx\n" A "\n" },
@@ -572,7 +583,7 @@ TEST(listing_fast_lines_as_the_grammar)
 	};
 	static const char put[] = " \tX0A:(\r"; /* and, for its NUL, a deletion */
 	static struct record grammar, fast;
-	char m[256];
+	char m[512];
 	size_t compared = 0;
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		const char *line = cases[k].line;
@@ -645,6 +656,8 @@ TEST(listing_fast_lines_as_the_grammar)
 				}
 #undef A
 #undef B
+#undef G10
+#undef G50
 }
 
 /* AUTO on shapes whose first lines look like another format's: rev-list --parents of a

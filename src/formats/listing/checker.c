@@ -513,18 +513,19 @@ HEXOID_INLINE size_t fast_space(const char *s, size_t n)
 
 /*
  * From s[p] in the line s[0, n): one to three IDs of hexsz hex digits (either case: the
- * grammar's surest shape of an ID), one space apart, the last ending the line, or a
- * space after it that does (an empty field, as a root commit's %P). Their columns go to
- * col[]; returns the line's REC_* kind, or 0.
+ * grammar's surest shape of an ID), one space (or with `tabs`, a space or a tab) apart,
+ * the last ending the line, or a space or tab after it that does (an empty field, as a
+ * root commit's %P). Their columns go to col[]; returns the line's REC_* kind, or 0.
  */
-HEXOID_INLINE unsigned fast_ids(const char *s, size_t p, size_t n, size_t hexsz, unsigned char *col)
+HEXOID_INLINE unsigned fast_ids(const char *s, size_t p, size_t n, size_t hexsz, int tabs,
+				unsigned char *col)
 {
 	for (unsigned k = 0; k < 3 && p + hexsz <= n && scan_all_hex(s + p, hexsz);) {
 		col[k++] = (unsigned char)p;
 		p += hexsz;
 		if (p == n)
 			return 2 * k + 1;
-		if (s[p] != ' ')
+		if (s[p] != ' ' && (!tabs || s[p] != '\t'))
 			return 0;
 		if (++p == n)
 			return 2 * k;
@@ -648,6 +649,24 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 	case HEXOID_FORMAT_LS_FILES: /* <mode> <oid> <stage>TAB<path> */
 	case HEXOID_FORMAT_LS_FILES_Z:
 		return fast_ls_files(s, n, hexsz, col);
+	case HEXOID_FORMAT_GRAPH: {
+		/* The graph, then one to three IDs (fast_ids' shape, id_fields reads them
+		 * so), or nothing after it; none of the graph's bytes is a hex digit. The
+		 * IDs' columns must fit col[]. */
+		const uint64_t marks = 1ull << 0 | 1ull << 10 | 1ull << 13 | 1ull << 14 | 1ull << 15 |
+				       1ull << 60 | 1ull << 63; /* " *-./\\_" from ' ' */
+		size_t p = 0;
+		for (; p < n; p++) {
+			unsigned b = (unsigned char)s[p] - ' ';
+			if (!(b < 64 && (marks >> b & 1)) && s[p] != '|')
+				break;
+		}
+		if (!p)
+			return 0;
+		if (p == n)
+			return REC_NONE;
+		return p + 3 * hexsz + 3 <= 255 ? fast_ids(s, p, n, hexsz, 1, col) : 0;
+	}
 	case HEXOID_FORMAT_MERGE_TREE:
 		/* A conflicted entry as ls-files prints it (the grammar's, as it has a mode
 		 * first), or a path (--name-only) or message with no word of letters and
@@ -833,8 +852,8 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		unsigned k;
 		if (n >= 7 && scan_le32(s) == WORD4('c', 'o', 'm', 'm') &&
 		    scan_le32(s + 3) == WORD4('m', 'i', 't', ' '))
-			return n >= 7 + hexsz ? fast_ids(s, 7, n, hexsz, col) : 0;
-		if (n >= hexsz && (k = fast_ids(s, 0, n, hexsz, col)))
+			return n >= 7 + hexsz ? fast_ids(s, 7, n, hexsz, 0, col) : 0;
+		if (n >= hexsz && (k = fast_ids(s, 0, n, hexsz, 0, col)))
 			return k;
 		size_t t = s[0] == ' ' ? 0 : fast_space(s, n);
 		return (t + 2 < hexsz || t > hexsz + 2) && fast_short_runs(s, n, hexsz - 2, 1)
@@ -967,7 +986,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(bundle, HEXOID_FORMAT_BUNDLE) \
 	X(rev_list_format, HEXOID_FORMAT_REV_LIST_FORMAT) \
 	X(merge_tree, HEXOID_FORMAT_MERGE_TREE) \
-	X(merge_tree_z, HEXOID_FORMAT_MERGE_TREE_Z)
+	X(merge_tree_z, HEXOID_FORMAT_MERGE_TREE_Z) \
+	X(graph, HEXOID_FORMAT_GRAPH)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
