@@ -571,6 +571,11 @@ TEST(listing_fast_lines_as_the_grammar)
 		/* IDs past the columns a fast line keeps, and just within them. */
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", G50 G50 G50 G50 G50 G10 "* " B, NULL },
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", G50 G50 G10 G10 "  * " B " " A " " B, NULL },
+		/* IDs a space or a tab apart ('%H%x09%P'), and empty lines. */
+		{ HEXOID_FORMAT_ID_FIELDS, A "\n", B "\t" A " " B, A "\n" },
+		{ HEXOID_FORMAT_ID_FIELDS, A "\n", B "\t", A "\n" },
+		{ HEXOID_FORMAT_ID_FIELDS, A "\n", B " " A "\t", A "\n" },
+		{ HEXOID_FORMAT_ID_FIELDS, A "\n", "", A "\n" },
 		/* merge-tree -z's messages: each record moves the state on. */
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "1", "f\nAuto-merging\nAuto-merging f\n" A "\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "12", "f\nAuto-merging\nx\n" A "\n" },

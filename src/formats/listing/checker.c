@@ -667,6 +667,10 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			return REC_NONE;
 		return p + 3 * hexsz + 3 <= 255 ? fast_ids(s, p, n, hexsz, 1, col) : 0;
 	}
+	case HEXOID_FORMAT_ID_FIELDS: /* <oid>[TAB<oid>[ <oid>]], and empty lines */
+		if (!n)
+			return REC_NONE;
+		return n >= hexsz ? fast_ids(s, 0, n, hexsz, 1, col) : 0;
 	case HEXOID_FORMAT_MERGE_TREE:
 		/* A conflicted entry as ls-files prints it (the grammar's, as it has a mode
 		 * first), or a path (--name-only) or message with no word of letters and
@@ -987,7 +991,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(rev_list_format, HEXOID_FORMAT_REV_LIST_FORMAT) \
 	X(merge_tree, HEXOID_FORMAT_MERGE_TREE) \
 	X(merge_tree_z, HEXOID_FORMAT_MERGE_TREE_Z) \
-	X(graph, HEXOID_FORMAT_GRAPH)
+	X(graph, HEXOID_FORMAT_GRAPH) \
+	X(id_fields, HEXOID_FORMAT_ID_FIELDS)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
