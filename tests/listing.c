@@ -576,6 +576,18 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_ID_FIELDS, A "\n", B "\t", A "\n" },
 		{ HEXOID_FORMAT_ID_FIELDS, A "\n", B " " A "\t", A "\n" },
 		{ HEXOID_FORMAT_ID_FIELDS, A "\n", "", A "\n" },
+		/* blame --porcelain: a group's first line (the first of all, and later
+		 * ones), headers, previous, the file's line; a name too long for a header
+		 * (37 bytes, and 38). */
+		{ HEXOID_FORMAT_BLAME, "", A " 1 1 2", "author a\n\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 12 13", "previous " A " f\n\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "author-mail <a@b.c>", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "boundary", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "0123-abc fix", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "abcdefabcdefabcdefabcdefabcdefabcdefg x", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "abcdefabcdefabcdefabcdefabcdefabcdefag x", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "previous " B " d/f g", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "\tint main(void) {", B " 2 2\n" },
 		/* merge-tree -z's messages: each record moves the state on. */
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "1", "f\nAuto-merging\nAuto-merging f\n" A "\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "12", "f\nAuto-merging\nx\n" A "\n" },

@@ -533,6 +533,34 @@ HEXOID_INLINE unsigned fast_ids(const char *s, size_t p, size_t n, size_t hexsz,
 	return 0;
 }
 
+/* Does the line s[0, n) begin with a header's name shorter than an ID (lowercase letters,
+ * digits and '-', with a letter past 'f'), then a space or the end? Eight bytes at a
+ * time while the line has them. */
+HEXOID_INLINE int fast_header(const char *s, size_t n)
+{
+	const uint64_t top = 0x8080808080808080ull;
+	size_t i = 0;
+	uint64_t letters = 0;
+	for (; i + 8 <= n && i < 32; i += 8) {
+		uint64_t w = scan_le64(s + i);
+		uint64_t other = ~(bytes_in(w, 'a', 'z') | bytes_in(w, '0', '9') | bytes_in(w, '-', '-')) & top;
+		if (other) {
+			size_t k = (size_t)__builtin_ctzll(other) / 8;
+			letters |= bytes_in(w, 'g', 'z') & ((1ull << (8 * k)) - 1);
+			i += k;
+			return letters && i < 38 && s[i] == ' ';
+		}
+		letters |= bytes_in(w, 'g', 'z');
+	}
+	for (; i < n && i < 38; i++) {
+		unsigned char b = (unsigned char)s[i];
+		if (!((unsigned char)(b - 'a') < 26 || (unsigned char)(b - '0') < 10 || b == '-'))
+			break;
+		letters |= b >= 'g';
+	}
+	return letters && i < 38 && (i == n || s[i] == ' ');
+}
+
 /* ls-files --stage: <mode> <oid> <stage>TAB<path>. */
 HEXOID_INLINE unsigned fast_ls_files(const char *s, size_t n, size_t hexsz, unsigned char *col)
 {
@@ -671,6 +699,36 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		if (!n)
 			return REC_NONE;
 		return n >= hexsz ? fast_ids(s, 0, n, hexsz, 1, col) : 0;
+	case HEXOID_FORMAT_BLAME: {
+		/* In a group: the file's line after a tab; previous <oid> <path>; a header
+		 * (its name lowercase letters, digits and '-' with a letter past 'f', then a
+		 * space or the end: the grammar's header_name, which is the whole first
+		 * word, shorter than an ID). A group's first line at any time:
+		 * <oid> <line> <final line>[ <lines>], the ID all hex digits (no header's
+		 * name), which puts the listing in its groups. */
+		if (state == BLAME_IN) {
+			if (s[0] == '\t' && n)
+				return REC_NONE;
+			if (n >= 9 && !memcmp(s, "previous ", 9)) {
+				col[0] = 9;
+				return n > 10 + hexsz && s[9 + hexsz] == ' ' ? REC_FAST : 0;
+			}
+			if (fast_header(s, n))
+				return REC_NONE;
+		}
+		if (n < hexsz + 4 || s[hexsz] != ' ' || !scan_all_hex(s, hexsz))
+			return 0;
+		size_t d1 = fast_number(s, hexsz + 1, n);
+		if (!d1 || s[d1] != ' ')
+			return 0;
+		size_t d2 = fast_number(s, d1 + 1, n);
+		if (!d2 || (d2 != n && s[d2] != ' '))
+			return 0;
+		if (d2 != n && fast_number(s, d2 + 1, n) != n)
+			return 0;
+		*statep = BLAME_IN;
+		return REC_FAST;
+	}
 	case HEXOID_FORMAT_MERGE_TREE:
 		/* A conflicted entry as ls-files prints it (the grammar's, as it has a mode
 		 * first), or a path (--name-only) or message with no word of letters and
@@ -992,7 +1050,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(merge_tree, HEXOID_FORMAT_MERGE_TREE) \
 	X(merge_tree_z, HEXOID_FORMAT_MERGE_TREE_Z) \
 	X(graph, HEXOID_FORMAT_GRAPH) \
-	X(id_fields, HEXOID_FORMAT_ID_FIELDS)
+	X(id_fields, HEXOID_FORMAT_ID_FIELDS) \
+	X(blame, HEXOID_FORMAT_BLAME)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
