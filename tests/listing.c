@@ -588,6 +588,9 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "abcdefabcdefabcdefabcdefabcdefabcdefag x", B " 2 2\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "previous " B " d/f g", "\tx\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "\tint main(void) {", B " 2 2\n" },
+		/* for-each-ref's '%(objectname) %(*objectname) %(refname)'. */
+		{ HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n", B " " A " refs/tags/v1", NULL },
+		{ HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n", B "  refs/heads/x", NULL },
 		/* merge-tree -z's messages: each record moves the state on. */
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "1", "f\nAuto-merging\nAuto-merging f\n" A "\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "12", "f\nAuto-merging\nx\n" A "\n" },

@@ -729,6 +729,15 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		*statep = BLAME_IN;
 		return REC_FAST;
 	}
+	case HEXOID_FORMAT_REF_PEELED: /* <oid> <peeled> <ref>, or <oid>  <ref> */
+		if (n <= hexsz + 2 || s[hexsz] != ' ')
+			return 0;
+		if (s[hexsz + 1] == ' ')
+			return fast_ref(s, hexsz + 2, n) ? REC_FAST : 0;
+		col[1] = (unsigned char)(hexsz + 1);
+		return n > 2 * hexsz + 2 && s[2 * hexsz + 1] == ' ' && fast_ref(s, 2 * hexsz + 2, n)
+			       ? REC_FAST2
+			       : 0;
 	case HEXOID_FORMAT_MERGE_TREE:
 		/* A conflicted entry as ls-files prints it (the grammar's, as it has a mode
 		 * first), or a path (--name-only) or message with no word of letters and
@@ -1051,7 +1060,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(merge_tree_z, HEXOID_FORMAT_MERGE_TREE_Z) \
 	X(graph, HEXOID_FORMAT_GRAPH) \
 	X(id_fields, HEXOID_FORMAT_ID_FIELDS) \
-	X(blame, HEXOID_FORMAT_BLAME)
+	X(blame, HEXOID_FORMAT_BLAME) \
+	X(ref_peeled, HEXOID_FORMAT_REF_PEELED)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
