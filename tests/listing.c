@@ -591,6 +591,12 @@ TEST(listing_fast_lines_as_the_grammar)
 		/* for-each-ref's '%(objectname) %(*objectname) %(refname)'. */
 		{ HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n", B " " A " refs/tags/v1", NULL },
 		{ HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n", B "  refs/heads/x", NULL },
+		/* replace -l, its three formats. */
+		{ HEXOID_FORMAT_REPLACE, A "\n", B, NULL },
+		{ HEXOID_FORMAT_REPLACE, A "\n", B " -> " A, NULL },
+		{ HEXOID_FORMAT_REPLACE, A "\n", B " (commit) -> " A " (commit)", NULL },
+		{ HEXOID_FORMAT_REPLACE, A "\n", B " (tag) -> " A " (blob)", NULL },
+		{ HEXOID_FORMAT_REPLACE, A "\n", B " (tags) -> " A " (trees)", NULL },
 		/* merge-tree -z's messages: each record moves the state on. */
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "1", "f\nAuto-merging\nAuto-merging f\n" A "\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "12", "f\nAuto-merging\nx\n" A "\n" },

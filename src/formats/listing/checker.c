@@ -738,6 +738,38 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		return n > 2 * hexsz + 2 && s[2 * hexsz + 1] == ' ' && fast_ref(s, 2 * hexsz + 2, n)
 			       ? REC_FAST2
 			       : 0;
+	case HEXOID_FORMAT_REPLACE: {
+		/* <oid> (short), <oid> -> <oid> (medium), <oid> (<type>) -> <oid> (<type>)
+		 * (long): the types as the grammar's type_word reads them, a prefix of
+		 * what follows. */
+		if (n == hexsz)
+			return REC_FAST_END;
+		if (n < 2 * hexsz + 4 || s[hexsz] != ' ')
+			return 0;
+		if (s[hexsz + 1] == '-') {
+			col[1] = (unsigned char)(hexsz + 4);
+			return n == 2 * hexsz + 4 && s[hexsz + 2] == '>' && s[hexsz + 3] == ' ' ? REC_FAST2_END : 0;
+		}
+		if (s[hexsz + 1] != '(' || n < 2 * hexsz + 16)
+			return 0;
+		size_t t = fast_type(s + hexsz + 2), q = hexsz + 2 + t;
+		if (!t || scan_le32(s + q) != WORD4(')', ' ', '-', '>') || s[q + 4] != ' ')
+			return 0;
+		q += 5; /* the replacement's ID */
+		col[1] = (unsigned char)q;
+		q += hexsz;
+		/* " (<type>)" ends the line: the type is all the bytes before the ')' (its
+		 * word read to the ')', which it may end before). */
+		if (n < q + 6 || n > q + 9 || s[q] != ' ' || s[q + 1] != '(' || s[n - 1] != ')')
+			return 0;
+		uint32_t w = scan_le32(s + q + 2);
+		size_t u = n - q - 3;
+		int ok = u == 4   ? w == WORD4('b', 'l', 'o', 'b') || w == WORD4('t', 'r', 'e', 'e')
+		       : u == 3 ? (w & 0xffffff) == WORD4('t', 'a', 'g', 0)
+		       : u == 6 ? w == WORD4('c', 'o', 'm', 'm') && scan_le16(s + q + 6) == ('i' | 't' << 8)
+				: 0;
+		return ok ? REC_FAST2 : 0;
+	}
 	case HEXOID_FORMAT_MERGE_TREE:
 		/* A conflicted entry as ls-files prints it (the grammar's, as it has a mode
 		 * first), or a path (--name-only) or message with no word of letters and
@@ -1061,7 +1093,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(graph, HEXOID_FORMAT_GRAPH) \
 	X(id_fields, HEXOID_FORMAT_ID_FIELDS) \
 	X(blame, HEXOID_FORMAT_BLAME) \
-	X(ref_peeled, HEXOID_FORMAT_REF_PEELED)
+	X(ref_peeled, HEXOID_FORMAT_REF_PEELED) \
+	X(replace, HEXOID_FORMAT_REPLACE)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
