@@ -487,7 +487,10 @@ static void run_mutant(enum hexoid_format format, const char *lead, const char *
 	for (size_t i = 0; i < t; i++)
 		text[n + len + 1 + i] = tail[i] == '\n' ? eol : tail[i];
 	memset(r, 0, sizeof(*r));
-	struct hexoid_listing *l = hexoid_listing_new(format, 0, HEXOID_LOWER, note_problem, note_oid, r);
+	/* With no lead, the hash is given: else the line would tell it, and go to the
+	 * grammar for that. */
+	struct hexoid_listing *l = hexoid_listing_new(format, n ? 0 : HEXOID_SHA1, HEXOID_LOWER,
+						      note_problem, note_oid, r);
 	l->grammar_only = grammar_only;
 	hexoid_listing_feed(l, text, n + len + 1 + t);
 	hexoid_listing_finish(l);
@@ -597,6 +600,16 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_REPLACE, A "\n", B " (commit) -> " A " (commit)", NULL },
 		{ HEXOID_FORMAT_REPLACE, A "\n", B " (tag) -> " A " (blob)", NULL },
 		{ HEXOID_FORMAT_REPLACE, A "\n", B " (tags) -> " A " (trees)", NULL },
+		/* worktree list --porcelain: each line of a worktree; the first begins one
+		 * (so HEAD after it is read), and the blank line after it. */
+		{ HEXOID_FORMAT_WORKTREES, "", "worktree /r", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "HEAD " B, "branch refs/heads/main\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "branch refs/heads/main", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "detached", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "bare", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "locked on a stick", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "prunable", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "", "worktree /s\n" },
 		/* merge-tree -z's messages: each record moves the state on. */
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "1", "f\nAuto-merging\nAuto-merging f\n" A "\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "12", "f\nAuto-merging\nx\n" A "\n" },

@@ -770,6 +770,25 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 				: 0;
 		return ok ? REC_FAST2 : 0;
 	}
+	case HEXOID_FORMAT_WORKTREES:
+		/* worktree <path> (which begins a worktree), then HEAD <oid>, branch <ref>,
+		 * detached, bare, locked[ <reason>], prunable[ <reason>], blank lines. */
+		if (n > 9 && !memcmp(s, "worktree ", 9)) {
+			*statep = WORKTREES_IN;
+			return REC_NONE;
+		}
+		if (state != WORKTREES_IN)
+			return 0;
+		if (n == 5 + hexsz && scan_le32(s) == WORD4('H', 'E', 'A', 'D') && s[4] == ' ') {
+			col[0] = 5;
+			return REC_FAST_END;
+		}
+		if (!n || (n > 7 && !memcmp(s, "branch ", 7) && fast_ref(s, 7, n)) ||
+		    (n == 8 && !memcmp(s, "detached", 8)) || (n == 4 && !memcmp(s, "bare", 4)) ||
+		    (n >= 6 && !memcmp(s, "locked", 6) && (n == 6 || s[6] == ' ')) ||
+		    (n >= 8 && !memcmp(s, "prunable", 8) && (n == 8 || s[8] == ' ')))
+			return REC_NONE;
+		return 0;
 	case HEXOID_FORMAT_MERGE_TREE:
 		/* A conflicted entry as ls-files prints it (the grammar's, as it has a mode
 		 * first), or a path (--name-only) or message with no word of letters and
@@ -1094,7 +1113,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(id_fields, HEXOID_FORMAT_ID_FIELDS) \
 	X(blame, HEXOID_FORMAT_BLAME) \
 	X(ref_peeled, HEXOID_FORMAT_REF_PEELED) \
-	X(replace, HEXOID_FORMAT_REPLACE)
+	X(replace, HEXOID_FORMAT_REPLACE) \
+	X(worktrees, HEXOID_FORMAT_WORKTREES)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
