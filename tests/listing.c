@@ -463,24 +463,36 @@ TEST(listing_text_heuristic)
 
 /*
  * The fast lines against the grammar: each sample line and a few hundred mutations of it
- * (each byte replaced by one of a set, deleted, or a space put before it), after a good
- * line that tells the hash (and sets the format's state), must give the same problems
- * at the same columns and the same IDs with the fast lines as with the grammar alone.
+ * (each byte replaced by one of a set, deleted, or a space put before it), after good
+ * lines that tell the hash (and set the format's state), must give the same problems
+ * at the same columns and the same IDs with the fast lines as with the grammar alone;
+ * and so must the lines after it (its tail, if any), which read the state it left.
  */
-static void run_mutant(enum hexoid_format format, const char *lead, const char *line, size_t len,
-		       int grammar_only, struct record *r)
+static int z_format(enum hexoid_format format)
 {
-	char text[512];
-	char eol = format == HEXOID_FORMAT_LS_TREE_Z || format == HEXOID_FORMAT_LS_FILES_Z ? '\0' : '\n';
-	size_t n = strlen(lead);
+	return format == HEXOID_FORMAT_LS_TREE_Z || format == HEXOID_FORMAT_LS_FILES_Z ||
+	       format == HEXOID_FORMAT_MERGE_TREE_Z;
+}
+
+static void run_mutant(enum hexoid_format format, const char *lead, const char *line, size_t len,
+		       const char *tail, int grammar_only, struct record *r)
+{
+	static char text[1024];
+	char eol = z_format(format) ? '\0' : '\n';
+	size_t n = strlen(lead), t = tail ? strlen(tail) : 0;
 	for (size_t i = 0; i < n; i++) /* the lead's records end as the format's do */
 		text[i] = lead[i] == '\n' ? eol : lead[i];
 	memcpy(text + n, line, len);
 	text[n + len] = eol;
+	for (size_t i = 0; i < t; i++)
+		text[n + len + 1 + i] = tail[i] == '\n' ? eol : tail[i];
 	memset(r, 0, sizeof(*r));
-	struct hexoid_listing *l = hexoid_listing_new(format, 0, HEXOID_LOWER, note_problem, note_oid, r);
+	/* With no lead, the hash is given: else the line would tell it, and go to the
+	 * grammar for that. */
+	struct hexoid_listing *l = hexoid_listing_new(format, n ? 0 : HEXOID_SHA1, HEXOID_LOWER,
+						      note_problem, note_oid, r);
 	l->grammar_only = grammar_only;
-	hexoid_listing_feed(l, text, n + len + 1);
+	hexoid_listing_feed(l, text, n + len + 1 + t);
 	hexoid_listing_finish(l);
 	hexoid_listing_free(l);
 }
@@ -489,51 +501,128 @@ TEST(listing_fast_lines_as_the_grammar)
 {
 #define A "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 #define B "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+#define G10 "| | | | | "
+#define G50 G10 G10 G10 G10 G10
 	static const struct {
 		enum hexoid_format format;
 		const char *lead; /* good lines that tell the hash and set the state */
 		const char *line;
+		const char *tail; /* lines after it, each ended (or NULL) */
 	} cases[] = {
-		{ HEXOID_FORMAT_OIDS, A "\n", B },
-		{ HEXOID_FORMAT_REV_LIST, A "\n", B " dir/file" },
-		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A " " B },
-		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A },
-		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", "<" B " " A },
-		{ HEXOID_FORMAT_REV_LIST, "=" A "\n", "~" B },
-		{ HEXOID_FORMAT_PACK_OBJECTS, A "\n", B " name" },
-		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " commit 245" },
-		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " tag 12 30 " A },
-		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "040000 tree " B "\td/e" },
-		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "100644 blob " B "      12\tf" },
-		{ HEXOID_FORMAT_LS_TREE_Z, "100644 blob " A "\tf\n", "160000 commit " B "\tsm" },
-		{ HEXOID_FORMAT_LS_FILES, "100644 " A " 0\tf\n", "100755 " B " 2\tx y" },
-		{ HEXOID_FORMAT_LS_FILES_Z, "100644 " A " 0\tf\n", "100755 " B " 2\tx y" },
-		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", ":000000 100644 " A " " B " R100\ta" },
-		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", B },
-		{ HEXOID_FORMAT_FOR_EACH_REF, A " commit\trefs/heads/m\n", B " tag\trefs/tags/v1" },
-		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", "^" B },
-		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", B " refs/tags/v1" },
-		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/tags/v1^{}" },
-		{ HEXOID_FORMAT_PROMISOR, A " refs/heads/m\n", B " HEAD" },
-		{ HEXOID_FORMAT_LS_REMOTE, A "\tHEAD\n", B "\trefs/heads/main" },
-		{ HEXOID_FORMAT_REFLOG, A " " B " a <a@b> 1 +0000\tm\n", B " " A " b <b@c> 2 +0100\tcommit: x" },
-		{ HEXOID_FORMAT_FETCH_HEAD, A "\t\tbranch 'main' of x\n", B "\tnot-for-merge\tbranch 'x' of y" },
-		{ HEXOID_FORMAT_MARKS, ":1 " A "\n", ":42 " B },
-		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A " (0123abcd)\n", "3232 " B " (6250f05a)" },
-		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A "\n", "3232 " B },
-		{ HEXOID_FORMAT_FSCK, "root " A "\n", "dangling blob " B },
-		{ HEXOID_FORMAT_FSCK, "root " A "\n", "root " B },
-		{ HEXOID_FORMAT_FSCK, "root " A "\n", "tagged commit " A " (v1) in " B },
-		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " tag    136 128 12" },
-		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 " A },
+		{ HEXOID_FORMAT_OIDS, A "\n", B, NULL },
+		{ HEXOID_FORMAT_REV_LIST, A "\n", B " dir/file", NULL },
+		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A " " B, NULL },
+		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A, NULL },
+		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", "<" B " " A, NULL },
+		{ HEXOID_FORMAT_REV_LIST, "=" A "\n", "~" B, NULL },
+		{ HEXOID_FORMAT_PACK_OBJECTS, A "\n", B " name", NULL },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " commit 245", NULL },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " tag 12 30 " A, NULL },
+		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "040000 tree " B "\td/e", NULL },
+		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "100644 blob " B "      12\tf", NULL },
+		{ HEXOID_FORMAT_LS_TREE_Z, "100644 blob " A "\tf\n", "160000 commit " B "\tsm", NULL },
+		{ HEXOID_FORMAT_LS_FILES, "100644 " A " 0\tf\n", "100755 " B " 2\tx y", NULL },
+		{ HEXOID_FORMAT_LS_FILES_Z, "100644 " A " 0\tf\n", "100755 " B " 2\tx y", NULL },
+		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", ":000000 100644 " A " " B " R100\ta", NULL },
+		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", B, NULL },
+		{ HEXOID_FORMAT_FOR_EACH_REF, A " commit\trefs/heads/m\n", B " tag\trefs/tags/v1", NULL },
+		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", "^" B, NULL },
+		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", B " refs/tags/v1", NULL },
+		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/tags/v1^{}", NULL },
+		{ HEXOID_FORMAT_PROMISOR, A " refs/heads/m\n", B " HEAD", NULL },
+		{ HEXOID_FORMAT_LS_REMOTE, A "\tHEAD\n", B "\trefs/heads/main", NULL },
+		{ HEXOID_FORMAT_REFLOG, A " " B " a <a@b> 1 +0000\tm\n", B " " A " b <b@c> 2 +0100\tcommit: x", NULL },
+		{ HEXOID_FORMAT_FETCH_HEAD, A "\t\tbranch 'main' of x\n", B "\tnot-for-merge\tbranch 'x' of y", NULL },
+		{ HEXOID_FORMAT_MARKS, ":1 " A "\n", ":42 " B, NULL },
+		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A " (0123abcd)\n", "3232 " B " (6250f05a)", NULL },
+		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A "\n", "3232 " B, NULL },
+		{ HEXOID_FORMAT_FSCK, "root " A "\n", "dangling blob " B, NULL },
+		{ HEXOID_FORMAT_FSCK, "root " A "\n", "root " B, NULL },
+		{ HEXOID_FORMAT_FSCK, "root " A "\n", "tagged commit " A " (v1) in " B, NULL },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " tag    136 128 12", NULL },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 " A, NULL },
 		/* A summary line that looks like a delta's: "...: ok" ends it. */
-		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 4b825dc642cb6eb9a060e54bf8d69288fbe: ok" },
-		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", B " refs/heads/main" },
-		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", "-" B " subject" },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 4b825dc642cb6eb9a060e54bf8d69288fbe: ok", NULL },
+		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", B " refs/heads/main", NULL },
+		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", "-" B " subject", NULL },
+		/* rev-list --format: commit lines, lines of IDs, text (a word too short to be
+		 * an ID, by one and by none), each followed by lines the state reads. */
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "commit " B, A " x\ncommit " A "\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "commit " B " " A " " B, "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "commit " B " ", "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", A " " B, "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", B " ", "commit " A "\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", A " " B " " A " ", "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "A U Thor <author@example.com> a subject", "commit " B "\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "commit message: 4b825dc642cb6eb9a060e54bf8d69288fbe x", "\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "x 4b825dc642cb6eb9a060e54bf8d69288fbee x", "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "a-4b825dc642cb6eb9a060e54bf8d69288fb-b", "x\n" },
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "x\ncommit " A "\n", "", "x\n" },
+		/* merge-tree: its entries, a path alone (--name-only), its messages. */
+		{ HEXOID_FORMAT_MERGE_TREE, A "\n", "100644 " B " 2\td/f", "100644 " A " 3\tf\n\nx\n" },
+		{ HEXOID_FORMAT_MERGE_TREE, A "\nf\n", "d/e/file name", "100644 " A " 3\tf\n\nx\n" },
+		{ HEXOID_FORMAT_MERGE_TREE, A "\nf\n", "", "100644 " A " 3\tf\n" },
+		{ HEXOID_FORMAT_MERGE_TREE, A "\n100644 " B " 1\tf\n\n", "CONFLICT (content): Merge conflict in d/f", "x\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n", "100644 " B " 2\td/f", "100644 " A " 3\tf\n\n1\nf\nAuto-merging\nx\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, "1\n" A "\n", "100644 " B " 2\td/f", "\n0\n" A "\n" },
+		/* log --graph: the graph, then IDs, or the graph alone. */
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "| * " B " " A, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "*-._ " B "\t" A " " B, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "* | " B " ", "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "*\t" B, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "| |\\  \\ /", "* " A "\n" },
+		/* IDs past the columns a fast line keeps, and just within them. */
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", G50 G50 G50 G50 G50 G10 "* " B, NULL },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", G50 G50 G10 G10 "  * " B " " A " " B, NULL },
+		/* IDs a space or a tab apart ('%H%x09%P'), and empty lines. */
+		{ HEXOID_FORMAT_ID_FIELDS, A "\n", B "\t" A " " B, A "\n" },
+		{ HEXOID_FORMAT_ID_FIELDS, A "\n", B "\t", A "\n" },
+		{ HEXOID_FORMAT_ID_FIELDS, A "\n", B " " A "\t", A "\n" },
+		{ HEXOID_FORMAT_ID_FIELDS, A "\n", "", A "\n" },
+		/* blame --porcelain: a group's first line (the first of all, and later
+		 * ones), headers, previous, the file's line; a name too long for a header
+		 * (37 bytes, and 38). */
+		{ HEXOID_FORMAT_BLAME, "", A " 1 1 2", "author a\n\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 12 13", "previous " A " f\n\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "author-mail <a@b.c>", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "boundary", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "0123-abc fix", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "abcdefabcdefabcdefabcdefabcdefabcdefg x", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "abcdefabcdefabcdefabcdefabcdefabcdefag x", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "previous " B " d/f g", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "\tint main(void) {", B " 2 2\n" },
+		/* for-each-ref's '%(objectname) %(*objectname) %(refname)'. */
+		{ HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n", B " " A " refs/tags/v1", NULL },
+		{ HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n", B "  refs/heads/x", NULL },
+		/* replace -l, its three formats. */
+		{ HEXOID_FORMAT_REPLACE, A "\n", B, NULL },
+		{ HEXOID_FORMAT_REPLACE, A "\n", B " -> " A, NULL },
+		{ HEXOID_FORMAT_REPLACE, A "\n", B " (commit) -> " A " (commit)", NULL },
+		{ HEXOID_FORMAT_REPLACE, A "\n", B " (tag) -> " A " (blob)", NULL },
+		{ HEXOID_FORMAT_REPLACE, A "\n", B " (tags) -> " A " (trees)", NULL },
+		/* worktree list --porcelain: each line of a worktree; the first begins one
+		 * (so HEAD after it is read), and the blank line after it. */
+		{ HEXOID_FORMAT_WORKTREES, "", "worktree /r", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "HEAD " B, "branch refs/heads/main\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "branch refs/heads/main", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "detached", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "bare", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "locked on a stick", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "prunable", "HEAD " A "\n" },
+		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "", "worktree /s\n" },
+		/* merge-tree -z's messages: each record moves the state on. */
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "1", "f\nAuto-merging\nAuto-merging f\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "12", "f\nAuto-merging\nx\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "0", "Auto-merging\nx\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\n", "d0/e0/added0", "Auto-merging\nx\n1\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n2\nf\n", "d0/e0/added0", "Auto-merging\nx\n1\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\n", "CONFLICT (contents)", "x\n" A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\nAuto-merging\n", "CONFLICT (add/add): Merge conflict in d0/e0/added0\n", A "\n1\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, "1\n" A "\n\n2\n", "f", "g\nAuto-merging\nx\n\n" },
 	};
 	static const char put[] = " \tX0A:(\r"; /* and, for its NUL, a deletion */
 	static struct record grammar, fast;
-	char m[256];
+	char m[512];
 	size_t compared = 0;
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		const char *line = cases[k].line;
@@ -563,8 +652,8 @@ TEST(listing_fast_lines_as_the_grammar)
 				m[at] = ' ';
 				n++;
 			}
-			run_mutant(cases[k].format, cases[k].lead, m, n, 1, &grammar);
-			run_mutant(cases[k].format, cases[k].lead, m, n, 0, &fast);
+			run_mutant(cases[k].format, cases[k].lead, m, n, cases[k].tail, 1, &grammar);
+			run_mutant(cases[k].format, cases[k].lead, m, n, cases[k].tail, 0, &fast);
 			compared++;
 			CHECK(grammar.len == fast.len && !memcmp(grammar.text, fast.text, grammar.len),
 			      "%s, '%.*s': the grammar says\n%s\nthe fast lines:\n%s",
@@ -572,8 +661,42 @@ TEST(listing_fast_lines_as_the_grammar)
 		}
 	}
 	CHECK(compared > (TEST_SANITIZED ? 3000 : 10000), "only %zu lines compared", compared);
+	/* Text passed over whole: a word of hex digits (or with a byte of punctuation in
+	 * it) that is an ID's length give or take two, or just shorter, at each place in
+	 * the words the fast lines test, is the grammar's to judge. */
+	static const struct {
+		enum hexoid_format format;
+		const char *lead;
+	} texts[] = {
+		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n" },
+		{ HEXOID_FORMAT_MERGE_TREE, A "\n\n" },
+		{ HEXOID_FORMAT_MERGE_TREE, A "\nf\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\nAuto-merging\n" },
+	};
+	for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++)
+		for (size_t at = 0; at < 18; at++)
+			for (size_t w = 35; w <= 43; w++)
+				for (int punct = 0; punct < 3; punct++) {
+					size_t n = 0;
+					for (; n < at; n++)
+						m[n] = n % 3 == 2 ? ' ' : 'x';
+					for (size_t i = 0; i < w; i++)
+						m[n++] = "0123456789abcdef"[(i * 5 + at) % 16];
+					if (punct)
+						m[n - w / 2] = punct == 1 ? '-' : ' ';
+					memcpy(m + n, " end", 4);
+					n += at % 2 ? 4 : 0;
+					run_mutant(texts[k].format, texts[k].lead, m, n, "x\n", 1, &grammar);
+					run_mutant(texts[k].format, texts[k].lead, m, n, "x\n", 0, &fast);
+					CHECK(grammar.len == fast.len && !memcmp(grammar.text, fast.text, grammar.len),
+					      "%s, '%.*s': the grammar says\n%s\nthe fast lines:\n%s",
+					      hexoid_format_name(texts[k].format), (int)n, m, grammar.text, fast.text);
+				}
 #undef A
 #undef B
+#undef G10
+#undef G50
 }
 
 /* AUTO on shapes whose first lines look like another format's: rev-list --parents of a

@@ -447,18 +447,145 @@ HEXOID_INLINE size_t fast_number(const char *s, size_t p, size_t n)
 	return q > p ? q : 0;
 }
 
+/* Per byte of w, the top bit where the byte is a space (exact: no borrow into a byte
+ * that is not one). */
+HEXOID_INLINE uint64_t space_bytes(uint64_t w)
+{
+	const uint64_t top = 0x8080808080808080ull;
+	uint64_t a = w ^ 0x2020202020202020ull;
+	return ~(((a & ~top) + ~top) | a | ~top);
+}
+
+/* Per byte of w, the top bit where the byte is no ASCII letter or digit. */
+HEXOID_INLINE uint64_t nonalnum_bytes(uint64_t w)
+{
+	const uint64_t top = 0x8080808080808080ull;
+	return ~(bytes_in(w, '0', '9') | bytes_in(w | 0x2020202020202020ull, 'a', 'z')) & top;
+}
+
+/*
+ * Has the line s[0, n) no run of `max` or more bytes between two separators (or its
+ * ends)? The separators are spaces (words: alnum 0), or every byte that is no ASCII
+ * letter or digit (alnum 1). Eight bytes at a time while the line has them: where a word
+ * has no separator, the run goes on; else the run before its first one ends, and a new
+ * one begins after its last.
+ */
+HEXOID_INLINE int fast_short_runs(const char *s, size_t n, size_t max, int alnum)
+{
+	size_t i = 0, from = 0; /* the run that reaches i began at from */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w = scan_le64(s + i);
+		uint64_t m = alnum ? nonalnum_bytes(w) : space_bytes(w);
+		if (!m) {
+			if (i + 8 - from >= max)
+				return 0;
+			continue;
+		}
+		if (i + (size_t)__builtin_ctzll(m) / 8 - from >= max)
+			return 0;
+		from = i + (size_t)(63 - __builtin_clzll(m)) / 8 + 1;
+	}
+	for (; i < n; i++) {
+		unsigned char b = (unsigned char)s[i];
+		int sep = alnum ? !((unsigned char)(b - '0') < 10 || (unsigned char)((b | 0x20) - 'a') < 26)
+				: b == ' ';
+		if (sep)
+			from = i + 1;
+		else if (i + 1 - from >= max)
+			return 0;
+	}
+	return 1;
+}
+
+/* The first space in the line s[0, n), or n. */
+HEXOID_INLINE size_t fast_space(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t m = space_bytes(scan_le64(s + i));
+		if (m)
+			return i + (size_t)__builtin_ctzll(m) / 8;
+	}
+	while (i < n && s[i] != ' ')
+		i++;
+	return i;
+}
+
+/*
+ * From s[p] in the line s[0, n): one to three IDs of hexsz hex digits (either case: the
+ * grammar's surest shape of an ID), one space (or with `tabs`, a space or a tab) apart,
+ * the last ending the line, or a space or tab after it that does (an empty field, as a
+ * root commit's %P). Their columns go to col[]; returns the line's REC_* kind, or 0.
+ */
+HEXOID_INLINE unsigned fast_ids(const char *s, size_t p, size_t n, size_t hexsz, int tabs,
+				unsigned char *col)
+{
+	for (unsigned k = 0; k < 3 && p + hexsz <= n && scan_all_hex(s + p, hexsz);) {
+		col[k++] = (unsigned char)p;
+		p += hexsz;
+		if (p == n)
+			return 2 * k + 1;
+		if (s[p] != ' ' && (!tabs || s[p] != '\t'))
+			return 0;
+		if (++p == n)
+			return 2 * k;
+	}
+	return 0;
+}
+
+/* Does the line s[0, n) begin with a header's name shorter than an ID (lowercase letters,
+ * digits and '-', with a letter past 'f'), then a space or the end? Eight bytes at a
+ * time while the line has them. */
+HEXOID_INLINE int fast_header(const char *s, size_t n)
+{
+	const uint64_t top = 0x8080808080808080ull;
+	size_t i = 0;
+	uint64_t letters = 0;
+	for (; i + 8 <= n && i < 32; i += 8) {
+		uint64_t w = scan_le64(s + i);
+		uint64_t other = ~(bytes_in(w, 'a', 'z') | bytes_in(w, '0', '9') | bytes_in(w, '-', '-')) & top;
+		if (other) {
+			size_t k = (size_t)__builtin_ctzll(other) / 8;
+			letters |= bytes_in(w, 'g', 'z') & ((1ull << (8 * k)) - 1);
+			i += k;
+			return letters && i < 38 && s[i] == ' ';
+		}
+		letters |= bytes_in(w, 'g', 'z');
+	}
+	for (; i < n && i < 38; i++) {
+		unsigned char b = (unsigned char)s[i];
+		if (!((unsigned char)(b - 'a') < 26 || (unsigned char)(b - '0') < 10 || b == '-'))
+			break;
+		letters |= b >= 'g';
+	}
+	return letters && i < 38 && (i == n || s[i] == ' ');
+}
+
+/* ls-files --stage: <mode> <oid> <stage>TAB<path>. */
+HEXOID_INLINE unsigned fast_ls_files(const char *s, size_t n, size_t hexsz, unsigned char *col)
+{
+	size_t e = 7 + hexsz;
+	col[0] = 7;
+	return n >= hexsz + 11 && fast_mode(s) && s[e] == ' ' && (unsigned char)(s[e + 1] - '0') < 4 &&
+			       s[e + 2] == '\t'
+		       ? REC_FAST
+		       : 0;
+}
+
 /*
  * Is the line s[0, n) (s[n] ends it: a newline, or a NUL for -z) a fast line of the
  * format: one the grammar
- * takes whole, whose only items are one to three IDs? Returns its REC_* kind with their
- * 0-based columns in col[], or 0 when the grammar must look. Never wrong the other way:
- * a line it takes is such a line, with its IDs where the grammar has them (whether
- * their digits are good is the engine's to say), and leaves the format's state as the
- * grammar would. Reads only s[0, n]; every test stops at the end of the line.
+ * takes whole, whose only items are one to three IDs, or none? Returns its REC_* kind
+ * with their 0-based columns in col[], or 0 when the grammar must look. Never wrong the
+ * other way: a line it takes is such a line, with its IDs where the grammar has them
+ * (whether their digits are good is the engine's to say), and leaves the format's state
+ * (*statep, written only for a line it takes) as the grammar would. Reads only s[0, n];
+ * every test stops at the end of the line.
  */
 HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hexoid_format format,
-				 unsigned state, unsigned char *col)
+				 unsigned *statep, unsigned char *col)
 {
+	unsigned state = *statep;
 	col[0] = 0;
 	switch (format) {
 	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>] */
@@ -548,13 +675,158 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		return s[e] == '\t' && e + 1 < n ? REC_FAST : 0;
 	}
 	case HEXOID_FORMAT_LS_FILES: /* <mode> <oid> <stage>TAB<path> */
-	case HEXOID_FORMAT_LS_FILES_Z: {
-		size_t e = 7 + hexsz;
-		col[0] = 7;
-		return n >= hexsz + 11 && fast_mode(s) && s[e] == ' ' &&
-				       (unsigned char)(s[e + 1] - '0') < 4 && s[e + 2] == '\t'
-			       ? REC_FAST
+	case HEXOID_FORMAT_LS_FILES_Z:
+		return fast_ls_files(s, n, hexsz, col);
+	case HEXOID_FORMAT_GRAPH: {
+		/* The graph, then one to three IDs (fast_ids' shape, id_fields reads them
+		 * so), or nothing after it; none of the graph's bytes is a hex digit. The
+		 * IDs' columns must fit col[]. */
+		const uint64_t marks = 1ull << 0 | 1ull << 10 | 1ull << 13 | 1ull << 14 | 1ull << 15 |
+				       1ull << 60 | 1ull << 63; /* " *-./\\_" from ' ' */
+		size_t p = 0;
+		for (; p < n; p++) {
+			unsigned b = (unsigned char)s[p] - ' ';
+			if (!(b < 64 && (marks >> b & 1)) && s[p] != '|')
+				break;
+		}
+		if (!p)
+			return 0;
+		if (p == n)
+			return REC_NONE;
+		return p + 3 * hexsz + 3 <= 255 ? fast_ids(s, p, n, hexsz, 1, col) : 0;
+	}
+	case HEXOID_FORMAT_ID_FIELDS: /* <oid>[TAB<oid>[ <oid>]], and empty lines */
+		if (!n)
+			return REC_NONE;
+		return n >= hexsz ? fast_ids(s, 0, n, hexsz, 1, col) : 0;
+	case HEXOID_FORMAT_BLAME: {
+		/* In a group: the file's line after a tab; previous <oid> <path>; a header
+		 * (its name lowercase letters, digits and '-' with a letter past 'f', then a
+		 * space or the end: the grammar's header_name, which is the whole first
+		 * word, shorter than an ID). A group's first line at any time:
+		 * <oid> <line> <final line>[ <lines>], the ID all hex digits (no header's
+		 * name), which puts the listing in its groups. */
+		if (state == BLAME_IN) {
+			if (s[0] == '\t' && n)
+				return REC_NONE;
+			if (n >= 9 && !memcmp(s, "previous ", 9)) {
+				col[0] = 9;
+				return n > 10 + hexsz && s[9 + hexsz] == ' ' ? REC_FAST : 0;
+			}
+			if (fast_header(s, n))
+				return REC_NONE;
+		}
+		if (n < hexsz + 4 || s[hexsz] != ' ' || !scan_all_hex(s, hexsz))
+			return 0;
+		size_t d1 = fast_number(s, hexsz + 1, n);
+		if (!d1 || s[d1] != ' ')
+			return 0;
+		size_t d2 = fast_number(s, d1 + 1, n);
+		if (!d2 || (d2 != n && s[d2] != ' '))
+			return 0;
+		if (d2 != n && fast_number(s, d2 + 1, n) != n)
+			return 0;
+		*statep = BLAME_IN;
+		return REC_FAST;
+	}
+	case HEXOID_FORMAT_REF_PEELED: /* <oid> <peeled> <ref>, or <oid>  <ref> */
+		if (n <= hexsz + 2 || s[hexsz] != ' ')
+			return 0;
+		if (s[hexsz + 1] == ' ')
+			return fast_ref(s, hexsz + 2, n) ? REC_FAST : 0;
+		col[1] = (unsigned char)(hexsz + 1);
+		return n > 2 * hexsz + 2 && s[2 * hexsz + 1] == ' ' && fast_ref(s, 2 * hexsz + 2, n)
+			       ? REC_FAST2
 			       : 0;
+	case HEXOID_FORMAT_REPLACE: {
+		/* <oid> (short), <oid> -> <oid> (medium), <oid> (<type>) -> <oid> (<type>)
+		 * (long): the types as the grammar's type_word reads them, a prefix of
+		 * what follows. */
+		if (n == hexsz)
+			return REC_FAST_END;
+		if (n < 2 * hexsz + 4 || s[hexsz] != ' ')
+			return 0;
+		if (s[hexsz + 1] == '-') {
+			col[1] = (unsigned char)(hexsz + 4);
+			return n == 2 * hexsz + 4 && s[hexsz + 2] == '>' && s[hexsz + 3] == ' ' ? REC_FAST2_END : 0;
+		}
+		if (s[hexsz + 1] != '(' || n < 2 * hexsz + 16)
+			return 0;
+		size_t t = fast_type(s + hexsz + 2), q = hexsz + 2 + t;
+		if (!t || scan_le32(s + q) != WORD4(')', ' ', '-', '>') || s[q + 4] != ' ')
+			return 0;
+		q += 5; /* the replacement's ID */
+		col[1] = (unsigned char)q;
+		q += hexsz;
+		/* " (<type>)" ends the line: the type is all the bytes before the ')' (its
+		 * word read to the ')', which it may end before). */
+		if (n < q + 6 || n > q + 9 || s[q] != ' ' || s[q + 1] != '(' || s[n - 1] != ')')
+			return 0;
+		uint32_t w = scan_le32(s + q + 2);
+		size_t u = n - q - 3;
+		int ok = u == 4   ? w == WORD4('b', 'l', 'o', 'b') || w == WORD4('t', 'r', 'e', 'e')
+		       : u == 3 ? (w & 0xffffff) == WORD4('t', 'a', 'g', 0)
+		       : u == 6 ? w == WORD4('c', 'o', 'm', 'm') && scan_le16(s + q + 6) == ('i' | 't' << 8)
+				: 0;
+		return ok ? REC_FAST2 : 0;
+	}
+	case HEXOID_FORMAT_WORKTREES:
+		/* worktree <path> (which begins a worktree), then HEAD <oid>, branch <ref>,
+		 * detached, bare, locked[ <reason>], prunable[ <reason>], blank lines. */
+		if (n > 9 && !memcmp(s, "worktree ", 9)) {
+			*statep = WORKTREES_IN;
+			return REC_NONE;
+		}
+		if (state != WORKTREES_IN)
+			return 0;
+		if (n == 5 + hexsz && scan_le32(s) == WORD4('H', 'E', 'A', 'D') && s[4] == ' ') {
+			col[0] = 5;
+			return REC_FAST_END;
+		}
+		if (!n || (n > 7 && !memcmp(s, "branch ", 7) && fast_ref(s, 7, n)) ||
+		    (n == 8 && !memcmp(s, "detached", 8)) || (n == 4 && !memcmp(s, "bare", 4)) ||
+		    (n >= 6 && !memcmp(s, "locked", 6) && (n == 6 || s[6] == ' ')) ||
+		    (n >= 8 && !memcmp(s, "prunable", 8) && (n == 8 || s[8] == ' ')))
+			return REC_NONE;
+		return 0;
+	case HEXOID_FORMAT_MERGE_TREE:
+		/* A conflicted entry as ls-files prints it (the grammar's, as it has a mode
+		 * first), or a path (--name-only) or message with no word of letters and
+		 * digits that could be an ID. */
+		if (state == MERGE_MESSAGES || (state == MERGE_NAMES && n))
+			return fast_short_runs(s, n, hexsz - 2, 1) ? REC_NONE : 0;
+		return state == MERGE_ENTRIES ? fast_ls_files(s, n, hexsz, col) : 0;
+	case HEXOID_FORMAT_MERGE_TREE_Z: {
+		/* A conflicted entry, as merge-tree's; then the messages, each its count of
+		 * paths (one or two digits here), the paths, its type and its text (with no
+		 * word of letters and digits that could be an ID), each record moving the
+		 * state on as the grammar does. */
+		unsigned stdin_ = state & MERGEZ_STDIN, st = state & ~MERGEZ_STDIN, next;
+		if (st == MERGEZ_ENTRIES)
+			return fast_ls_files(s, n, hexsz, col);
+		if (st == MERGEZ_COUNT) {
+			if (!n || n > 2)
+				return 0;
+			unsigned d0 = (unsigned char)(s[0] - '0');
+			unsigned d1 = n == 2 ? (unsigned char)(s[1] - '0') : 0;
+			if (d0 > 9 || d1 > 9)
+				return 0;
+			unsigned v = n == 1 ? d0 : 10 * d0 + d1;
+			*statep = (v ? MERGEZ_PATHS + v : MERGEZ_TYPE) | stdin_;
+			return REC_NONE;
+		}
+		if (st == MERGEZ_TYPE)
+			next = MERGEZ_TEXT;
+		else if (st == MERGEZ_TEXT)
+			next = MERGEZ_COUNT;
+		else if (st > MERGEZ_PATHS)
+			next = st == MERGEZ_PATHS + 1 ? MERGEZ_TYPE : st - 1;
+		else
+			return 0;
+		if (!fast_short_runs(s, n, hexsz - 2, 1))
+			return 0;
+		*statep = next | stdin_;
+		return REC_NONE;
 	}
 	case HEXOID_FORMAT_DIFF_RAW: { /* :<mode> <mode> <oid> <oid> <status>TAB<path> */
 		/* Not a commit's line, nor the first line of a diff after one: those set
@@ -691,6 +963,25 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			return n == hexsz + 1 ? REC_FAST_END : s[hexsz + 1] == ' ' ? REC_FAST : 0;
 		}
 		return n > hexsz + 1 && s[hexsz] == ' ' && fast_ref(s, hexsz + 1, n) ? REC_FAST : 0;
+	case HEXOID_FORMAT_REV_LIST_FORMAT: {
+		/* After the first commit line: commit <oid>[ <parent>...], a line of IDs
+		 * (%H, %T, %P: fast_ids' shape, as ids_follow takes it surest), or text the
+		 * grammar passes over: not a commit line, neither a first word that
+		 * ids_follow could take for an ID (hexsz bytes give or take two), nor a word
+		 * of letters and digits that --format=text could (hexsz - 2 or more). */
+		if (state != REVF_COMMITS)
+			return 0;
+		unsigned k;
+		if (n >= 7 && scan_le32(s) == WORD4('c', 'o', 'm', 'm') &&
+		    scan_le32(s + 3) == WORD4('m', 'i', 't', ' '))
+			return n >= 7 + hexsz ? fast_ids(s, 7, n, hexsz, 0, col) : 0;
+		if (n >= hexsz && (k = fast_ids(s, 0, n, hexsz, 0, col)))
+			return k;
+		size_t t = s[0] == ' ' ? 0 : fast_space(s, n);
+		return (t + 2 < hexsz || t > hexsz + 2) && fast_short_runs(s, n, hexsz - 2, 1)
+			       ? REC_NONE
+			       : 0;
+	}
 	default:
 		return 0;
 	}
@@ -705,7 +996,8 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_t len,
 				enum hexoid_format format, size_t hexsz)
 {
-	const char eol = format == HEXOID_FORMAT_LS_TREE_Z || format == HEXOID_FORMAT_LS_FILES_Z
+	const char eol = format == HEXOID_FORMAT_LS_TREE_Z || format == HEXOID_FORMAT_LS_FILES_Z ||
+				 format == HEXOID_FORMAT_MERGE_TREE_Z
 			       ? '\0'
 			       : format == HEXOID_FORMAT_COUNT ? l->eol : '\n';
 	struct nlscan sc;
@@ -727,15 +1019,19 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 		unsigned state = l->state;
 		unsigned char col[3];
 		if (format != HEXOID_FORMAT_COUNT && format != HEXOID_FORMAT_OIDS) {
-			/* A run of fast lines while the batch has room, its counters in locals:
-			 * the compiler cannot keep fields in registers across the stores of
-			 * IDs into packed, which may be any byte of *l as far as it knows. */
+			/* A run of fast lines while the batch has room, its counters (and the
+			 * state) in locals: the compiler cannot keep fields in registers across
+			 * the stores of IDs into packed, which may be any byte of *l as far as
+			 * it knows. Lines with no ID make no record, but count towards
+			 * REL_LIMIT. */
 			size_t nitems = l->nitems, nslots = l->nslots, nrecs = l->nrecs;
 			uint32_t rel = (uint32_t)(l->lineno - l->batch_line), first = rel;
 			unsigned kind;
-			while (nitems + 8 <= BATCH &&
-			       (kind = fast_kind(buf + p, nl - p, hexsz, format, state, col))) {
-				l->recs[nrecs++] = rel++ << REC_SHIFT | kind;
+			while (nitems + 8 <= BATCH && rel < REL_LIMIT &&
+			       (kind = fast_kind(buf + p, nl - p, hexsz, format, &state, col))) {
+				if (kind != REC_NONE)
+					l->recs[nrecs++] = rel << REC_SHIFT | kind;
+				rel++;
 				for (unsigned k = 0; k < kind >> 1; k++) {
 					l->slot_col[nslots] = col[k];
 					scan_copy_id(l->packed + nslots++ * hexsz, buf + p + col[k], hexsz);
@@ -749,6 +1045,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			l->nitems = nitems;
 			l->nslots = nslots;
 			l->nrecs = nrecs;
+			l->state = state;
 			l->lineno += rel - first;
 			l->stats.lines += rel - first;
 			if (p == len)
@@ -757,11 +1054,14 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 		/* One line: a fast line when the batch is full, or one for the grammar. */
 		const char *s = buf + p;
 		size_t n = nl - p;
-		unsigned kind = fast_kind(s, n, hexsz, format, state, col);
+		unsigned kind = fast_kind(s, n, hexsz, format, &state, col);
 		if (kind) {
-			if (l->nitems + 8 > BATCH)
+			if (l->nitems + 8 > BATCH || l->lineno - l->batch_line >= REL_LIMIT)
 				flush(l);
-			l->recs[l->nrecs++] = (uint32_t)(l->lineno - l->batch_line) << REC_SHIFT | kind;
+			l->state = state;
+			if (kind != REC_NONE)
+				l->recs[l->nrecs++] =
+					(uint32_t)(l->lineno - l->batch_line) << REC_SHIFT | kind;
 			for (unsigned k = 0; k < kind >> 1; k++) {
 				l->slot_col[l->nslots] = col[k];
 				scan_copy_id(l->packed + l->nslots++ * hexsz, s + col[k], hexsz);
@@ -805,7 +1105,16 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(show_index, HEXOID_FORMAT_SHOW_INDEX) \
 	X(fsck, HEXOID_FORMAT_FSCK) \
 	X(verify_pack, HEXOID_FORMAT_VERIFY_PACK) \
-	X(bundle, HEXOID_FORMAT_BUNDLE)
+	X(bundle, HEXOID_FORMAT_BUNDLE) \
+	X(rev_list_format, HEXOID_FORMAT_REV_LIST_FORMAT) \
+	X(merge_tree, HEXOID_FORMAT_MERGE_TREE) \
+	X(merge_tree_z, HEXOID_FORMAT_MERGE_TREE_Z) \
+	X(graph, HEXOID_FORMAT_GRAPH) \
+	X(id_fields, HEXOID_FORMAT_ID_FIELDS) \
+	X(blame, HEXOID_FORMAT_BLAME) \
+	X(ref_peeled, HEXOID_FORMAT_REF_PEELED) \
+	X(replace, HEXOID_FORMAT_REPLACE) \
+	X(worktrees, HEXOID_FORMAT_WORKTREES)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \

@@ -47,8 +47,10 @@ struct item {
 
 /* How a line of the batch was taken: by the grammar (its items are in items[]) or as a
  * fast line, whose one to three IDs are its only items (their columns in slot_col). A fast
- * line whose last ID ends it is told apart for the report of a CR at its end. */
-enum { REC_GRAMMAR = 0, REC_FAST = 2, REC_FAST_END = 3, REC_FAST2 = 4, REC_FAST2_END = 5,
+ * line whose last ID ends it is told apart for the report of a CR at its end. A fast
+ * line with no ID (REC_NONE: text the grammar passes over) has no record at all. */
+enum { REC_GRAMMAR = 0, REC_NONE = 1, REC_FAST = 2, REC_FAST_END = 3, REC_FAST2 = 4,
+       REC_FAST2_END = 5, REC_FAST3 = 6,
        REC_FAST3_END = 7 }; /* a fast line's kind: its IDs times 2, plus 1 if the last ends it */
 #define REC_SHIFT 3 /* recs: the line's number in the batch, then its REC_* kind */
 

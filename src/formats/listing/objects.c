@@ -539,8 +539,6 @@ static int id_shaped(const struct cursor *c)
 	return odd <= 2;
 }
 
-#define MERGEZ_STDIN 0x80000000u
-
 /*
  * merge-tree --write-tree -z: records ended by NUL. The tree's ID; each conflicted entry
  * as ls-files --stage -z prints it (or its path alone, --name-only); with the messages

@@ -86,6 +86,7 @@ enum { MERGE_START = 0, MERGE_ENTRIES, MERGE_NAMES, MERGE_MESSAGES };
 enum { MERGEZ_START = 0, MERGEZ_TREE, MERGEZ_ENTRIES, MERGEZ_NAMES, MERGEZ_COUNT, MERGEZ_NEXT,
        MERGEZ_ONE, MERGEZ_TYPE, MERGEZ_TEXT, MERGEZ_PATHS };
 #define MERGEZ_MAX_PATHS 0x7fffffu /* a message's paths: more is no count git writes */
+#define MERGEZ_STDIN 0x80000000u /* or'ed in: the output of --stdin */
 /* A bundle's: before its first line, in its capabilities (v3), in its refs. */
 enum { BUNDLE_START = 0, BUNDLE_V2, BUNDLE_V3, BUNDLE_REFS };
 
