@@ -547,6 +547,13 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", "-" B " subject", NULL },
 		/* rev-list --format: commit lines, lines of IDs, text (a word too short to be
 		 * an ID, by one and by none), each followed by lines the state reads. */
+		/* --format=text: words one byte short of what may be an ID, and as long. */
+		{ HEXOID_FORMAT_TEXT, A "\n", "Merge 4b825dc642cb6eb9a060e54bf8d69288fbee49: x", "x " B "\n" },
+		{ HEXOID_FORMAT_TEXT, A "\n", "(4b825dc642cb6eb9a060e54bf8d69288fbee4) \xff\r", B "\n" },
+		{ HEXOID_FORMAT_TEXT, A "\n", "a subject, with 4b825dc642cb6eb9a060e54bf8d69288fbee490 in it", NULL },
+		{ HEXOID_FORMAT_TEXT, A "\n", B " Merge branch 'x' into y", A "\n" },
+		{ HEXOID_FORMAT_TEXT, A "\n", B, "x\n" },
+		{ HEXOID_FORMAT_TEXT, A "\n", B ": revert 4b825dc642cb6eb9a060e54bf8d69288fbee49", NULL },
 		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "commit " B, A " x\ncommit " A "\n" },
 		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "commit " B " " A " " B, "x\n" },
 		{ HEXOID_FORMAT_REV_LIST_FORMAT, "commit " A "\n", "commit " B " ", "x\n" },

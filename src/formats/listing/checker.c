@@ -497,6 +497,11 @@ HEXOID_INLINE int fast_short_runs(const char *s, size_t n, size_t max, int alnum
 	return 1;
 }
 
+HEXOID_INLINE int fast_is_alnum(unsigned char b)
+{
+	return (unsigned char)(b - '0') < 10 || (unsigned char)((b | 0x20) - 'a') < 26;
+}
+
 /* The first space in the line s[0, n), or n. */
 HEXOID_INLINE size_t fast_space(const char *s, size_t n)
 {
@@ -789,6 +794,16 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		    (n >= 8 && !memcmp(s, "prunable", 8) && (n == 8 || s[8] == ' ')))
 			return REC_NONE;
 		return 0;
+	case HEXOID_FORMAT_TEXT:
+		/* An ID first (log --oneline --no-abbrev-commit, and the like), then no other
+		 * word of letters and digits as long as an ID less two; or no such word at
+		 * all: the heuristic has nothing else in the line to check. */
+		if (n >= hexsz && scan_all_hex(s, hexsz) &&
+		    (n == hexsz || !fast_is_alnum((unsigned char)s[hexsz])))
+			return fast_short_runs(s + hexsz, n - hexsz, hexsz - 2, 1)
+				       ? (n == hexsz ? REC_FAST_END : REC_FAST)
+				       : 0;
+		return fast_short_runs(s, n, hexsz - 2, 1) ? REC_NONE : 0;
 	case HEXOID_FORMAT_MERGE_TREE:
 		/* A conflicted entry as ls-files prints it (the grammar's, as it has a mode
 		 * first), or a path (--name-only) or message with no word of letters and
@@ -1114,7 +1129,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(blame, HEXOID_FORMAT_BLAME) \
 	X(ref_peeled, HEXOID_FORMAT_REF_PEELED) \
 	X(replace, HEXOID_FORMAT_REPLACE) \
-	X(worktrees, HEXOID_FORMAT_WORKTREES)
+	X(worktrees, HEXOID_FORMAT_WORKTREES) \
+	X(text, HEXOID_FORMAT_TEXT)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
