@@ -859,6 +859,10 @@ TEST(pack_damage_level)
 		CHECK(pk_scan(&p, 1, 0, 0, &g, NULL) == 0, "idx sum: rc");
 		expect_one("idx checksum", &g, HEXOID_CODE_CHECKSUM_MISMATCH, HEXOID_NO_OFFSET, "index");
 		got_free(&g);
+		/* The same with jobs: both checksums are then taken in a thread of their own. */
+		CHECK(pk_scan(&p, 2, 0, 0, &g, NULL) == 0, "idx sum, 2 jobs: rc");
+		expect_one("idx checksum, 2 jobs", &g, HEXOID_CODE_CHECKSUM_MISMATCH, HEXOID_NO_OFFSET, "index");
+		got_free(&g);
 		memcpy(p.idx, save + p.pack.n, p.idxlen);
 		/* The index's record of the pack checksum wrong (its own checksum right) */
 		p.idx[p.idxlen - 2 * rawsz] ^= 1;
