@@ -617,6 +617,10 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "locked on a stick", "HEAD " A "\n" },
 		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "prunable", "HEAD " A "\n" },
 		{ HEXOID_FORMAT_WORKTREES, "worktree /r\n", "", "worktree /s\n" },
+		/* submodule status, each mark. */
+		{ HEXOID_FORMAT_SUBMODULE_STATUS, " " A " s\n", "+" B " lib/sub2 (heads/main)", NULL },
+		{ HEXOID_FORMAT_SUBMODULE_STATUS, " " A " s\n", "U" B " lib/sub1", NULL },
+		{ HEXOID_FORMAT_SUBMODULE_STATUS, " " A " s\n", "-" B " s", NULL },
 		/* merge-tree -z's messages: each record moves the state on. */
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "1", "f\nAuto-merging\nAuto-merging f\n" A "\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n", "12", "f\nAuto-merging\nx\n" A "\n" },

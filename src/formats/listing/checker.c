@@ -804,6 +804,12 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 				       ? (n == hexsz ? REC_FAST_END : REC_FAST)
 				       : 0;
 		return fast_short_runs(s, n, hexsz - 2, 1) ? REC_NONE : 0;
+	case HEXOID_FORMAT_SUBMODULE_STATUS: /* a mark (' ', '+', '-', 'U'), <oid> <path>... */
+		col[0] = 1;
+		return n > hexsz + 2 && (s[0] == ' ' || s[0] == '+' || s[0] == '-' || s[0] == 'U') &&
+				       s[hexsz + 1] == ' '
+			       ? REC_FAST
+			       : 0;
 	case HEXOID_FORMAT_MERGE_TREE:
 		/* A conflicted entry as ls-files prints it (the grammar's, as it has a mode
 		 * first), or a path (--name-only) or message with no word of letters and
@@ -1130,7 +1136,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(ref_peeled, HEXOID_FORMAT_REF_PEELED) \
 	X(replace, HEXOID_FORMAT_REPLACE) \
 	X(worktrees, HEXOID_FORMAT_WORKTREES) \
-	X(text, HEXOID_FORMAT_TEXT)
+	X(text, HEXOID_FORMAT_TEXT) \
+	X(submodule_status, HEXOID_FORMAT_SUBMODULE_STATUS)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
