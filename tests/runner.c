@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -109,12 +110,22 @@ static double seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU seconds (user and system) of the children waited for so far: a suite's share is
+ * what CI's two lanes compete for, where its wall time also holds the other lane's. */
+static double children_cpu(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
 /* Run a script, echo its output, count its TAP-style lines. */
 static void run_script(const char *path, unsigned *passed, unsigned *failed)
 {
 	char cmd[4096], line[8192];
 	unsigned ok = 0, bad = 0;
-	double began = seconds();
+	double began = seconds(), cpu = children_cpu();
 	snprintf(cmd, sizeof(cmd), "sh '%s' 2>&1", path);
 	fflush(stdout);
 	FILE *p = popen(cmd, "r");
@@ -137,6 +148,7 @@ static void run_script(const char *path, unsigned *passed, unsigned *failed)
 		bad++;
 	}
 	printf("# time: %s %.1f s\n", path, seconds() - began);
+	printf("# cpu: %s %.1f s\n", path, children_cpu() - cpu);
 	*passed += ok;
 	*failed += bad;
 }
