@@ -42,9 +42,12 @@ rm -f "$log.tap"
 # The README's lines for a module outside the checkout, as they stand: make install into
 # a prefix under a HOME of our own, the module in our TMPDIR, the listing program
 # built statically against the installed hexoid.pc and run on this checkout's history.
-# Its go cache is the build's: its key holds the prefix's paths, which are new each run.
+# Its go cache is the build's. That cache does not see what pkg-config said (golang/go
+# issue 24544): the hexoid package compiled for one prefix is reused for the next, with
+# the first one's -L. So the HOME, and the prefix in it, is the same path every run.
 src=$(pwd)
-home=$(mktemp -d)
+home="$src/${BUILD:-build}/go-readme-home"
+rm -rf "$home" && mkdir -p "$home"
 trap 'rm -f "$log"; rm -rf "$home"' EXIT
 mkdir -p "$home/tmp"
 # The sh block that holds `make install PREFIX=`, and only it.
