@@ -456,52 +456,6 @@ HEXOID_INLINE uint64_t space_bytes(uint64_t w)
 	return ~(((a & ~top) + ~top) | a | ~top);
 }
 
-/* Per byte of w, the top bit where the byte is no ASCII letter or digit. */
-HEXOID_INLINE uint64_t nonalnum_bytes(uint64_t w)
-{
-	const uint64_t top = 0x8080808080808080ull;
-	return ~(bytes_in(w, '0', '9') | bytes_in(w | 0x2020202020202020ull, 'a', 'z')) & top;
-}
-
-/*
- * Has the line s[0, n) no run of `max` or more bytes between two separators (or its
- * ends)? The separators are spaces (words: alnum 0), or every byte that is no ASCII
- * letter or digit (alnum 1). Eight bytes at a time while the line has them: where a word
- * has no separator, the run goes on; else the run before its first one ends, and a new
- * one begins after its last.
- */
-HEXOID_INLINE int fast_short_runs(const char *s, size_t n, size_t max, int alnum)
-{
-	size_t i = 0, from = 0; /* the run that reaches i began at from */
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w = scan_le64(s + i);
-		uint64_t m = alnum ? nonalnum_bytes(w) : space_bytes(w);
-		if (!m) {
-			if (i + 8 - from >= max)
-				return 0;
-			continue;
-		}
-		if (i + (size_t)__builtin_ctzll(m) / 8 - from >= max)
-			return 0;
-		from = i + (size_t)(63 - __builtin_clzll(m)) / 8 + 1;
-	}
-	for (; i < n; i++) {
-		unsigned char b = (unsigned char)s[i];
-		int sep = alnum ? !((unsigned char)(b - '0') < 10 || (unsigned char)((b | 0x20) - 'a') < 26)
-				: b == ' ';
-		if (sep)
-			from = i + 1;
-		else if (i + 1 - from >= max)
-			return 0;
-	}
-	return 1;
-}
-
-HEXOID_INLINE int fast_is_alnum(unsigned char b)
-{
-	return (unsigned char)(b - '0') < 10 || (unsigned char)((b | 0x20) - 'a') < 26;
-}
-
 /* The first space in the line s[0, n), or n. */
 HEXOID_INLINE size_t fast_space(const char *s, size_t n)
 {
@@ -799,11 +753,11 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		 * word of letters and digits as long as an ID less two; or no such word at
 		 * all: the heuristic has nothing else in the line to check. */
 		if (n >= hexsz && scan_all_hex(s, hexsz) &&
-		    (n == hexsz || !fast_is_alnum((unsigned char)s[hexsz])))
-			return fast_short_runs(s + hexsz, n - hexsz, hexsz - 2, 1)
+		    (n == hexsz || !ascii_alnum((unsigned char)s[hexsz])))
+			return no_long_word(s + hexsz, n - hexsz, hexsz - 2)
 				       ? (n == hexsz ? REC_FAST_END : REC_FAST)
 				       : 0;
-		return fast_short_runs(s, n, hexsz - 2, 1) ? REC_NONE : 0;
+		return no_long_word(s, n, hexsz - 2) ? REC_NONE : 0;
 	case HEXOID_FORMAT_SUBMODULE_STATUS: /* a mark (' ', '+', '-', 'U'), <oid> <path>... */
 		col[0] = 1;
 		return n > hexsz + 2 && (s[0] == ' ' || s[0] == '+' || s[0] == '-' || s[0] == 'U') &&
@@ -815,7 +769,7 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		 * first), or a path (--name-only) or message with no word of letters and
 		 * digits that could be an ID. */
 		if (state == MERGE_MESSAGES || (state == MERGE_NAMES && n))
-			return fast_short_runs(s, n, hexsz - 2, 1) ? REC_NONE : 0;
+			return no_long_word(s, n, hexsz - 2) ? REC_NONE : 0;
 		return state == MERGE_ENTRIES ? fast_ls_files(s, n, hexsz, col) : 0;
 	case HEXOID_FORMAT_MERGE_TREE_Z: {
 		/* A conflicted entry, as merge-tree's; then the messages, each its count of
@@ -844,7 +798,7 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			next = st == MERGEZ_PATHS + 1 ? MERGEZ_TYPE : st - 1;
 		else
 			return 0;
-		if (!fast_short_runs(s, n, hexsz - 2, 1))
+		if (!no_long_word(s, n, hexsz - 2))
 			return 0;
 		*statep = next | stdin_;
 		return REC_NONE;
@@ -999,7 +953,7 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		if (n >= hexsz && (k = fast_ids(s, 0, n, hexsz, 0, col)))
 			return k;
 		size_t t = s[0] == ' ' ? 0 : fast_space(s, n);
-		return (t + 2 < hexsz || t > hexsz + 2) && fast_short_runs(s, n, hexsz - 2, 1)
+		return (t + 2 < hexsz || t > hexsz + 2) && no_long_word(s, n, hexsz - 2)
 			       ? REC_NONE
 			       : 0;
 	}

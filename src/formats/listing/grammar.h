@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../../compiler.h"
+#include "../scan.h"
 #include "listing.h"
 
 struct cursor {
@@ -136,6 +137,55 @@ HEXOID_INLINE uint64_t load64(const char *p)
 	uint64_t x;
 	memcpy(&x, p, 8);
 	return x;
+}
+
+/* Is ch an ASCII letter or digit (a byte of a word, to the text format and its kin)? */
+HEXOID_INLINE int ascii_alnum(unsigned char ch)
+{
+	return (unsigned char)(ch - '0') < 10 || (unsigned char)((ch | 0x20) - 'a') < 26;
+}
+
+/*
+ * The first word (a run of ASCII letters and digits) of s[p, len) of `min` bytes or more
+ * (min > 8), p at a word's start or a separator: where it begins, and where it ends in
+ * *end; len when there is none. Eight bytes at a time: a word that ends within the eight
+ * bytes it began in is shorter than min, so only the run before a word of eight's first
+ * separator can be long enough, and a new run begins after its last one.
+ */
+HEXOID_INLINE size_t long_word(const char *s, size_t len, size_t p, size_t min, size_t *end)
+{
+	const uint64_t top = 0x8080808080808080ull;
+	size_t from = p, i = p;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t x = scan_le64(s + i);
+		uint64_t sep = ~(bytes_in(x, '0', '9') | bytes_in(x | 0x2020202020202020ull, 'a', 'z')) & top;
+		if (!sep)
+			continue;
+		size_t first = i + (size_t)__builtin_ctzll(sep) / 8;
+		if (first - from >= min) {
+			*end = first;
+			return from;
+		}
+		from = i + (size_t)(63 - __builtin_clzll(sep)) / 8 + 1;
+	}
+	for (; i < len; i++) {
+		if (ascii_alnum((unsigned char)s[i]))
+			continue;
+		if (i - from >= min) {
+			*end = i;
+			return from;
+		}
+		from = i + 1;
+	}
+	*end = len;
+	return len - from >= min ? from : len;
+}
+
+/* Has s[0, n) no word of `min` bytes or more (min > 8)? */
+HEXOID_INLINE int no_long_word(const char *s, size_t n, size_t min)
+{
+	size_t end;
+	return long_word(s, n, 0, min, &end) == n;
 }
 
 HEXOID_INLINE int number(struct cursor *c, int base, size_t min, size_t max, const char *what)

@@ -9,47 +9,6 @@
  */
 #include "parsers.h"
 
-HEXOID_INLINE int is_alnum(unsigned char ch)
-{
-	return (unsigned char)(ch - '0') < 10 || (unsigned char)((ch | 0x20) - 'a') < 26;
-}
-
-/*
- * The first word of s[p, len) of `min` bytes or more (min > 8), p at a word's start or
- * a separator: where it begins, and where it ends in *end; len when there is none. Eight
- * bytes at a time: a word that ends within the eight bytes it began in is shorter than
- * min, so only the run before a word of eight's first separator can be long enough, and
- * a new run begins after its last one.
- */
-static size_t long_word(const char *s, size_t len, size_t p, size_t min, size_t *end)
-{
-	const uint64_t top = 0x8080808080808080ull;
-	size_t from = p, i = p;
-	for (; i + 8 <= len; i += 8) {
-		uint64_t x = load64(s + i);
-		uint64_t sep = ~(bytes_in(x, '0', '9') | bytes_in(x | 0x2020202020202020ull, 'a', 'z')) & top;
-		if (!sep)
-			continue;
-		size_t first = i + (size_t)__builtin_ctzll(sep) / 8;
-		if (first - from >= min) {
-			*end = first;
-			return from;
-		}
-		from = i + (size_t)(63 - __builtin_clzll(sep)) / 8 + 1;
-	}
-	for (; i < len; i++) {
-		if (is_alnum((unsigned char)s[i]))
-			continue;
-		if (i - from >= min) {
-			*end = i;
-			return from;
-		}
-		from = i + 1;
-	}
-	*end = len;
-	return len - from >= min ? from : len;
-}
-
 /* The bytes of s[start, end) that are not hex digits, counted up to 3. */
 static size_t nonhex(const char *s, size_t start, size_t end)
 {
