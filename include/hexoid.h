@@ -126,6 +126,54 @@ HEXOID_API const char *hexoid_cpu_features(void);
 /* The library's version, "MAJOR.MINOR.PATCH". */
 HEXOID_API const char *hexoid_version(void);
 
+/*
+ * One ID per call, inline. A program that decodes IDs one at a time (a ref, a protocol
+ * line, a commit header) would pay for the whole call each time: its seven arguments,
+ * their checks and a second jump to the kernel. So hexoid_decode() with n == 1 and
+ * hexoid_hex_to_bytes() of a whole ID call the active kernel's one-ID function from the
+ * caller's own code: one load and one indirect call, with the checks on arguments a loop
+ * does not change. Anything else goes to the library's function. Results, errors and
+ * what is written are the library's own.
+ *
+ * hexoid__active is the active kernel's table of one-ID functions, read only as below;
+ * its layout is part of the library's ABI (SOVERSION). Define HEXOID_NO_INLINE before
+ * including this header to call the library every time (bindings that cannot call a
+ * macro, as cgo, do). The names with two underscores are no interface of their own.
+ */
+struct hexoid__one {
+	/* [hex_to_bytes][SHA-256][HEXOID_LOWER]: 0 (OK) or the status (decode), or -1 for
+	 * a bad digit (hex_to_bytes) */
+	int (*fn[2][2][2])(unsigned char *out, const char *in, struct hexoid_error *err);
+};
+HEXOID_API extern const struct hexoid__one *hexoid__active;
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(HEXOID_NO_INLINE) && \
+	!defined(HEXOID_BUILDING)
+static inline enum hexoid_status hexoid__decode(unsigned char *out, const char *in, size_t n,
+						size_t stride, enum hexoid_algo algo,
+						enum hexoid_kind kind, struct hexoid_error *err)
+{
+	unsigned sha256 = (unsigned)algo - (unsigned)HEXOID_SHA1; /* 0 or 1 if known */
+	if (n == 1 && ((sha256 | (unsigned)kind) < 2) && stride >= 40 + 24 * (size_t)sha256)
+		return (enum hexoid_status)__atomic_load_n(&hexoid__active, __ATOMIC_ACQUIRE)
+			->fn[0][sha256][kind](out, in, err);
+	return (hexoid_decode)(out, in, n, stride, algo, kind, err);
+}
+
+static inline int hexoid__hex_to_bytes(unsigned char *bin, const char *hex, size_t len,
+				       enum hexoid_kind kind)
+{
+	if ((len == 20 || len == 32) && (unsigned)kind < 2)
+		return __atomic_load_n(&hexoid__active, __ATOMIC_ACQUIRE)
+			->fn[1][len == 32][kind](bin, hex, NULL);
+	return (hexoid_hex_to_bytes)(bin, hex, len, kind);
+}
+
+#define hexoid_decode(out, in, n, stride, algo, kind, err)                                  \
+	hexoid__decode(out, in, n, stride, algo, kind, err)
+#define hexoid_hex_to_bytes(bin, hex, len, kind) hexoid__hex_to_bytes(bin, hex, len, kind)
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,10 +15,10 @@
 #define FNS(isa) hexoid_##isa##_decode, hexoid_##isa##_encode
 #define NOT_BUILT NULL, NULL
 #define ONE(isa)                                                                            \
-	{ { { hexoid_##isa##_decode1_40_mixed, hexoid_##isa##_decode1_40_lower },            \
-	    { hexoid_##isa##_decode1_64_mixed, hexoid_##isa##_decode1_64_lower } },          \
-	  { { hexoid_##isa##_bytes1_40_mixed, hexoid_##isa##_bytes1_40_lower },              \
-	    { hexoid_##isa##_bytes1_64_mixed, hexoid_##isa##_bytes1_64_lower } } }
+	{ { { { hexoid_##isa##_decode1_40_mixed, hexoid_##isa##_decode1_40_lower },          \
+	      { hexoid_##isa##_decode1_64_mixed, hexoid_##isa##_decode1_64_lower } },        \
+	    { { hexoid_##isa##_bytes1_40_mixed, hexoid_##isa##_bytes1_40_lower },            \
+	      { hexoid_##isa##_bytes1_64_mixed, hexoid_##isa##_bytes1_64_lower } } } }
 #define ONE_NOT_BUILT ONE(scalar)
 #ifdef HEXOID_HAVE_AVX512
 #define FNS_AVX512VBMI FNS(avx512vbmi)
@@ -126,7 +126,7 @@ static const struct hexoid_kernel *const scalar_kernel = &kernels[NKERNELS - 1];
 	static int first_##bytes1##sha256##lower(unsigned char *out, const char *in,         \
 						 struct hexoid_error *err)                   \
 	{                                                                                   \
-		return hexoid_first_use()->decode1[bytes1][sha256][lower](out, in, err);     \
+		return hexoid_first_use()->one.fn[bytes1][sha256][lower](out, in, err);      \
 	}
 FIRST(0, 0, 0)
 FIRST(0, 0, 1)
@@ -137,15 +137,15 @@ FIRST(1, 0, 1)
 FIRST(1, 1, 0)
 FIRST(1, 1, 1)
 const struct hexoid_kernel hexoid_pending = {
-	{ { { first_000, first_001 }, { first_010, first_011 } },
-	  { { first_100, first_101 }, { first_110, first_111 } } },
+	{ { { { first_000, first_001 }, { first_010, first_011 } },
+	    { { first_100, first_101 }, { first_110, first_111 } } } },
 	"auto", "", 0, NULL, NULL, 0,
 };
 
 /* Bit 31 marks the features as detected, so a CPU with none still caches its answer. */
 #define CPU_DETECTED (1u << 31)
 static _Atomic uint32_t cpu_cache;
-_Atomic(const struct hexoid_kernel *) hexoid_active = &hexoid_pending;
+HEXOID_API const struct hexoid__one *hexoid__active = &hexoid_pending.one;
 
 static uint32_t cpu_features(void)
 {
@@ -192,10 +192,10 @@ const struct hexoid_kernel *hexoid_first_use(void)
 	 * Publish only if nobody did meanwhile: a hexoid_set_kernel() that ran during our
 	 * first use must win over our default.
 	 */
-	const struct hexoid_kernel *expected = &hexoid_pending;
-	if (!atomic_compare_exchange_strong_explicit(&hexoid_active, &expected, k,
-						     memory_order_acq_rel, memory_order_acquire))
-		k = expected;
+	const struct hexoid__one *expected = &hexoid_pending.one;
+	if (!__atomic_compare_exchange_n(&hexoid__active, &expected, &k->one, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		k = hexoid_row(expected);
 	return k;
 }
 
@@ -212,7 +212,7 @@ HEXOID_API int hexoid_set_kernel(const char *name)
 	k = strcmp(name, "auto") ? find_usable(name) : best();
 	if (!k)
 		return -1;
-	atomic_store_explicit(&hexoid_active, k, memory_order_release);
+	__atomic_store_n(&hexoid__active, &k->one, __ATOMIC_RELEASE);
 	return 0;
 }
 

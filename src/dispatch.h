@@ -6,7 +6,6 @@
 #ifndef HEXOID_DISPATCH_H
 #define HEXOID_DISPATCH_H
 
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "compiler.h"
@@ -14,8 +13,9 @@
 
 /* One row of the kernel table (src/dispatch.c). */
 struct hexoid_kernel {
-	/* First, so the one-ID call is a single indexed load from the active row. */
-	hexoid_decode1_fn *decode1[2][2][2]; /* [bytes1][hexsz == 64][kind == HEXOID_LOWER] */
+	/* The one-ID functions, [bytes1][hexsz == 64][kind == HEXOID_LOWER]: what
+	 * hexoid__active (hexoid.h) points to, in the active row. */
+	struct hexoid__one one;
 	const char *name;
 	const char *requires; /* for people: the features in `needs` */
 	uint32_t needs;
@@ -25,18 +25,30 @@ struct hexoid_kernel {
 };
 
 /*
- * The active kernel (src/dispatch.c), &hexoid_pending until the first use picks one:
- * that row's one-ID functions pick it and go on, so the one-ID paths need no test.
- * Hidden, so position-independent code reaches them without the GOT.
+ * The active kernel (src/dispatch.c) is the row whose one-ID table hexoid__active
+ * points to, &hexoid_pending.one until the first use picks one: that row's one-ID
+ * functions pick it and go on, so the one-ID paths need no test. hexoid__active is
+ * exported for hexoid.h's inline paths, so the library reaches it as a program does
+ * (through the GOT in the shared library: a program's copy of it is the one).
  */
-extern HEXOID_HIDDEN _Atomic(const struct hexoid_kernel *) hexoid_active;
 extern HEXOID_HIDDEN const struct hexoid_kernel hexoid_pending;
 const struct hexoid_kernel *hexoid_first_use(void);
 
+/* The row of a one-ID table: the table is its first member. */
+HEXOID_INLINE const struct hexoid_kernel *hexoid_row(const struct hexoid__one *one)
+{
+	return (const struct hexoid_kernel *)(const void *)one;
+}
+
+HEXOID_INLINE const struct hexoid__one *hexoid_active_one(void)
+{
+	return __atomic_load_n(&hexoid__active, __ATOMIC_ACQUIRE);
+}
+
 HEXOID_INLINE const struct hexoid_kernel *hexoid_current(void)
 {
-	const struct hexoid_kernel *k = atomic_load_explicit(&hexoid_active, memory_order_acquire);
-	return HEXOID_LIKELY(k != &hexoid_pending) ? k : hexoid_first_use();
+	const struct hexoid__one *one = hexoid_active_one();
+	return HEXOID_LIKELY(one != &hexoid_pending.one) ? hexoid_row(one) : hexoid_first_use();
 }
 
 /* The active kernel's functions, chosen at first use. */

@@ -46,9 +46,7 @@ HEXOID_API int hexoid_hex_to_bytes(unsigned char *bin, const char *hex, size_t l
 	 * picks the kernel there.)
 	 */
 	if (HEXOID_LIKELY(len == 20 || len == 32) && HEXOID_LIKELY((unsigned)kind < 2)) {
-		const struct hexoid_kernel *k =
-			atomic_load_explicit(&hexoid_active, memory_order_acquire);
-		return k->decode1[1][len == 32][kind](bin, hex, NULL);
+		return hexoid_active_one()->fn[1][len == 32][kind](bin, hex, NULL);
 	}
 	return hexoid_scalar_hex_to_bytes(bin, hex, len, kind);
 }
@@ -108,9 +106,7 @@ HEXOID_API enum hexoid_status hexoid_decode(unsigned char *out, const char *in, 
 		 * Read the kernel only now, and reckon in 32 bits: so GCC finds registers
 		 * enough without a frame (measured: the frame was a sixth of the call).
 		 */
-		const struct hexoid_kernel *k =
-			atomic_load_explicit(&hexoid_active, memory_order_acquire);
-		return (enum hexoid_status)k->decode1[0][sha256][kind](out, in, err);
+		return (enum hexoid_status)hexoid_active_one()->fn[0][sha256][kind](out, in, err);
 	}
 	return decode_any(out, in, n, stride, algo, kind, err);
 }

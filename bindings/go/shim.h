@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* cgo calls functions, not macros: the library's own hexoid_decode() and friends. */
+#define HEXOID_NO_INLINE
 #include <hexoid.h>
 #include <hexoid_audit.h>
 #include <hexoid_codes.h>
