@@ -149,7 +149,7 @@ HEXOID_API extern const struct hexoid__one *hexoid__active;
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(HEXOID_NO_INLINE) && \
 	!defined(HEXOID_BUILDING)
-static inline enum hexoid_status hexoid__decode(unsigned char *out, const char *in, size_t n,
+static __inline__ enum hexoid_status hexoid__decode(unsigned char *out, const char *in, size_t n,
 						size_t stride, enum hexoid_algo algo,
 						enum hexoid_kind kind, struct hexoid_error *err)
 {
@@ -160,7 +160,7 @@ static inline enum hexoid_status hexoid__decode(unsigned char *out, const char *
 	return (hexoid_decode)(out, in, n, stride, algo, kind, err);
 }
 
-static inline int hexoid__hex_to_bytes(unsigned char *bin, const char *hex, size_t len,
+static __inline__ int hexoid__hex_to_bytes(unsigned char *bin, const char *hex, size_t len,
 				       enum hexoid_kind kind)
 {
 	if ((len == 20 || len == 32) && (unsigned)kind < 2)
