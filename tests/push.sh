@@ -50,10 +50,11 @@ on3() { if [ "$server" = git3 ]; then echo "$2"; else echo "$1"; fi; }
 rp() { if [ "$server" = git3 ]; then echo "$g3 receive-pack"; else echo git-receive-pack; fi; }
 
 # The server's state: every ref and every file under it (hooks and config aside).
+# (four processes, no subshell: it runs twice for each push that must be rejected)
 snapshot() {
-	(cd "$1" && sgit for-each-ref --format='%(objectname) %(refname)' &&
-		find . -path ./hooks -prune -o -type f ! -name config -print | LC_ALL=C sort |
-		xargs cksum) 2>/dev/null
+	{ sgit -C "$1" for-each-ref --format='%(objectname) %(refname)' &&
+		find "$1" -path "$1/hooks" -prune -o -type f ! -name config -exec cksum {} + |
+		LC_ALL=C sort; } 2>/dev/null
 }
 
 # push NAME WANT PATTERN REFSPEC...: push from $cl to $srv; stderr in $tmp/err; the exit
