@@ -50,10 +50,11 @@ on3() { if [ "$server" = git3 ]; then echo "$2"; else echo "$1"; fi; }
 rp() { if [ "$server" = git3 ]; then echo "$g3 receive-pack"; else echo git-receive-pack; fi; }
 
 # The server's state: every ref and every file under it (hooks and config aside).
+# (four processes, no subshell: it runs twice for each push that must be rejected)
 snapshot() {
-	(cd "$1" && sgit for-each-ref --format='%(objectname) %(refname)' &&
-		find . -path ./hooks -prune -o -type f ! -name config -print | LC_ALL=C sort |
-		xargs cksum) 2>/dev/null
+	{ sgit -C "$1" for-each-ref --format='%(objectname) %(refname)' &&
+		find "$1" -path "$1/hooks" -prune -o -type f ! -name config -exec cksum {} + |
+		LC_ALL=C sort; } 2>/dev/null
 }
 
 # push NAME WANT PATTERN REFSPEC...: push from $cl to $srv; stderr in $tmp/err; the exit
@@ -170,7 +171,12 @@ suite() { # suite FORMAT [git3]: the server's git; under git3 the main cases onl
 
 	# A commit of 1.7M parent lines, 82 MB from a few hundred KB of zlib: rejected as
 	# too large to check, at the cost of its header, not of its size. Natively, once.
+	# Written, sent and unpacked at zlib's fastest level (core.compression 1 on both
+	# sides, for this push only): git's own deflating of 82 MB three times was most of
+	# the case's time, and the hook reads the same object either way.
 	if [ "$fmt" = sha1 ] && [ -z "${RUN:-}" ]; then
+		git -C "$cl" config core.compression 1
+		git -C "$srv" config core.compression 1
 		huge=$( (
 			echo "tree $tree"
 			yes "parent $head" | head -n 1700000
@@ -179,6 +185,8 @@ suite() { # suite FORMAT [git3]: the server's git; under git3 the main cases onl
 		push "$fmt: a commit of 82 MB is rejected as too large to check" 1 \
 			"hexoid: refs/heads/huge: error: a commit of $(git -C "$cl" cat-file -s "$huge") bytes: more than the 64 MiB" \
 			"$huge:refs/heads/huge"
+		git -C "$cl" config --unset core.compression
+		git -C "$srv" config --unset core.compression
 	fi
 
 	side=$(git -C "$cl" rev-parse main~1)
@@ -331,12 +339,14 @@ suite() { # suite FORMAT [git3]: the server's git; under git3 the main cases onl
 		skip "$fmt: 20 pushes at once" "emulated: left to the native run"
 		return
 	fi
+	# A client of its own, its objects borrowed from $cl's (clone --shared): what it
+	# pushes it packs itself, from both. One clone, copied for each (a copy is the same
+	# repository, its alternates naming $cl's objects by absolute path).
+	git clone -q --shared "$cl" "$d/cseed" 2>/dev/null
 	i=0
 	while [ $i -lt 20 ]; do
 		c=$d/c$i
-		# A client of its own, its objects borrowed from $cl's (clone --shared): what it
-		# pushes it packs itself, from both.
-		git clone -q --shared "$cl" "$c" 2>/dev/null
+		cp -a "$d/cseed" "$c"
 		(
 			cd "$c" && echo "client $i" >h && git_ add h && git_ commit -q -m "client $i" &&
 				if [ $((i % 2)) = 1 ]; then
@@ -433,7 +443,8 @@ hook
 judge "by hand: a clean update is accepted" 0 "" $?
 # 300 moved refs cost one walk, not one each: --all leaves out what their old values
 # reach, so the walk of them all is the union of each one's. With --full-walk, each
-# leaves out its own old value only: a walk each.
+# leaves out its own old value only: a walk each, shown on 30 of them (the count is
+# what is checked; 300 walks would cost 300 git rev-list for the same answer).
 old=$(git -C "$srv" rev-parse "$main~1")
 : >"$tmp/many.refs"
 : >"$tmp/many.in"
@@ -449,15 +460,20 @@ cp "$tmp/many.in" "$tmp/in"
 fake_git "echo >>'$tmp/revlists'"
 for walk in default full; do
 	rm -f "$tmp/revlists"
-	[ $walk = full ] && hook --full-walk || hook
+	if [ $walk = full ]; then
+		head -n 30 "$tmp/many.in" >"$tmp/in"
+		hook --full-walk
+	else
+		hook
+	fi
 	rc=$?
 	nrl=$(cat "$tmp/revlists" 2>/dev/null | wc -l)
 	if [ $walk = default ] && [ $rc = 0 ] && [ "$nrl" -ge 1 ] && [ "$nrl" -le 2 ]; then
 		pass "300 moved refs: accepted after $nrl git rev-list"
-	elif [ $walk = full ] && [ $rc = 0 ] && [ "$nrl" = 300 ]; then
-		pass "300 moved refs, --full-walk: accepted after a git rev-list each"
+	elif [ $walk = full ] && [ $rc = 0 ] && [ "$nrl" = 30 ]; then
+		pass "30 moved refs, --full-walk: accepted after a git rev-list each"
 	else
-		fail "300 moved refs ($walk walk): exit $rc after $nrl git rev-list"
+		fail "moved refs ($walk walk): exit $rc after $nrl git rev-list"
 	fi
 done
 sed 's/^create \(refs[^ ]*\) .*/delete \1/' "$tmp/many.refs" | git -C "$srv" update-ref --stdin

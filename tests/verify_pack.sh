@@ -362,8 +362,11 @@ jobs_same() {
 }
 # history DIR COMMITS FORMAT: make_history without its repack and gc (git, a function
 # while it runs, passes over "git -C DIR repack" and "gc"): the repack below, after the
-# twins are written, is the same one, and makes the pack alone (-f: no delta of an
-# earlier pack is reused), so the history's deltas are searched once, not three times.
+# twins are written, makes the pack alone (-f: no delta of an earlier pack is reused), so
+# the history's deltas are searched once, not three times. Its window is 50, not
+# make_history's 250: the chains are as deep (10 against 8 on SHA-1, 2,929 of the 3,000
+# commits deltas against 2,998), for less than half the search, which was most of this
+# suite's time.
 history() {
 	git() { case $3 in repack | gc) ;; *) command git "$@" ;; esac; }
 	make_history "$@"
@@ -402,7 +405,7 @@ for fmt in sha1 sha256; do
 		}' >"$tmp/twin.paths"
 	git -C "$h" hash-object -t commit -w --literally --stdin-paths <"$tmp/twin.paths" >"$tmp/twins"
 	awk '{ print "create refs/planted/" NR, $1 }' "$tmp/twins" | git -C "$h" update-ref --stdin
-	git -C "$h" repack -adfq --depth=50 --window=250 >>"$tmp/git.log" 2>&1
+	git -C "$h" repack -adfq --depth=50 --window=50 >>"$tmp/git.log" 2>&1
 	hpack=$(ls "$h"/.git/objects/pack/pack-*.pack)
 	git -C "$h" verify-pack -v "${hpack%.pack}.idx" >"$tmp/hv"
 	# "oid type size size-in-pack offset depth base" for a delta.

@@ -138,6 +138,27 @@ func buildHook(t *testing.T, dir string) string {
 	return bin
 }
 
+// The hook program's bytes, built once for the test binary: TestCheckPushHook and
+// TestHookServers install the same program, and each go build of it is a link.
+var hookBuilt struct {
+	sync.Mutex
+	data []byte
+}
+
+func hookProgram(t *testing.T) []byte {
+	t.Helper()
+	hookBuilt.Lock()
+	defer hookBuilt.Unlock()
+	if hookBuilt.data == nil {
+		data, err := os.ReadFile(buildHook(t, t.TempDir()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hookBuilt.data = data
+	}
+	return hookBuilt.data
+}
+
 func (p *pushRepos) push(refspec string) (string, error) {
 	cmd := exec.Command("git", "-C", p.client, "push", "--porcelain", p.server, refspec)
 	out, err := cmd.CombinedOutput()
@@ -152,14 +173,10 @@ func (p *pushRepos) serverRef(ref string) string {
 // A Go pre-receive hook calling CheckPush, installed in a bare repository and driven by
 // real pushes: the good one lands, the bad one is rejected and names its finding.
 func TestCheckPushHook(t *testing.T) {
-	hook := buildHook(t, t.TempDir())
+	data := hookProgram(t)
 	for _, algo := range algos {
 		t.Run(algo.String(), func(t *testing.T) {
 			p := newPushRepos(t, algo)
-			data, err := os.ReadFile(hook)
-			if err != nil {
-				t.Fatal(err)
-			}
 			if err := os.WriteFile(filepath.Join(p.server, "hooks", "pre-receive"), data, 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -369,10 +386,7 @@ func git3() string {
 // to a branch of its own, the 4 good ones land through the hook, the 4 bad ones do not
 // (the Git 3.0 candidate may refuse them itself before the hook runs).
 func TestHookServers(t *testing.T) {
-	hook, err := os.ReadFile(buildHook(t, t.TempDir()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	hook := hookProgram(t)
 	for _, server := range []string{"git", "git3"} {
 		for _, algo := range algos {
 			t.Run(server+"/"+algo.String(), func(t *testing.T) {
