@@ -185,8 +185,12 @@ SHELL_TESTS := \
 # also reach is run by the C tests and the fuzz targets under the same sanitizers.
 # Under qemu, the arch-specific code (the kernels, dispatch, threads) is in the C tests;
 # of the shell suites, those of the command's options, formats and limits.
-SANITIZE_SHELL_TESTS := tests/cli.sh tests/formats.sh tests/check_listing.sh tests/limits.sh \
-	tests/codes.sh tests/hook.sh tests/forge.sh tests/hostile.sh tests/live.sh
+# In two parts, which CI runs in its two lanes (.ci/run): the second after the other
+# lane's make check.
+SANITIZE_SHELL_TESTS_1 := tests/cli.sh tests/formats.sh tests/check_listing.sh tests/limits.sh \
+	tests/codes.sh tests/hostile.sh tests/live.sh
+SANITIZE_SHELL_TESTS_2 := tests/hook.sh tests/forge.sh
+SANITIZE_SHELL_TESTS := $(SANITIZE_SHELL_TESTS_1) $(SANITIZE_SHELL_TESTS_2)
 AARCH64_SHELL_TESTS := tests/cli.sh tests/formats.sh tests/check_listing.sh tests/limits.sh \
 	tests/codes.sh
 
