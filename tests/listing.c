@@ -630,6 +630,28 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\n", "CONFLICT (contents)", "x\n" A "\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\nAuto-merging\n", "CONFLICT (add/add): Merge conflict in d0/e0/added0\n", A "\n1\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, "1\n" A "\n\n2\n", "f", "g\nAuto-merging\nx\n\n" },
+		/* pretty-raw: log's commit lines (first in a record, after a message, in
+		 * the headers), its ID headers, other headers and their continuations, the
+		 * blank line and the message after it; cat-file -p's headers and message. */
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "tree " B, "parent " A "\nauthor a\n\n    m\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n", "parent " A, "parent " B "\n\n    m\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "commit " B " " A " " B, "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "commit " B " (from " A ")", "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "commit " B " ", "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n\n", "commit " B, "tree " A "\n\n    m\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n\n    m\n\n", "commit " B " " A, "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n\n    m\n", "    commit " B, "\ncommit " A "\ntree " B "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n\n    m\n", "Notes:", "commit " A "\n\ncommit " B "\ntree " B "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n", "", "commit " A "\ntree " B "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n", "author A U Thor <a@b.c> 1700000000 +0000", "tree " B "\n\n    m\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ngpgsig -----BEGIN PGP SIGNATURE-----\n", " iQIzBAABCAAdFiEE", "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "mergetag object " B, " type commit\ntree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "abcdefabcdefabcdefabcdefabcdefabcdefg x", "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "abcdefabcdefabcdefabcdefabcdefabcdefag x", "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "tree " A "\n", "parent " B, "\ncommit " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "tree " A "\n", "commit " B, "tree " B "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "object " A "\n", "type commit", "tag v1\n\ncommit " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "tree " A "\n\n", "commit " A, "\ntree " B "\n" },
 	};
 	static const char put[] = " \tX0A:(\r"; /* and, for its NUL, a deletion */
 	static struct record grammar, fast;

@@ -957,6 +957,47 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			       ? REC_NONE
 			       : 0;
 	}
+	case HEXOID_FORMAT_PRETTY_RAW: {
+		/* After the first line (which says whose headers these are): a message's
+		 * lines, passed over; a blank line; commit <oid>[ <parent>...] (fast_ids'
+		 * shape, the last ID ending the line); in the headers, tree, parent, object
+		 * and mergetag object <oid>, a line more of a header (a space first), and a
+		 * header named as the grammar's header_name reads it (fast_header: a name
+		 * under 38 bytes) that is none of those. */
+		if (state == PRAW_FREE)
+			return REC_NONE;
+		if (state == PRAW_START)
+			return 0;
+		if (!n) {
+			*statep = state == PRAW_OBJECT ? PRAW_FREE : PRAW_BLANK;
+			return REC_NONE;
+		}
+		int commit = n >= 7 && scan_le32(s) == WORD4('c', 'o', 'm', 'm') &&
+			     scan_le32(s + 3) == WORD4('m', 'i', 't', ' ');
+		if (state == PRAW_MESSAGE || (state == PRAW_BLANK && !commit)) {
+			*statep = PRAW_MESSAGE;
+			return REC_NONE;
+		}
+		if (commit) { /* in cat-file's headers, the grammar's to read */
+			unsigned k = state != PRAW_OBJECT && n >= 7 + hexsz ? fast_ids(s, 7, n, hexsz, 0, col) : 0;
+			if (!(k & 1))
+				return 0;
+			*statep = PRAW_HEADERS;
+			return k;
+		}
+		if (s[0] == ' ')
+			return REC_NONE;
+		size_t h = n >= 5 && scan_le32(s) == WORD4('t', 'r', 'e', 'e') && s[4] == ' '	   ? 5
+			 : n >= 7 && !memcmp(s, "parent ", 7)					   ? 7
+			 : n >= 7 && !memcmp(s, "object ", 7)					   ? 7
+			 : n >= 16 && !memcmp(s, "mergetag object ", 16)			   ? 16
+											   : 0;
+		if (h) {
+			col[0] = (unsigned char)h;
+			return n == h + hexsz ? REC_FAST_END : 0;
+		}
+		return fast_header(s, n) ? REC_NONE : 0;
+	}
 	default:
 		return 0;
 	}
@@ -1091,7 +1132,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(replace, HEXOID_FORMAT_REPLACE) \
 	X(worktrees, HEXOID_FORMAT_WORKTREES) \
 	X(text, HEXOID_FORMAT_TEXT) \
-	X(submodule_status, HEXOID_FORMAT_SUBMODULE_STATUS)
+	X(submodule_status, HEXOID_FORMAT_SUBMODULE_STATUS) \
+	X(pretty_raw, HEXOID_FORMAT_PRETTY_RAW)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
