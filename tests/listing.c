@@ -333,6 +333,14 @@ TEST(listing_every_format_whatever_the_pieces)
 		/* A block that ends inside a line: what follows it there is at its column. */
 		C(HEXOID_FORMAT_FAST_EXPORT, "commit refs/heads/m\nmark :1\ndata 6\nab\nabcfrom " U "\n", "P5:29:2:"),
 		C(HEXOID_FORMAT_FAST_EXPORT, "commit refs/heads/m\nmark :1\ndata 3\nabcfrom " A "\n", "O4:9:"),
+		/* Blocks of more than 64 bytes (counted 64 at a time), with lines and with
+		 * none, that end inside a line. */
+		C(HEXOID_FORMAT_FAST_EXPORT, "commit refs/heads/m\nmark :1\ndata 150\n"
+		  "0123456789abcdef0123456789abcd\n0123456789abcdef0123456789abcd\n"
+		  "0123456789abcdef0123456789abcd\n0123456789abcdef0123456789abcd\n"
+		  "abcdefghijklmnopqrstuvwxyzfrom " U "\n", "P8:52:2:"),
+		C(HEXOID_FORMAT_FAST_EXPORT, "commit refs/heads/m\nmark :1\ndata 70\n"
+		  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxfrom " A "\n", "O4:76:"),
 		C_GIVEN(HEXOID_FORMAT_FAST_EXPORT, "blob\noriginal-oid " A "\ndata 10\nabc", "P4:1:1:the stream ends 7 bytes before the end of its data block"),
 		C_GIVEN(HEXOID_FORMAT_FAST_EXPORT, "blob\noriginal-oid " A "\nfrom x\n", "P3:6:1:"),
 		/* merge-tree --write-tree -z: records ended by NUL, the messages' paths,

@@ -1154,7 +1154,9 @@ static HEXOID_NOINLINE size_t lines_oids(struct hexoid_listing *l, const char *b
 }
 
 /* Whole records in buf[0, len), each ending with l->eol. Returns the bytes taken: fewer
- * than len when a bundle's pack or a data block begins. */
+ * than len when a bundle's pack or a data block begins. The batch is left for the feed
+ * to decode (feed_lines): a fast-export stream's lines and data blocks take turns, and
+ * a flush at each block would be an engine call for every few IDs. */
 static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 {
 	size_t p = 0;
@@ -1186,7 +1188,6 @@ static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 			break;
 		}
 	}
-	flush(l);
 	return p;
 }
 
@@ -1423,34 +1424,58 @@ static int need_carry(struct hexoid_listing *l)
 }
 
 /* The bytes of a data block at the start of buf[0, len): how many there are; the lines
- * they end are counted. */
+ * they end are counted, 64 bytes at a time (a blob's lines are most of a stream's). */
 static size_t data_bytes(struct hexoid_listing *l, const char *buf, size_t len)
 {
-	size_t k = l->data_left < len ? (size_t)l->data_left : len, after = k;
-	for (const char *p = buf, *e = buf + k; (p = memchr(p, l->eol, (size_t)(e - p))); p++) {
-		l->lineno++;
-		l->stats.lines++;
-		after = (size_t)(e - p - 1);
-		l->line_base = 0;
+	size_t k = l->data_left < len ? (size_t)l->data_left : len, i = 0, lines = 0;
+	size_t last = k; /* where the last line the block ends ends (k: none) */
+	for (; i + 64 <= k; i += 64) {
+		uint64_t m = newline_mask64(buf + i, l->eol);
+		if (m) {
+			lines += (size_t)__builtin_popcountll(m);
+			last = i + (size_t)(63 - __builtin_clzll(m));
+		}
 	}
-	l->line_base += after; /* the bytes of the block in the line it ends in */
+	for (; i < k; i++)
+		if (buf[i] == l->eol) {
+			lines++;
+			last = i;
+		}
+	l->lineno += lines;
+	l->stats.lines += lines;
+	if (lines)
+		l->line_base = 0;
+	l->line_base += last == k ? k : k - last - 1; /* the block's bytes in the line it ends in */
 	l->data_left -= k;
+	/* The batch numbers its lines from its first in 30 bits. */
+	if (l->lineno - l->batch_line >= REL_LIMIT)
+		flush(l);
 	return k;
 }
 
+static void feed_piece(struct hexoid_listing *l, const char *buf, size_t len);
+
+/* A feed's bytes; the batch is decoded before the caller's buffer is let go. */
 static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
+{
+	feed_piece(l, buf, len);
+	flush(l);
+	return l->stopped;
+}
+
+static void feed_piece(struct hexoid_listing *l, const char *buf, size_t len)
 {
 again:
 	if (l->body) {
 		body_bytes(l, buf, len);
-		return l->stopped;
+		return;
 	}
 	if (l->data_left) {
 		size_t k = data_bytes(l, buf, len);
 		buf += k;
 		len -= k;
 		if (!len || l->stopped)
-			return l->stopped;
+			return;
 	}
 	/* First finish the line the last feed left open. */
 	if (l->carry_len || l->skipping) {
@@ -1471,7 +1496,7 @@ again:
 			}
 		}
 		if (!nl)
-			return l->stopped;
+			return;
 		if (l->skipping) {
 			l->skipping = 0;
 		} else {
@@ -1503,7 +1528,7 @@ again:
 	buf += whole;
 	len -= whole;
 	if (l->stopped || !len)
-		return l->stopped;
+		return;
 	if (len > MAX_LINE) {
 		take_line(l, buf, MAX_LINE, 1);
 		flush(l);
@@ -1512,7 +1537,6 @@ again:
 		memcpy(l->carry, buf, len);
 		l->carry_len = len;
 	}
-	return l->stopped;
 }
 
 /* AUTO keeps the first lines until it has seen enough to choose a format. */
