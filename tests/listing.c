@@ -660,6 +660,35 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_PRETTY_RAW, "tree " A "\n", "commit " B, "tree " B "\n" },
 		{ HEXOID_FORMAT_PRETTY_RAW, "object " A "\n", "type commit", "tag v1\n\ncommit " A "\n" },
 		{ HEXOID_FORMAT_PRETTY_RAW, "tree " A "\n\n", "commit " A, "\ntree " B "\n" },
+		/* fast-export: each command the fast lines take, and data blocks (one that
+		 * ends inside the line, and the lines after one). */
+#define FE "commit refs/heads/m\nmark :1\noriginal-oid " A "\n"
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "M 100644 " B " d/f", "M 100644 :1 f\nfrom " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "M 100755 :12 d/f", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "M 100644 inline d/f", "data 2\nab\nfrom " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "M 100644 :1 f", "from " A "\n" },
+		/* "inline" with a byte other than the space after it, where an ID ends. */
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "M 100644 inline 0123456789abcdef0123456789abcdef0 d/f", "data 2\nab\nfrom " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "original-oid " B, "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "from " B, "merge " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "from :12", "merge " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "merge " B, "merge :3\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "merge :3", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "mark :42", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "data 12", "0123456789\nfrom " A "\nM 100644 " B " f\n\nfrom " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "data 10", "from " B "\nfrom " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE "data 3\nabc", "from " B, "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE "data 3\nabc", "M 100644 " B " f", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "commit refs/heads/main", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "author A U Thor <a@b.c> 1700000000 +0000", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "committer C O Mitter <c@d.e> 1700000000 +0000", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "reset refs/tags/v1", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "tag v1", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "tagger T <t@g> 1 +0000", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "blob", "mark :2\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "D d/f", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "", "from " A "\n" },
+#undef FE
 	};
 	static const char put[] = " \tX0A:(\r"; /* and, for its NUL, a deletion */
 	static struct record grammar, fast;

@@ -531,6 +531,79 @@ HEXOID_INLINE unsigned fast_ls_files(const char *s, size_t n, size_t hexsz, unsi
 		       : 0;
 }
 
+/* From s[p] in the line s[0, n): a mark (:<n>) or an ID that ends the line, as
+ * fast-export's from, merge and original-oid; the line's REC_* kind, or 0. */
+HEXOID_INLINE unsigned fast_mark_or_id(const char *s, size_t p, size_t n, size_t hexsz,
+				       unsigned char *col)
+{
+	if (s[p] == ':')
+		return fast_number(s, p + 1, n) == n ? REC_NONE : 0;
+	col[0] = (unsigned char)p;
+	return n == p + hexsz ? REC_FAST_END : 0;
+}
+
+/*
+ * fast-export's common commands: commit, author, committer, reset, tag, tagger (the
+ * rest of the line anything), blob, mark :<n>, original-oid <oid>, from and merge with
+ * a mark or an ID, data <n> (up to 19 digits: no overflow to saturate), M <mode> with a
+ * mark, an ID or "inline", a space and a path, D <path>, blank lines. The others (N,
+ * C, R, feature, option, progress, ...) go to the grammar.
+ */
+HEXOID_INLINE unsigned fast_export(const char *s, size_t n, size_t hexsz, unsigned char *col,
+				   unsigned long long *data)
+{
+	if (!n)
+		return REC_NONE;
+	switch (s[0]) {
+	case 'M':
+		if (n < 11 || s[1] != ' ' || !fast_mode(s + 2))
+			return 0;
+		if (s[9] == ':') {
+			size_t q = fast_number(s, 10, n);
+			return q && s[q] == ' ' && q + 1 < n ? REC_NONE : 0;
+		}
+		if (n >= 15 && !memcmp(s + 9, "inline", 6)) /* the grammar takes the word first */
+			return s[15] == ' ' && n > 16 ? REC_NONE : 0;
+		col[0] = 9;
+		return n > hexsz + 10 && s[hexsz + 9] == ' ' ? REC_FAST : 0;
+	case 'c':
+		return (n >= 7 && !memcmp(s, "commit ", 7)) || (n >= 10 && !memcmp(s, "committer ", 10))
+			       ? REC_NONE
+			       : 0;
+	case 'a':
+		return n >= 7 && !memcmp(s, "author ", 7) ? REC_NONE : 0;
+	case 'm':
+		if (n > 6 && !memcmp(s, "mark :", 6))
+			return fast_number(s, 6, n) == n ? REC_NONE : 0;
+		return n > 6 && !memcmp(s, "merge ", 6) ? fast_mark_or_id(s, 6, n, hexsz, col) : 0;
+	case 'o':
+		col[0] = 13;
+		return n == 13 + hexsz && !memcmp(s, "original-oid ", 13) ? REC_FAST_END : 0;
+	case 'f':
+		return n > 5 && !memcmp(s, "from ", 5) ? fast_mark_or_id(s, 5, n, hexsz, col) : 0;
+	case 'd': {
+		if (n < 6 || n > 5 + 19 || scan_le32(s) != WORD4('d', 'a', 't', 'a') || s[4] != ' ' ||
+		    fast_number(s, 5, n) != n)
+			return 0;
+		unsigned long long v = 0;
+		for (size_t i = 5; i < n; i++)
+			v = v * 10 + (unsigned)(s[i] - '0');
+		*data = v;
+		return REC_NONE;
+	}
+	case 'b':
+		return n == 4 && scan_le32(s) == WORD4('b', 'l', 'o', 'b') ? REC_NONE : 0;
+	case 'r':
+		return n >= 6 && !memcmp(s, "reset ", 6) ? REC_NONE : 0;
+	case 't':
+		return (n >= 4 && !memcmp(s, "tag ", 4)) || (n >= 7 && !memcmp(s, "tagger ", 7)) ? REC_NONE : 0;
+	case 'D':
+		return n >= 2 && s[1] == ' ' ? REC_NONE : 0;
+	default:
+		return 0;
+	}
+}
+
 /*
  * Is the line s[0, n) (s[n] ends it: a newline, or a NUL for -z) a fast line of the
  * format: one the grammar
@@ -539,10 +612,11 @@ HEXOID_INLINE unsigned fast_ls_files(const char *s, size_t n, size_t hexsz, unsi
  * other way: a line it takes is such a line, with its IDs where the grammar has them
  * (whether their digits are good is the engine's to say), and leaves the format's state
  * (*statep, written only for a line it takes) as the grammar would. Reads only s[0, n];
- * every test stops at the end of the line.
+ * every test stops at the end of the line. A fast-export line "data <n>" sets *data to
+ * n (the block that follows, for the checker to skip).
  */
 HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hexoid_format format,
-				 unsigned *statep, unsigned char *col)
+				 unsigned *statep, unsigned char *col, unsigned long long *data)
 {
 	unsigned state = *statep;
 	col[0] = 0;
@@ -957,6 +1031,8 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			       ? REC_NONE
 			       : 0;
 	}
+	case HEXOID_FORMAT_FAST_EXPORT:
+		return fast_export(s, n, hexsz, col, data);
 	case HEXOID_FORMAT_PRETTY_RAW: {
 		/* After the first line (which says whose headers these are): a message's
 		 * lines, passed over; a blank line; commit <oid>[ <parent>...] (fast_ids'
@@ -1018,7 +1094,17 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			       : format == HEXOID_FORMAT_COUNT ? l->eol : '\n';
 	struct nlscan sc;
 	size_t p = 0;
+	unsigned long long data = 0; /* fast-export: a data block after the line */
 	scan_init(&sc, buf, len, eol);
+	if (format == HEXOID_FORMAT_FAST_EXPORT && HEXOID_UNLIKELY(l->line_base)) {
+		/* The rest of a line that a data block ended inside: its columns count from
+		 * the block's bytes before it, which only the grammar's items keep. */
+		size_t nl = scan_next(&sc);
+		take_line(l, buf, nl, 0);
+		p = nl + 1;
+		if (l->stopped || l->data_left || l->format != format)
+			return p;
+	}
 	while (p < len && !l->stopped) {
 		if (format == HEXOID_FORMAT_OIDS) {
 			int bad_next = 0;
@@ -1044,7 +1130,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			uint32_t rel = (uint32_t)(l->lineno - l->batch_line), first = rel;
 			unsigned kind;
 			while (nitems + 8 <= BATCH && rel < REL_LIMIT &&
-			       (kind = fast_kind(buf + p, nl - p, hexsz, format, &state, col))) {
+			       (kind = fast_kind(buf + p, nl - p, hexsz, format, &state, col, &data))) {
 				if (kind != REC_NONE)
 					l->recs[nrecs++] = rel << REC_SHIFT | kind;
 				rel++;
@@ -1054,7 +1140,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 				}
 				nitems += kind >> 1;
 				p = nl + 1;
-				if (p == len)
+				if (p == len || (format == HEXOID_FORMAT_FAST_EXPORT && data))
 					break;
 				nl = scan_next(&sc);
 			}
@@ -1064,13 +1150,17 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			l->state = state;
 			l->lineno += rel - first;
 			l->stats.lines += rel - first;
+			if (format == HEXOID_FORMAT_FAST_EXPORT && data) {
+				l->data_left = data;
+				break;
+			}
 			if (p == len)
 				break;
 		}
 		/* One line: a fast line when the batch is full, or one for the grammar. */
 		const char *s = buf + p;
 		size_t n = nl - p;
-		unsigned kind = fast_kind(s, n, hexsz, format, &state, col);
+		unsigned kind = fast_kind(s, n, hexsz, format, &state, col, &data);
 		if (kind) {
 			if (l->nitems + 8 > BATCH || l->lineno - l->batch_line >= REL_LIMIT)
 				flush(l);
@@ -1085,6 +1175,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			l->nitems += kind >> 1;
 			l->lineno++;
 			l->stats.lines++;
+			if (format == HEXOID_FORMAT_FAST_EXPORT)
+				l->data_left = data;
 		} else {
 			take_line(l, s, n, 0);
 		}
@@ -1133,7 +1225,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(worktrees, HEXOID_FORMAT_WORKTREES) \
 	X(text, HEXOID_FORMAT_TEXT) \
 	X(submodule_status, HEXOID_FORMAT_SUBMODULE_STATUS) \
-	X(pretty_raw, HEXOID_FORMAT_PRETTY_RAW)
+	X(pretty_raw, HEXOID_FORMAT_PRETTY_RAW) \
+	X(fast_export, HEXOID_FORMAT_FAST_EXPORT)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
@@ -1423,24 +1516,39 @@ static int need_carry(struct hexoid_listing *l)
 	return !l->stopped;
 }
 
+/* The set bits of m (no popcnt instruction: this folder has no -m flags). */
+HEXOID_INLINE size_t bit_count(uint64_t m)
+{
+	m -= (m >> 1) & 0x5555555555555555ull;
+	m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+	m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (size_t)((m * 0x0101010101010101ull) >> 56);
+}
+
 /* The bytes of a data block at the start of buf[0, len): how many there are; the lines
- * they end are counted, 64 bytes at a time (a blob's lines are most of a stream's). */
+ * they end are counted, 64 bytes at a time (a blob's lines are most of a stream's, and
+ * a commit's message is a block of a few lines), reading up to len. */
 static size_t data_bytes(struct hexoid_listing *l, const char *buf, size_t len)
 {
-	size_t k = l->data_left < len ? (size_t)l->data_left : len, i = 0, lines = 0;
+	size_t k = l->data_left < len ? (size_t)l->data_left : len, lines = 0;
 	size_t last = k; /* where the last line the block ends ends (k: none) */
-	for (; i + 64 <= k; i += 64) {
-		uint64_t m = newline_mask64(buf + i, l->eol);
+	for (size_t i = 0; i < k; i += 64) {
+		uint64_t m;
+		if (len - i >= 64) {
+			m = newline_mask64(buf + i, l->eol);
+		} else {
+			char tail[64]; /* filled with a byte that is not eol */
+			memset(tail, l->eol ? 0 : 1, sizeof(tail));
+			memcpy(tail, buf + i, len - i);
+			m = newline_mask64(tail, l->eol);
+		}
+		if (k - i < 64)
+			m &= (1ull << (k - i)) - 1;
 		if (m) {
-			lines += (size_t)__builtin_popcountll(m);
+			lines += bit_count(m);
 			last = i + (size_t)(63 - __builtin_clzll(m));
 		}
 	}
-	for (; i < k; i++)
-		if (buf[i] == l->eol) {
-			lines++;
-			last = i;
-		}
 	l->lineno += lines;
 	l->stats.lines += lines;
 	if (lines)
@@ -1465,6 +1573,7 @@ static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 
 static void feed_piece(struct hexoid_listing *l, const char *buf, size_t len)
 {
+	const char *whole_end = NULL; /* after the feed's last eol: found once */
 again:
 	if (l->body) {
 		body_bytes(l, buf, len);
@@ -1509,14 +1618,18 @@ again:
 		if (l->body || l->data_left)
 			goto again;
 	}
-	/* Whole lines straight from the caller's buffer; keep the unfinished rest. */
-	const char *last = NULL;
-	for (size_t i = len; i-- > 0;)
-		if (buf[i] == l->eol) {
-			last = buf + i;
-			break;
-		}
-	size_t whole = last ? (size_t)(last + 1 - buf) : 0;
+	/* Whole lines straight from the caller's buffer; keep the unfinished rest. Where
+	 * they end is looked for once: a fast-export stream comes back here after each
+	 * data block. */
+	if (!whole_end) {
+		whole_end = buf;
+		for (size_t i = len; i-- > 0;)
+			if (buf[i] == l->eol) {
+				whole_end = buf + i + 1;
+				break;
+			}
+	}
+	size_t whole = whole_end > buf ? (size_t)(whole_end - buf) : 0;
 	if (whole && !l->stopped) {
 		size_t took = take_lines(l, buf, whole);
 		if (l->body || l->data_left) {
