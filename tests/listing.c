@@ -688,6 +688,10 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_FAST_EXPORT, FE, "blob", "mark :2\n" },
 		{ HEXOID_FORMAT_FAST_EXPORT, FE, "D d/f", "from " A "\n" },
 		{ HEXOID_FORMAT_FAST_EXPORT, FE, "", "from " A "\n" },
+		/* git cherry, with -v and without. */
+		{ HEXOID_FORMAT_CHERRY, "+ " A "\n", "+ " B " a subject", "- " A "\n" },
+		{ HEXOID_FORMAT_CHERRY, "+ " A "\n", "- " B, "+ " A " x\n" },
+		{ HEXOID_FORMAT_CHERRY, "+ " A "\n", "- " B " ", "+ " A " x\n" },
 #undef FE
 	};
 	static const char put[] = " \tX0A:(\r"; /* and, for its NUL, a deletion */

@@ -1031,6 +1031,11 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			       ? REC_NONE
 			       : 0;
 	}
+	case HEXOID_FORMAT_CHERRY: /* + <oid>[ <subject>], - <oid>[ <subject>] */
+		col[0] = 2;
+		if ((s[0] != '+' && s[0] != '-') || n < hexsz + 2 || s[1] != ' ')
+			return 0;
+		return n == hexsz + 2 ? REC_FAST_END : s[hexsz + 2] == ' ' ? REC_FAST : 0;
 	case HEXOID_FORMAT_FAST_EXPORT:
 		return fast_export(s, n, hexsz, col, data);
 	case HEXOID_FORMAT_PRETTY_RAW: {
@@ -1226,7 +1231,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(text, HEXOID_FORMAT_TEXT) \
 	X(submodule_status, HEXOID_FORMAT_SUBMODULE_STATUS) \
 	X(pretty_raw, HEXOID_FORMAT_PRETTY_RAW) \
-	X(fast_export, HEXOID_FORMAT_FAST_EXPORT)
+	X(fast_export, HEXOID_FORMAT_FAST_EXPORT) \
+	X(cherry, HEXOID_FORMAT_CHERRY)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
