@@ -878,10 +878,22 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		return REC_NONE;
 	}
 	case HEXOID_FORMAT_DIFF_RAW: { /* :<mode> <mode> <oid> <oid> <status>TAB<path> */
-		/* Not a commit's line, nor the first line of a diff after one: those set
-		 * the state (where a blank line may be). */
-		if (s[0] != ':' || state != DIFF_DIFF)
-			return 0;
+		/* diff-tree's commit line: <oid>[ <parent>...] (fast_ids' shape, the last ID
+		 * ending the line), not after log --raw's blank line; that blank line, after
+		 * a commit's line. A line of the diff, after any line. */
+		if (s[0] != ':') {
+			if (!n) {
+				if (state != DIFF_COMMIT)
+					return 0;
+				*statep = DIFF_BLANK;
+				return REC_NONE;
+			}
+			unsigned k = state != DIFF_BLANK && n >= hexsz ? fast_ids(s, 0, n, hexsz, 0, col) : 0;
+			if (!(k & 1))
+				return 0;
+			*statep = DIFF_COMMIT;
+			return k;
+		}
 		if (n < 2 * hexsz + 20 || s[1] == ':' || !fast_mode(s + 1) || !fast_mode(s + 8) ||
 		    s[15 + hexsz] != ' ' || s[16 + 2 * hexsz] != ' ')
 			return 0;
@@ -893,7 +905,10 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			p++;
 		col[0] = 15;
 		col[1] = (unsigned char)(16 + hexsz);
-		return s[p] == '\t' && p + 1 < n ? REC_FAST2 : 0;
+		if (s[p] != '\t' || p + 1 >= n)
+			return 0;
+		*statep = DIFF_DIFF;
+		return REC_FAST2;
 	}
 	case HEXOID_FORMAT_FOR_EACH_REF: { /* <oid> <type>TAB<ref> */
 		if (n < hexsz + 6 || s[hexsz] != ' ')
