@@ -333,6 +333,14 @@ TEST(listing_every_format_whatever_the_pieces)
 		/* A block that ends inside a line: what follows it there is at its column. */
 		C(HEXOID_FORMAT_FAST_EXPORT, "commit refs/heads/m\nmark :1\ndata 6\nab\nabcfrom " U "\n", "P5:29:2:"),
 		C(HEXOID_FORMAT_FAST_EXPORT, "commit refs/heads/m\nmark :1\ndata 3\nabcfrom " A "\n", "O4:9:"),
+		/* Blocks of more than 64 bytes (counted 64 at a time), with lines and with
+		 * none, that end inside a line. */
+		C(HEXOID_FORMAT_FAST_EXPORT, "commit refs/heads/m\nmark :1\ndata 150\n"
+		  "0123456789abcdef0123456789abcd\n0123456789abcdef0123456789abcd\n"
+		  "0123456789abcdef0123456789abcd\n0123456789abcdef0123456789abcd\n"
+		  "abcdefghijklmnopqrstuvwxyzfrom " U "\n", "P8:52:2:"),
+		C(HEXOID_FORMAT_FAST_EXPORT, "commit refs/heads/m\nmark :1\ndata 70\n"
+		  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxfrom " A "\n", "O4:76:"),
 		C_GIVEN(HEXOID_FORMAT_FAST_EXPORT, "blob\noriginal-oid " A "\ndata 10\nabc", "P4:1:1:the stream ends 7 bytes before the end of its data block"),
 		C_GIVEN(HEXOID_FORMAT_FAST_EXPORT, "blob\noriginal-oid " A "\nfrom x\n", "P3:6:1:"),
 		/* merge-tree --write-tree -z: records ended by NUL, the messages' paths,
@@ -524,7 +532,13 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_LS_FILES, "100644 " A " 0\tf\n", "100755 " B " 2\tx y", NULL },
 		{ HEXOID_FORMAT_LS_FILES_Z, "100644 " A " 0\tf\n", "100755 " B " 2\tx y", NULL },
 		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", ":000000 100644 " A " " B " R100\ta", NULL },
-		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", B, NULL },
+		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", B, ":100644 100644 " A " " B " M\tf\n" },
+		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", B " " A " " B, "\n:100644 100644 " A " " B " M\tf\n" },
+		{ HEXOID_FORMAT_DIFF_RAW, ":100644 100644 " A " " B " M\tf\n", B " ", "\n:100644 100644 " A " " B " M\tf\n" },
+		{ HEXOID_FORMAT_DIFF_RAW, A "\n", ":100644 100644 " A " " B " M\tf", "\n" B "\n\n" },
+		{ HEXOID_FORMAT_DIFF_RAW, A "\n", "", ":100644 100644 " A " " B " M\tf\n\n" },
+		{ HEXOID_FORMAT_DIFF_RAW, A "\n\n", ":100644 100644 " A " " B " M\tf", "\n" B "\n" },
+		{ HEXOID_FORMAT_DIFF_RAW, A "\n\n", B, ":100644 100644 " A " " B " M\tf\n" },
 		{ HEXOID_FORMAT_FOR_EACH_REF, A " commit\trefs/heads/m\n", B " tag\trefs/tags/v1", NULL },
 		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", "^" B, NULL },
 		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", B " refs/tags/v1", NULL },
@@ -630,6 +644,61 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\n", "CONFLICT (contents)", "x\n" A "\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\nAuto-merging\n", "CONFLICT (add/add): Merge conflict in d0/e0/added0\n", A "\n1\n" },
 		{ HEXOID_FORMAT_MERGE_TREE_Z, "1\n" A "\n\n2\n", "f", "g\nAuto-merging\nx\n\n" },
+		/* pretty-raw: log's commit lines (first in a record, after a message, in
+		 * the headers), its ID headers, other headers and their continuations, the
+		 * blank line and the message after it; cat-file -p's headers and message. */
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "tree " B, "parent " A "\nauthor a\n\n    m\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n", "parent " A, "parent " B "\n\n    m\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "commit " B " " A " " B, "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "commit " B " (from " A ")", "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "commit " B " ", "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n\n", "commit " B, "tree " A "\n\n    m\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n\n    m\n\n", "commit " B " " A, "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n\n    m\n", "    commit " B, "\ncommit " A "\ntree " B "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n\n    m\n", "Notes:", "commit " A "\n\ncommit " B "\ntree " B "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n", "", "commit " A "\ntree " B "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n", "author A U Thor <a@b.c> 1700000000 +0000", "tree " B "\n\n    m\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ngpgsig -----BEGIN PGP SIGNATURE-----\n", " iQIzBAABCAAdFiEE", "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "mergetag object " B, " type commit\ntree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "abcdefabcdefabcdefabcdefabcdefabcdefg x", "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\n", "abcdefabcdefabcdefabcdefabcdefabcdefag x", "tree " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "tree " A "\n", "parent " B, "\ncommit " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "tree " A "\n", "commit " B, "tree " B "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "object " A "\n", "type commit", "tag v1\n\ncommit " A "\n" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "tree " A "\n\n", "commit " A, "\ntree " B "\n" },
+		/* fast-export: each command the fast lines take, and data blocks (one that
+		 * ends inside the line, and the lines after one). */
+#define FE "commit refs/heads/m\nmark :1\noriginal-oid " A "\n"
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "M 100644 " B " d/f", "M 100644 :1 f\nfrom " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "M 100755 :12 d/f", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "M 100644 inline d/f", "data 2\nab\nfrom " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "M 100644 :1 f", "from " A "\n" },
+		/* "inline" with a byte other than the space after it, where an ID ends. */
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "M 100644 inline 0123456789abcdef0123456789abcdef0 d/f", "data 2\nab\nfrom " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "original-oid " B, "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "from " B, "merge " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "from :12", "merge " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "merge " B, "merge :3\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "merge :3", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "mark :42", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "data 12", "0123456789\nfrom " A "\nM 100644 " B " f\n\nfrom " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "data 10", "from " B "\nfrom " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE "data 3\nabc", "from " B, "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE "data 3\nabc", "M 100644 " B " f", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "commit refs/heads/main", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "author A U Thor <a@b.c> 1700000000 +0000", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "committer C O Mitter <c@d.e> 1700000000 +0000", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "reset refs/tags/v1", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "tag v1", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "tagger T <t@g> 1 +0000", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "blob", "mark :2\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "D d/f", "from " A "\n" },
+		{ HEXOID_FORMAT_FAST_EXPORT, FE, "", "from " A "\n" },
+		/* git cherry, with -v and without. */
+		{ HEXOID_FORMAT_CHERRY, "+ " A "\n", "+ " B " a subject", "- " A "\n" },
+		{ HEXOID_FORMAT_CHERRY, "+ " A "\n", "- " B, "+ " A " x\n" },
+		{ HEXOID_FORMAT_CHERRY, "+ " A "\n", "- " B " ", "+ " A " x\n" },
+#undef FE
 	};
 	static const char put[] = " \tX0A:(\r"; /* and, for its NUL, a deletion */
 	static struct record grammar, fast;

@@ -118,6 +118,26 @@ HEXOID_INLINE int scan_all_hex(const char *p, size_t len)
 #endif
 }
 
+#if defined(SCAN_SSE2)
+/* Bit i set for each byte p[i], i < 32, that is no ASCII letter or digit (a word's
+ * separator, to --format=text): signed compares, so bytes of 0x80 and more are none. */
+HEXOID_INLINE uint32_t scan_separators32(const char *p)
+{
+	const __m128i fold = _mm_set1_epi8(0x20);
+	uint32_t m = 0;
+	for (int h = 0; h < 2; h++) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * h));
+		__m128i y = _mm_or_si128(x, fold);
+		__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
+					      _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
+		__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('a' - 1)),
+					       _mm_cmplt_epi8(y, _mm_set1_epi8('z' + 1)));
+		m |= (uint32_t)(uint16_t)_mm_movemask_epi8(_mm_or_si128(digit, letter)) << (16 * h);
+	}
+	return ~m;
+}
+#endif
+
 /* Bit i set for each byte p[i] == eol ('\n', or '\0' for NUL-ended records), i < 64
  * (all 64 bytes must be readable). */
 HEXOID_INLINE uint64_t newline_mask64(const char *p, char eol)

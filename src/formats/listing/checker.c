@@ -531,6 +531,79 @@ HEXOID_INLINE unsigned fast_ls_files(const char *s, size_t n, size_t hexsz, unsi
 		       : 0;
 }
 
+/* From s[p] in the line s[0, n): a mark (:<n>) or an ID that ends the line, as
+ * fast-export's from, merge and original-oid; the line's REC_* kind, or 0. */
+HEXOID_INLINE unsigned fast_mark_or_id(const char *s, size_t p, size_t n, size_t hexsz,
+				       unsigned char *col)
+{
+	if (s[p] == ':')
+		return fast_number(s, p + 1, n) == n ? REC_NONE : 0;
+	col[0] = (unsigned char)p;
+	return n == p + hexsz ? REC_FAST_END : 0;
+}
+
+/*
+ * fast-export's common commands: commit, author, committer, reset, tag, tagger (the
+ * rest of the line anything), blob, mark :<n>, original-oid <oid>, from and merge with
+ * a mark or an ID, data <n> (up to 19 digits: no overflow to saturate), M <mode> with a
+ * mark, an ID or "inline", a space and a path, D <path>, blank lines. The others (N,
+ * C, R, feature, option, progress, ...) go to the grammar.
+ */
+HEXOID_INLINE unsigned fast_export(const char *s, size_t n, size_t hexsz, unsigned char *col,
+				   unsigned long long *data)
+{
+	if (!n)
+		return REC_NONE;
+	switch (s[0]) {
+	case 'M':
+		if (n < 11 || s[1] != ' ' || !fast_mode(s + 2))
+			return 0;
+		if (s[9] == ':') {
+			size_t q = fast_number(s, 10, n);
+			return q && s[q] == ' ' && q + 1 < n ? REC_NONE : 0;
+		}
+		if (n >= 15 && !memcmp(s + 9, "inline", 6)) /* the grammar takes the word first */
+			return s[15] == ' ' && n > 16 ? REC_NONE : 0;
+		col[0] = 9;
+		return n > hexsz + 10 && s[hexsz + 9] == ' ' ? REC_FAST : 0;
+	case 'c':
+		return (n >= 7 && !memcmp(s, "commit ", 7)) || (n >= 10 && !memcmp(s, "committer ", 10))
+			       ? REC_NONE
+			       : 0;
+	case 'a':
+		return n >= 7 && !memcmp(s, "author ", 7) ? REC_NONE : 0;
+	case 'm':
+		if (n > 6 && !memcmp(s, "mark :", 6))
+			return fast_number(s, 6, n) == n ? REC_NONE : 0;
+		return n > 6 && !memcmp(s, "merge ", 6) ? fast_mark_or_id(s, 6, n, hexsz, col) : 0;
+	case 'o':
+		col[0] = 13;
+		return n == 13 + hexsz && !memcmp(s, "original-oid ", 13) ? REC_FAST_END : 0;
+	case 'f':
+		return n > 5 && !memcmp(s, "from ", 5) ? fast_mark_or_id(s, 5, n, hexsz, col) : 0;
+	case 'd': {
+		if (n < 6 || n > 5 + 19 || scan_le32(s) != WORD4('d', 'a', 't', 'a') || s[4] != ' ' ||
+		    fast_number(s, 5, n) != n)
+			return 0;
+		unsigned long long v = 0;
+		for (size_t i = 5; i < n; i++)
+			v = v * 10 + (unsigned)(s[i] - '0');
+		*data = v;
+		return REC_NONE;
+	}
+	case 'b':
+		return n == 4 && scan_le32(s) == WORD4('b', 'l', 'o', 'b') ? REC_NONE : 0;
+	case 'r':
+		return n >= 6 && !memcmp(s, "reset ", 6) ? REC_NONE : 0;
+	case 't':
+		return (n >= 4 && !memcmp(s, "tag ", 4)) || (n >= 7 && !memcmp(s, "tagger ", 7)) ? REC_NONE : 0;
+	case 'D':
+		return n >= 2 && s[1] == ' ' ? REC_NONE : 0;
+	default:
+		return 0;
+	}
+}
+
 /*
  * Is the line s[0, n) (s[n] ends it: a newline, or a NUL for -z) a fast line of the
  * format: one the grammar
@@ -539,10 +612,11 @@ HEXOID_INLINE unsigned fast_ls_files(const char *s, size_t n, size_t hexsz, unsi
  * other way: a line it takes is such a line, with its IDs where the grammar has them
  * (whether their digits are good is the engine's to say), and leaves the format's state
  * (*statep, written only for a line it takes) as the grammar would. Reads only s[0, n];
- * every test stops at the end of the line.
+ * every test stops at the end of the line. A fast-export line "data <n>" sets *data to
+ * n (the block that follows, for the checker to skip).
  */
 HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hexoid_format format,
-				 unsigned *statep, unsigned char *col)
+				 unsigned *statep, unsigned char *col, unsigned long long *data)
 {
 	unsigned state = *statep;
 	col[0] = 0;
@@ -804,10 +878,22 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		return REC_NONE;
 	}
 	case HEXOID_FORMAT_DIFF_RAW: { /* :<mode> <mode> <oid> <oid> <status>TAB<path> */
-		/* Not a commit's line, nor the first line of a diff after one: those set
-		 * the state (where a blank line may be). */
-		if (s[0] != ':' || state != DIFF_DIFF)
-			return 0;
+		/* diff-tree's commit line: <oid>[ <parent>...] (fast_ids' shape, the last ID
+		 * ending the line), not after log --raw's blank line; that blank line, after
+		 * a commit's line. A line of the diff, after any line. */
+		if (s[0] != ':') {
+			if (!n) {
+				if (state != DIFF_COMMIT)
+					return 0;
+				*statep = DIFF_BLANK;
+				return REC_NONE;
+			}
+			unsigned k = state != DIFF_BLANK && n >= hexsz ? fast_ids(s, 0, n, hexsz, 0, col) : 0;
+			if (!(k & 1))
+				return 0;
+			*statep = DIFF_COMMIT;
+			return k;
+		}
 		if (n < 2 * hexsz + 20 || s[1] == ':' || !fast_mode(s + 1) || !fast_mode(s + 8) ||
 		    s[15 + hexsz] != ' ' || s[16 + 2 * hexsz] != ' ')
 			return 0;
@@ -819,7 +905,10 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			p++;
 		col[0] = 15;
 		col[1] = (unsigned char)(16 + hexsz);
-		return s[p] == '\t' && p + 1 < n ? REC_FAST2 : 0;
+		if (s[p] != '\t' || p + 1 >= n)
+			return 0;
+		*statep = DIFF_DIFF;
+		return REC_FAST2;
 	}
 	case HEXOID_FORMAT_FOR_EACH_REF: { /* <oid> <type>TAB<ref> */
 		if (n < hexsz + 6 || s[hexsz] != ' ')
@@ -957,6 +1046,54 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			       ? REC_NONE
 			       : 0;
 	}
+	case HEXOID_FORMAT_CHERRY: /* + <oid>[ <subject>], - <oid>[ <subject>] */
+		col[0] = 2;
+		if ((s[0] != '+' && s[0] != '-') || n < hexsz + 2 || s[1] != ' ')
+			return 0;
+		return n == hexsz + 2 ? REC_FAST_END : s[hexsz + 2] == ' ' ? REC_FAST : 0;
+	case HEXOID_FORMAT_FAST_EXPORT:
+		return fast_export(s, n, hexsz, col, data);
+	case HEXOID_FORMAT_PRETTY_RAW: {
+		/* After the first line (which says whose headers these are): a message's
+		 * lines, passed over; a blank line; commit <oid>[ <parent>...] (fast_ids'
+		 * shape, the last ID ending the line); in the headers, tree, parent, object
+		 * and mergetag object <oid>, a line more of a header (a space first), and a
+		 * header named as the grammar's header_name reads it (fast_header: a name
+		 * under 38 bytes) that is none of those. */
+		if (state == PRAW_FREE)
+			return REC_NONE;
+		if (state == PRAW_START)
+			return 0;
+		if (!n) {
+			*statep = state == PRAW_OBJECT ? PRAW_FREE : PRAW_BLANK;
+			return REC_NONE;
+		}
+		int commit = n >= 7 && scan_le32(s) == WORD4('c', 'o', 'm', 'm') &&
+			     scan_le32(s + 3) == WORD4('m', 'i', 't', ' ');
+		if (state == PRAW_MESSAGE || (state == PRAW_BLANK && !commit)) {
+			*statep = PRAW_MESSAGE;
+			return REC_NONE;
+		}
+		if (commit) { /* in cat-file's headers, the grammar's to read */
+			unsigned k = state != PRAW_OBJECT && n >= 7 + hexsz ? fast_ids(s, 7, n, hexsz, 0, col) : 0;
+			if (!(k & 1))
+				return 0;
+			*statep = PRAW_HEADERS;
+			return k;
+		}
+		if (s[0] == ' ')
+			return REC_NONE;
+		size_t h = n >= 5 && scan_le32(s) == WORD4('t', 'r', 'e', 'e') && s[4] == ' '	   ? 5
+			 : n >= 7 && !memcmp(s, "parent ", 7)					   ? 7
+			 : n >= 7 && !memcmp(s, "object ", 7)					   ? 7
+			 : n >= 16 && !memcmp(s, "mergetag object ", 16)			   ? 16
+											   : 0;
+		if (h) {
+			col[0] = (unsigned char)h;
+			return n == h + hexsz ? REC_FAST_END : 0;
+		}
+		return fast_header(s, n) ? REC_NONE : 0;
+	}
 	default:
 		return 0;
 	}
@@ -977,7 +1114,17 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			       : format == HEXOID_FORMAT_COUNT ? l->eol : '\n';
 	struct nlscan sc;
 	size_t p = 0;
+	unsigned long long data = 0; /* fast-export: a data block after the line */
 	scan_init(&sc, buf, len, eol);
+	if (format == HEXOID_FORMAT_FAST_EXPORT && HEXOID_UNLIKELY(l->line_base)) {
+		/* The rest of a line that a data block ended inside: its columns count from
+		 * the block's bytes before it, which only the grammar's items keep. */
+		size_t nl = scan_next(&sc);
+		take_line(l, buf, nl, 0);
+		p = nl + 1;
+		if (l->stopped || l->data_left || l->format != format)
+			return p;
+	}
 	while (p < len && !l->stopped) {
 		if (format == HEXOID_FORMAT_OIDS) {
 			int bad_next = 0;
@@ -1003,7 +1150,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			uint32_t rel = (uint32_t)(l->lineno - l->batch_line), first = rel;
 			unsigned kind;
 			while (nitems + 8 <= BATCH && rel < REL_LIMIT &&
-			       (kind = fast_kind(buf + p, nl - p, hexsz, format, &state, col))) {
+			       (kind = fast_kind(buf + p, nl - p, hexsz, format, &state, col, &data))) {
 				if (kind != REC_NONE)
 					l->recs[nrecs++] = rel << REC_SHIFT | kind;
 				rel++;
@@ -1013,7 +1160,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 				}
 				nitems += kind >> 1;
 				p = nl + 1;
-				if (p == len)
+				if (p == len || (format == HEXOID_FORMAT_FAST_EXPORT && data))
 					break;
 				nl = scan_next(&sc);
 			}
@@ -1023,13 +1170,17 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			l->state = state;
 			l->lineno += rel - first;
 			l->stats.lines += rel - first;
+			if (format == HEXOID_FORMAT_FAST_EXPORT && data) {
+				l->data_left = data;
+				break;
+			}
 			if (p == len)
 				break;
 		}
 		/* One line: a fast line when the batch is full, or one for the grammar. */
 		const char *s = buf + p;
 		size_t n = nl - p;
-		unsigned kind = fast_kind(s, n, hexsz, format, &state, col);
+		unsigned kind = fast_kind(s, n, hexsz, format, &state, col, &data);
 		if (kind) {
 			if (l->nitems + 8 > BATCH || l->lineno - l->batch_line >= REL_LIMIT)
 				flush(l);
@@ -1044,6 +1195,8 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			l->nitems += kind >> 1;
 			l->lineno++;
 			l->stats.lines++;
+			if (format == HEXOID_FORMAT_FAST_EXPORT)
+				l->data_left = data;
 		} else {
 			take_line(l, s, n, 0);
 		}
@@ -1091,7 +1244,10 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 	X(replace, HEXOID_FORMAT_REPLACE) \
 	X(worktrees, HEXOID_FORMAT_WORKTREES) \
 	X(text, HEXOID_FORMAT_TEXT) \
-	X(submodule_status, HEXOID_FORMAT_SUBMODULE_STATUS)
+	X(submodule_status, HEXOID_FORMAT_SUBMODULE_STATUS) \
+	X(pretty_raw, HEXOID_FORMAT_PRETTY_RAW) \
+	X(fast_export, HEXOID_FORMAT_FAST_EXPORT) \
+	X(cherry, HEXOID_FORMAT_CHERRY)
 #define LINES_FNS(name, format)                                                             \
 	static HEXOID_NOINLINE size_t lines_##name##_40(struct hexoid_listing *l,            \
 							 const char *buf, size_t len)         \
@@ -1112,7 +1268,9 @@ static HEXOID_NOINLINE size_t lines_oids(struct hexoid_listing *l, const char *b
 }
 
 /* Whole records in buf[0, len), each ending with l->eol. Returns the bytes taken: fewer
- * than len when a bundle's pack or a data block begins. */
+ * than len when a bundle's pack or a data block begins. The batch is left for the feed
+ * to decode (feed_lines): a fast-export stream's lines and data blocks take turns, and
+ * a flush at each block would be an engine call for every few IDs. */
 static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 {
 	size_t p = 0;
@@ -1144,7 +1302,6 @@ static size_t take_lines(struct hexoid_listing *l, const char *buf, size_t len)
 			break;
 		}
 	}
-	flush(l);
 	return p;
 }
 
@@ -1380,35 +1537,75 @@ static int need_carry(struct hexoid_listing *l)
 	return !l->stopped;
 }
 
+/* The set bits of m (no popcnt instruction: this folder has no -m flags). */
+HEXOID_INLINE size_t bit_count(uint64_t m)
+{
+	m -= (m >> 1) & 0x5555555555555555ull;
+	m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+	m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (size_t)((m * 0x0101010101010101ull) >> 56);
+}
+
 /* The bytes of a data block at the start of buf[0, len): how many there are; the lines
- * they end are counted. */
+ * they end are counted, 64 bytes at a time (a blob's lines are most of a stream's, and
+ * a commit's message is a block of a few lines), reading up to len. */
 static size_t data_bytes(struct hexoid_listing *l, const char *buf, size_t len)
 {
-	size_t k = l->data_left < len ? (size_t)l->data_left : len, after = k;
-	for (const char *p = buf, *e = buf + k; (p = memchr(p, l->eol, (size_t)(e - p))); p++) {
-		l->lineno++;
-		l->stats.lines++;
-		after = (size_t)(e - p - 1);
-		l->line_base = 0;
+	size_t k = l->data_left < len ? (size_t)l->data_left : len, lines = 0;
+	size_t last = k; /* where the last line the block ends ends (k: none) */
+	for (size_t i = 0; i < k; i += 64) {
+		uint64_t m;
+		if (len - i >= 64) {
+			m = newline_mask64(buf + i, l->eol);
+		} else {
+			char tail[64]; /* filled with a byte that is not eol */
+			memset(tail, l->eol ? 0 : 1, sizeof(tail));
+			memcpy(tail, buf + i, len - i);
+			m = newline_mask64(tail, l->eol);
+		}
+		if (k - i < 64)
+			m &= (1ull << (k - i)) - 1;
+		if (m) {
+			lines += bit_count(m);
+			last = i + (size_t)(63 - __builtin_clzll(m));
+		}
 	}
-	l->line_base += after; /* the bytes of the block in the line it ends in */
+	l->lineno += lines;
+	l->stats.lines += lines;
+	if (lines)
+		l->line_base = 0;
+	l->line_base += last == k ? k : k - last - 1; /* the block's bytes in the line it ends in */
 	l->data_left -= k;
+	/* The batch numbers its lines from its first in 30 bits. */
+	if (l->lineno - l->batch_line >= REL_LIMIT)
+		flush(l);
 	return k;
 }
 
+static void feed_piece(struct hexoid_listing *l, const char *buf, size_t len);
+
+/* A feed's bytes; the batch is decoded before the caller's buffer is let go. */
 static int feed_lines(struct hexoid_listing *l, const char *buf, size_t len)
 {
+	feed_piece(l, buf, len);
+	flush(l);
+	return l->stopped;
+}
+
+static void feed_piece(struct hexoid_listing *l, const char *buf, size_t len)
+{
+	const char *whole_end = NULL; /* after the feed's last eol: found once */
 again:
 	if (l->body) {
 		body_bytes(l, buf, len);
-		return l->stopped;
+		return;
 	}
 	if (l->data_left) {
 		size_t k = data_bytes(l, buf, len);
 		buf += k;
 		len -= k;
 		if (!len || l->stopped)
-			return l->stopped;
+			return;
 	}
 	/* First finish the line the last feed left open. */
 	if (l->carry_len || l->skipping) {
@@ -1429,7 +1626,7 @@ again:
 			}
 		}
 		if (!nl)
-			return l->stopped;
+			return;
 		if (l->skipping) {
 			l->skipping = 0;
 		} else {
@@ -1442,14 +1639,18 @@ again:
 		if (l->body || l->data_left)
 			goto again;
 	}
-	/* Whole lines straight from the caller's buffer; keep the unfinished rest. */
-	const char *last = NULL;
-	for (size_t i = len; i-- > 0;)
-		if (buf[i] == l->eol) {
-			last = buf + i;
-			break;
-		}
-	size_t whole = last ? (size_t)(last + 1 - buf) : 0;
+	/* Whole lines straight from the caller's buffer; keep the unfinished rest. Where
+	 * they end is looked for once: a fast-export stream comes back here after each
+	 * data block. */
+	if (!whole_end) {
+		whole_end = buf;
+		for (size_t i = len; i-- > 0;)
+			if (buf[i] == l->eol) {
+				whole_end = buf + i + 1;
+				break;
+			}
+	}
+	size_t whole = whole_end > buf ? (size_t)(whole_end - buf) : 0;
 	if (whole && !l->stopped) {
 		size_t took = take_lines(l, buf, whole);
 		if (l->body || l->data_left) {
@@ -1461,7 +1662,7 @@ again:
 	buf += whole;
 	len -= whole;
 	if (l->stopped || !len)
-		return l->stopped;
+		return;
 	if (len > MAX_LINE) {
 		take_line(l, buf, MAX_LINE, 1);
 		flush(l);
@@ -1470,7 +1671,6 @@ again:
 		memcpy(l->carry, buf, len);
 		l->carry_len = len;
 	}
-	return l->stopped;
 }
 
 /* AUTO keeps the first lines until it has seen enough to choose a format. */

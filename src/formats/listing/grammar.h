@@ -156,6 +156,21 @@ HEXOID_INLINE size_t long_word(const char *s, size_t len, size_t p, size_t min, 
 {
 	const uint64_t top = 0x8080808080808080ull;
 	size_t from = p, i = p;
+#if defined(SCAN_SSE2)
+	/* The same 32 bytes at a time where a word within them is short too. */
+	if (min > 32)
+		for (; i + 32 <= len; i += 32) {
+			uint32_t sep = scan_separators32(s + i);
+			if (!sep)
+				continue;
+			size_t first = i + (size_t)__builtin_ctz(sep);
+			if (first - from >= min) {
+				*end = first;
+				return from;
+			}
+			from = i + (size_t)(31 - __builtin_clz(sep)) + 1;
+		}
+#endif
 	for (; i + 8 <= len; i += 8) {
 		uint64_t x = scan_le64(s + i);
 		uint64_t sep = ~(bytes_in(x, '0', '9') | bytes_in(x | 0x2020202020202020ull, 'a', 'z')) & top;
