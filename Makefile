@@ -188,8 +188,8 @@ SHELL_TESTS := \
 # In two parts, which CI runs in its two lanes (.ci/run): the second after the other
 # lane's make check.
 SANITIZE_SHELL_TESTS_1 := tests/cli.sh tests/formats.sh tests/check_listing.sh tests/limits.sh \
-	tests/codes.sh tests/hostile.sh tests/live.sh
-SANITIZE_SHELL_TESTS_2 := tests/hook.sh tests/forge.sh
+	tests/codes.sh tests/forge.sh tests/hostile.sh tests/live.sh
+SANITIZE_SHELL_TESTS_2 := tests/hook.sh
 SANITIZE_SHELL_TESTS := $(SANITIZE_SHELL_TESTS_1) $(SANITIZE_SHELL_TESTS_2)
 AARCH64_SHELL_TESTS := tests/cli.sh tests/formats.sh tests/check_listing.sh tests/limits.sh \
 	tests/codes.sh
