@@ -463,15 +463,13 @@ static int compare_one(const struct one_kernel *k, const char *in, size_t hexsz,
 		ks = hexoid_decode(out, in, 1, hexsz, algo, kind, &e);
 		vs = hexoid_decode(NULL, in, 1, hexsz, algo, kind, &v);
 		hr = hexoid_hex_to_bytes(h2b, in, rawsz, kind);
-		/* the library's functions, not hexoid.h's inline paths: the same to the byte */
-		unsigned char lout[32], lh2b[32];
+		/* the library's function, not hexoid.h's inline path: the same to the byte */
+		unsigned char lout[32];
 		struct hexoid_error le = { 7, 7, HEXOID_EARG };
 		memset(lout, 0xa5, rawsz);
-		memset(lh2b, 0x5a, sizeof(lh2b));
 		if ((hexoid_decode)(lout, in, 1, hexsz, algo, kind, &le) != ks ||
 		    le.record != e.record || le.column != e.column || le.status != e.status ||
-		    memcmp(lout, out, rawsz) ||
-		    (hexoid_hex_to_bytes)(lh2b, in, rawsz, kind) != hr || memcmp(lh2b, h2b, sizeof(h2b)))
+		    memcmp(lout, out, rawsz))
 			ok = 0;
 	} else {
 		hexoid_decode1_fn *fn = k->fn[0][hexsz == 64][kind == HEXOID_LOWER];
