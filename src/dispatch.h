@@ -28,8 +28,9 @@ struct hexoid_kernel {
  * The active kernel (src/dispatch.c) is the row whose one-ID table hexoid__active
  * points to, &hexoid_pending.one until the first use picks one: that row's one-ID
  * functions pick it and go on, so the one-ID paths need no test. hexoid__active is
- * exported for hexoid.h's inline paths, so the library reaches it as a program does
- * (through the GOT in the shared library: a program's copy of it is the one).
+ * exported for hexoid.h's inline hexoid_decode(), so the library reaches it as a
+ * program does (through the GOT in the shared library: a program's copy of it is the
+ * one).
  */
 extern HEXOID_HIDDEN const struct hexoid_kernel hexoid_pending;
 const struct hexoid_kernel *hexoid_first_use(void);
