@@ -524,6 +524,8 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", "<" B " " A, NULL },
 		{ HEXOID_FORMAT_REV_LIST, "=" A "\n", "~" B, NULL },
 		{ HEXOID_FORMAT_PACK_OBJECTS, A "\n", B " name", NULL },
+		{ HEXOID_FORMAT_PACK_OBJECTS, A "\n", "-" B, B " name\n-" A "\n" },
+		{ HEXOID_FORMAT_PACK_OBJECTS, "-" A "\n", "-" B, "-" A "\n" B "\n" },
 		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " commit 245", NULL },
 		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " tag 12 30 " A, NULL },
 		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "040000 tree " B "\td/e", NULL },

@@ -621,7 +621,11 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 	unsigned state = *statep;
 	col[0] = 0;
 	switch (format) {
-	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>] */
+	case HEXOID_FORMAT_PACK_OBJECTS: /* <oid>[ <name>], -<oid> (an edge) */
+		if (s[0] == '-') {
+			col[0] = 1;
+			return n == hexsz + 1 ? REC_FAST_END : 0;
+		}
 		state = REV_OBJECTS;
 		/* fall through */
 	case HEXOID_FORMAT_REV_LIST: /* <oid>, <oid> SP, <oid> <path>, <oid> <oid> */
