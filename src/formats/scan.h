@@ -81,19 +81,34 @@ HEXOID_INLINE void scan_copy_id(char *dst, const char *src, size_t len)
 HEXOID_INLINE int scan_all_hex(const char *p, size_t len)
 {
 #if defined(SCAN_SSE2)
-	const __m128i fold = _mm_set1_epi8(0x20);
-	int ok = 0xffff;
-	for (size_t i = 0; i < len; i += 16) {
-		size_t at = i + 16 <= len ? i : len - 16;
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + at));
-		__m128i y = _mm_or_si128(x, fold); /* 'A'-'F' to 'a'-'f'; signed: >= 0x80 fails */
-		__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
-					      _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
-		__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('a' - 1)),
-					       _mm_cmplt_epi8(y, _mm_set1_epi8('f' + 1)));
-		ok &= _mm_movemask_epi8(_mm_or_si128(digit, letter));
+	/* Unsigned: x - '0' <= 9 for a digit, (x | 0x20) - 'a' <= 5 for a letter; the
+	 * smaller of the two amounts over those bounds is 0 exactly for a hex digit. The
+	 * blocks' amounts are or'ed and tested once, and the loop is written out for each
+	 * length: GCC kept it a loop. */
+	const __m128i fold = _mm_set1_epi8(0x20), zero = _mm_set1_epi8('0'),
+		      a = _mm_set1_epi8('a'), nine = _mm_set1_epi8(9), five = _mm_set1_epi8(5);
+#define SCAN_HEX_OVER(at)                                                                  \
+	_mm_min_epu8(                                                                      \
+		_mm_subs_epu8(_mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + (at))), \
+					   zero),                                          \
+			      nine),                                                       \
+		_mm_subs_epu8(                                                             \
+			_mm_sub_epi8(_mm_or_si128(_mm_loadu_si128(                         \
+							  (const __m128i *)(const void *)(p + (at))), \
+						  fold),                                   \
+				     a),                                                   \
+			five))
+	__m128i over = _mm_or_si128(SCAN_HEX_OVER(0), SCAN_HEX_OVER(16));
+	if (len == 40) {
+		over = _mm_or_si128(over, SCAN_HEX_OVER(24));
+	} else if (len == 64) {
+		over = _mm_or_si128(over, _mm_or_si128(SCAN_HEX_OVER(32), SCAN_HEX_OVER(48)));
+	} else {
+		for (size_t i = 32; i < len; i += 16)
+			over = _mm_or_si128(over, SCAN_HEX_OVER(i + 16 <= len ? i : len - 16));
 	}
-	return ok == 0xffff;
+#undef SCAN_HEX_OVER
+	return _mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128())) == 0xffff;
 #elif defined(SCAN_NEON)
 	uint8x16_t all = vdupq_n_u8(0xff);
 	for (size_t i = 0; i < len; i += 16) {

@@ -442,8 +442,18 @@ HEXOID_INLINE size_t fast_number(const char *s, size_t p, size_t n)
 		}
 		q += 8;
 	}
-	while (q - p < 20 && (unsigned char)(s[q] - '0') < 10)
-		q++;
+	if (q + 8 > n && n >= 8) {
+		/* Fewer than 8 bytes left (a number that ends the line): the line's last 8
+		 * bytes, the ones before q shifted out. No loop whose length is the number's,
+		 * which the branch predictor cannot learn when it varies line to line. */
+		uint64_t nd = nondigits(scan_le64(s + n - 8)) >> (8 * (q - (n - 8)));
+		q = nd ? q + (size_t)__builtin_ctzll(nd) / 8 : n;
+		if (q - p > 20)
+			q = p + 20;
+	} else {
+		while (q - p < 20 && (unsigned char)(s[q] - '0') < 10)
+			q++;
+	}
 	return q > p ? q : 0;
 }
 
@@ -743,18 +753,19 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		 * word, shorter than an ID). A group's first line at any time:
 		 * <oid> <line> <final line>[ <lines>], the ID all hex digits (no header's
 		 * name), which puts the listing in its groups. */
-		if (state == BLAME_IN) {
-			if (s[0] == '\t' && n)
-				return REC_NONE;
+		if (state == BLAME_IN && s[0] == '\t' && n)
+			return REC_NONE;
+		/* (A group's first line before the headers: a header's name is never hex
+		 * digits alone, and fast_header would read the ID's whole length to say so.) */
+		if (n < hexsz + 4 || s[hexsz] != ' ' || !scan_all_hex(s, hexsz)) {
+			if (state != BLAME_IN)
+				return 0;
 			if (n >= 9 && !memcmp(s, "previous ", 9)) {
 				col[0] = 9;
 				return n > 10 + hexsz && s[9 + hexsz] == ' ' ? REC_FAST : 0;
 			}
-			if (fast_header(s, n))
-				return REC_NONE;
+			return fast_header(s, n) ? REC_NONE : 0;
 		}
-		if (n < hexsz + 4 || s[hexsz] != ' ' || !scan_all_hex(s, hexsz))
-			return 0;
 		size_t d1 = fast_number(s, hexsz + 1, n);
 		if (!d1 || s[d1] != ' ')
 			return 0;
