@@ -153,6 +153,23 @@ HEXOID_INLINE uint32_t scan_separators32(const char *p)
 }
 #endif
 
+#if defined(SCAN_SSE2)
+/* Bit i set for each byte p[i], i < 16, that git log --graph draws with: " *-./\\_|". */
+HEXOID_INLINE uint32_t scan_graph16(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* '-', '.' and '/' are 0x2d to 0x2f: x - 0x2d, unsigned, at most 2 */
+	__m128i g = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8('-')), _mm_set1_epi8(2)),
+				   _mm_setzero_si128());
+	g = _mm_or_si128(g, _mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
+	g = _mm_or_si128(g, _mm_cmpeq_epi8(x, _mm_set1_epi8('*')));
+	g = _mm_or_si128(g, _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+	g = _mm_or_si128(g, _mm_cmpeq_epi8(x, _mm_set1_epi8('_')));
+	g = _mm_or_si128(g, _mm_cmpeq_epi8(x, _mm_set1_epi8('|')));
+	return (uint32_t)_mm_movemask_epi8(g);
+}
+#endif
+
 /* Bit i set for each byte p[i] == eol ('\n', or '\0' for NUL-ended records), i < 64
  * (all 64 bytes must be readable). */
 HEXOID_INLINE uint64_t newline_mask64(const char *p, char eol)
