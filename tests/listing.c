@@ -865,6 +865,62 @@ TEST(listing_word_helpers)
 				int want = (v >= '0' && v <= '9') || (v >= 'a' && v <= 'f') || (v >= 'A' && v <= 'F');
 				CHECK(scan_all_hex(id, (size_t)sz) == want, "scan_all_hex: byte %d at %d of %d", v, at, sz);
 			}
+#if defined(SCAN_SSE2)
+	/* scan_graph16: each byte value at each place. */
+	for (int at = 0; at < 16; at++)
+		for (int v = 0; v < 256; v++) {
+			char g[16];
+			memset(g, '|', 16);
+			g[at] = (char)v;
+			uint32_t want = 0xffff & ~(strchr(" *-./\\_|", v) && v ? 0u : 1u << at);
+			CHECK(scan_graph16(g) == want, "scan_graph16: byte %d at %d", v, at);
+		}
+#endif
+}
+
+/* A byte-by-byte long_word(): the first run of letters and digits in s[p, len) of min
+ * bytes or more. */
+static size_t long_word_bytes(const char *s, size_t len, size_t p, size_t min, size_t *end)
+{
+	size_t from = p;
+	for (size_t i = p; i <= len; i++) {
+		if (i < len && ascii_alnum((unsigned char)s[i]))
+			continue;
+		if (i - from >= min) {
+			*end = i;
+			return from;
+		}
+		from = i + 1;
+	}
+	*end = len;
+	return len;
+}
+
+/* long_word() against it on random text of words and separators, each in a buffer of its
+ * own length (for the sanitizers: nothing read past it), every length to 200, minimums
+ * from 9 (the word loop) to 70 (the 32-byte blocks, for IDs of 40 and 64 less two). */
+TEST(listing_long_word)
+{
+	static const char bytes[] = "a0Zk9" " -\t/\x80";
+	for (int iter = 0; iter < 60000; iter++) {
+		size_t len = (size_t)(test_rand() % 201), min = 9 + (size_t)(test_rand() % 62);
+		size_t p = len ? (size_t)(test_rand() % (len + 1)) : 0;
+		unsigned every = 1 + (unsigned)(test_rand() % 50); /* a separator 1 in `every` */
+		char *s = malloc(len ? len : 1);
+		CHECK(s != NULL, "malloc");
+		if (!s)
+			return;
+		for (size_t i = 0; i < len; i++)
+			s[i] = test_rand() % every ? bytes[test_rand() % 5] : bytes[5 + test_rand() % 5];
+		while (p > 0 && p < len && ascii_alnum((unsigned char)s[p - 1]))
+			p--; /* at a word's start or a separator, as the callers are */
+		size_t end = 0, want_end = 0;
+		size_t got = long_word(s, len, p, min, &end), want = long_word_bytes(s, len, p, min, &want_end);
+		CHECK(got == want && (got == len || end == want_end),
+		      "long_word: len %zu, from %zu, min %zu: %zu to %zu, want %zu to %zu", len, p, min,
+		      got, end, want, want_end);
+		free(s);
+	}
 }
 
 /* Each problem's code: its stable name and class, one per kind of message. */

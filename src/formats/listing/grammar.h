@@ -157,8 +157,14 @@ HEXOID_INLINE size_t long_word(const char *s, size_t len, size_t p, size_t min, 
 	const uint64_t top = 0x8080808080808080ull;
 	size_t from = p, i = p;
 #if defined(SCAN_SSE2)
-	/* The same 32 bytes at a time where a word within them is short too. */
-	if (min > 32)
+	/* The same 32 bytes at a time where a word within them is short too; the last of
+	 * them the 32 that end at len, the bytes before i shifted out. Fewer than min bytes
+	 * hold no such word (a path, a type: most records of the formats that ask). */
+	if (min > 32) {
+		if (len - p < min) {
+			*end = len;
+			return len;
+		}
 		for (; i + 32 <= len; i += 32) {
 			uint32_t sep = scan_separators32(s + i);
 			if (!sep)
@@ -170,6 +176,20 @@ HEXOID_INLINE size_t long_word(const char *s, size_t len, size_t p, size_t min, 
 			}
 			from = i + (size_t)(31 - __builtin_clz(sep)) + 1;
 		}
+		if (i < len) {
+			uint32_t sep = scan_separators32(s + len - 32) >> (32 - (len - i));
+			if (sep) {
+				size_t first = i + (size_t)__builtin_ctz(sep);
+				if (first - from >= min) {
+					*end = first;
+					return from;
+				}
+				from = i + (size_t)(31 - __builtin_clz(sep)) + 1;
+			}
+		}
+		*end = len;
+		return len - from >= min ? from : len;
+	}
 #endif
 	for (; i + 8 <= len; i += 8) {
 		uint64_t x = scan_le64(s + i);
