@@ -874,6 +874,13 @@ TEST(listing_word_helpers)
 			g[at] = (char)v;
 			uint32_t want = 0xffff & ~(strchr(" *-./\\_|", v) && v ? 0u : 1u << at);
 			CHECK(scan_graph16(g) == want, "scan_graph16: byte %d at %d", v, at);
+			memset(g, 'q', 16);
+			g[at] = (char)v;
+			uint32_t late, name = scan_header_name16(g, &late);
+			int in_name = (v >= 'a' && v <= 'z') || (v >= '0' && v <= '9') || v == '-';
+			CHECK(name == (0xffffu & ~(in_name ? 0u : 1u << at)) &&
+				      late == (0xffffu & ~(v >= 'g' && v <= 'z' ? 0u : 1u << at)),
+			      "scan_header_name16: byte %d at %d: %04x %04x", v, at, name, late);
 		}
 #endif
 }

@@ -170,6 +170,22 @@ HEXOID_INLINE uint32_t scan_graph16(const char *p)
 }
 #endif
 
+#if defined(SCAN_SSE2)
+/* Bit i set for each byte p[i], i < 16, that may be in a header's name (a lowercase
+ * letter, a digit or '-'); in *late, each that is a letter past 'f'. */
+HEXOID_INLINE uint32_t scan_header_name16(const char *p, uint32_t *late)
+{
+	const __m128i zero = _mm_setzero_si128();
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i letter = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8('a')), _mm_set1_epi8(25)), zero);
+	__m128i digit = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8('0')), _mm_set1_epi8(9)), zero);
+	__m128i g_z = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8('g')), _mm_set1_epi8(19)), zero);
+	__m128i name = _mm_or_si128(_mm_or_si128(letter, digit), _mm_cmpeq_epi8(x, _mm_set1_epi8('-')));
+	*late = (uint32_t)_mm_movemask_epi8(g_z);
+	return (uint32_t)_mm_movemask_epi8(name);
+}
+#endif
+
 /* Bit i set for each byte p[i] == eol ('\n', or '\0' for NUL-ended records), i < 64
  * (all 64 bytes must be readable). */
 HEXOID_INLINE uint64_t newline_mask64(const char *p, char eol)

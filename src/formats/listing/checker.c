@@ -510,6 +510,16 @@ HEXOID_INLINE int fast_header(const char *s, size_t n)
 	const uint64_t top = 0x8080808080808080ull;
 	size_t i = 0;
 	uint64_t letters = 0;
+#if defined(SCAN_SSE2)
+	/* A name shorter than 16 bytes (every header git prints) in one block. */
+	if (n >= 16) {
+		uint32_t late, other = ~scan_header_name16(s, &late) & 0xffff;
+		if (other) {
+			unsigned k = (unsigned)__builtin_ctz(other);
+			return (late & ((1u << k) - 1)) && s[k] == ' ';
+		}
+	}
+#endif
 	for (; i + 8 <= n && i < 32; i += 8) {
 		uint64_t w = scan_le64(s + i);
 		uint64_t other = ~(bytes_in(w, 'a', 'z') | bytes_in(w, '0', '9') | bytes_in(w, '-', '-')) & top;
