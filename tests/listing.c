@@ -607,6 +607,10 @@ TEST(listing_fast_lines_as_the_grammar)
 		 * (37 bytes, and 38). */
 		{ HEXOID_FORMAT_BLAME, "", A " 1 1 2", "author a\n\tx\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 12 13", "previous " A " f\n\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 12345678 1234567", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 1234 123456 12345", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 123456789 123456789 12345", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 1 2 3 4", "\tx\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "author-mail <a@b.c>", B " 2 2\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "boundary", B " 2 2\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "0123-abc fix", B " 2 2\n" },
@@ -881,6 +885,12 @@ TEST(listing_word_helpers)
 			CHECK(name == (0xffffu & ~(in_name ? 0u : 1u << at)) &&
 				      late == (0xffffu & ~(v >= 'g' && v <= 'z' ? 0u : 1u << at)),
 			      "scan_header_name16: byte %d at %d: %04x %04x", v, at, name, late);
+			memset(g, '7', 16);
+			g[at] = (char)v;
+			uint32_t spaces, digits = scan_digits16(g, &spaces);
+			CHECK(digits == (0xffffu & ~(v >= '0' && v <= '9' ? 0u : 1u << at)) &&
+				      spaces == (v == ' ' ? 1u << at : 0u),
+			      "scan_digits16: byte %d at %d: %04x %04x", v, at, digits, spaces);
 		}
 #endif
 }

@@ -186,6 +186,19 @@ HEXOID_INLINE uint32_t scan_header_name16(const char *p, uint32_t *late)
 }
 #endif
 
+#if defined(SCAN_SSE2)
+/* Bit i set for each byte p[i], i < 16, that is a decimal digit; in *spaces, each that is
+ * a space. */
+HEXOID_INLINE uint32_t scan_digits16(const char *p, uint32_t *spaces)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i digit = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8('0')), _mm_set1_epi8(9)),
+				       _mm_setzero_si128());
+	*spaces = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
+	return (uint32_t)_mm_movemask_epi8(digit);
+}
+#endif
+
 /* Bit i set for each byte p[i] == eol ('\n', or '\0' for NUL-ended records), i < 64
  * (all 64 bytes must be readable). */
 HEXOID_INLINE uint64_t newline_mask64(const char *p, char eol)

@@ -784,6 +784,22 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			}
 			return fast_header(s, n) ? REC_NONE : 0;
 		}
+#if defined(SCAN_SSE2)
+		/* Up to 16 bytes of numbers (all but absurd line counts): the line's last 16
+		 * bytes, those of the ID shifted out, must be digits and one or two single
+		 * spaces, a digit first and last. */
+		if (n - hexsz - 1 <= 16) {
+			unsigned r = (unsigned)(n - hexsz - 1);
+			uint32_t sp, d = scan_digits16(s + n - 16, &sp) >> (16 - r);
+			sp >>= 16 - r;
+			uint32_t more = sp & (sp - 1); /* a second space */
+			if ((d | sp) != (1u << r) - 1 || !(d & 1) || !(d >> (r - 1) & 1) || (sp & sp >> 1) ||
+			    !sp || (more & (more - 1)))
+				return 0;
+			*statep = BLAME_IN;
+			return REC_FAST;
+		}
+#endif
 		size_t d1 = fast_number(s, hexsz + 1, n);
 		if (!d1 || s[d1] != ' ')
 			return 0;
