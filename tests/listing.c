@@ -528,6 +528,7 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_PACK_OBJECTS, "-" A "\n", "-" B, "-" A "\n" B "\n" },
 		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " commit 245", NULL },
 		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " tag 12 30 " A, NULL },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " blob 123456789 12345678 " A, NULL },
 		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "040000 tree " B "\td/e", NULL },
 		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "100644 blob " B "      12\tf", NULL },
 		{ HEXOID_FORMAT_LS_TREE_Z, "100644 blob " A "\tf\n", "160000 commit " B "\tsm", NULL },
@@ -557,6 +558,9 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_FSCK, "root " A "\n", "tagged commit " A " (v1) in " B, NULL },
 		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " tag    136 128 12", NULL },
 		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 " A, NULL },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " blob   123456789 1234567 123456789012", NULL },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " tree   2 1 12 12345678901 " A, NULL },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " tree   2 1 123456789 1234567890 " A, NULL },
 		/* A summary line that looks like a delta's: "...: ok" ends it. */
 		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 4b825dc642cb6eb9a060e54bf8d69288fbe: ok", NULL },
 		{ HEXOID_FORMAT_BUNDLE, "# v2 git bundle\n" A " HEAD\n", B " refs/heads/main", NULL },

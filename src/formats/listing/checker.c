@@ -457,6 +457,44 @@ HEXOID_INLINE size_t fast_number(const char *s, size_t p, size_t n)
 	return q > p ? q : 0;
 }
 
+/*
+ * s[b, e) (b < e, within the line): numbers of 1 to 20 digits, one space apart? Returns
+ * how many (0: not such), with where the last begins in *last. Up to 16 bytes (the
+ * numbers git prints after an ID: sizes, offsets, line counts) are one block's digit and
+ * space masks, the bytes before b shifted out: digits and single spaces, a digit first
+ * and last, with no loop whose length is the numbers' for the branch predictor to miss.
+ */
+HEXOID_INLINE unsigned fast_numbers(const char *s, size_t b, size_t e, size_t *last)
+{
+#if defined(SCAN_SSE2)
+	if (e - b <= 16 && e >= 16) {
+		unsigned r = (unsigned)(e - b);
+		uint32_t sp, d = scan_digits16(s + e - 16, &sp) >> (16 - r);
+		sp >>= 16 - r;
+		if ((d | sp) != (1u << r) - 1 || !(d & 1) || !(d >> (r - 1) & 1) || (sp & sp >> 1))
+			return 0;
+		*last = sp ? b + 32 - (size_t)__builtin_clz(sp) : b;
+		sp = sp - (sp >> 1 & 0x5555); /* its bits counted (without POPCNT, not in SSE2) */
+		sp = (sp & 0x3333) + (sp >> 2 & 0x3333);
+		sp = (sp + (sp >> 4)) & 0x0f0f;
+		return 1 + ((sp + (sp >> 8)) & 0x1f);
+	}
+#endif
+	unsigned count = 0;
+	for (size_t p = b;;) {
+		size_t q = fast_number(s, p, e);
+		if (!q)
+			return 0;
+		count++;
+		*last = p;
+		if (q == e)
+			return count;
+		if (s[q] != ' ')
+			return 0;
+		p = q + 1;
+	}
+}
+
 /* Per byte of w, the top bit where the byte is a space (exact: no borrow into a byte
  * that is not one). */
 HEXOID_INLINE uint64_t space_bytes(uint64_t w)
@@ -701,15 +739,11 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		if (state == BATCH_PLAIN || s[hexsz] != ' ' || !t || s[space] != ' ' ||
 		    n < space + 5 + hexsz)
 			return 0;
-		size_t d1 = fast_number(s, space + 1, n);
-		if (!d1 || s[d1] != ' ')
+		size_t second, e = n - hexsz - 1;
+		if (s[e] != ' ' || fast_numbers(s, space + 1, e, &second) != 2 ||
+		    !scan_all_hex(s + e + 1, hexsz))
 			return 0;
-		size_t d2 = fast_number(s, d1 + 1, n);
-		if (!d2 || s[d2] != ' ' || n != d2 + 1 + hexsz)
-			return 0;
-		if (!scan_all_hex(s + d2 + 1, hexsz))
-			return 0;
-		col[1] = (unsigned char)(d2 + 1);
+		col[1] = (unsigned char)(e + 1);
 		return REC_FAST2_END;
 	}
 	case HEXOID_FORMAT_LS_TREE: /* <mode> <type> <oid>[ <size>]TAB<path> */
@@ -784,29 +818,9 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 			}
 			return fast_header(s, n) ? REC_NONE : 0;
 		}
-#if defined(SCAN_SSE2)
-		/* Up to 16 bytes of numbers (all but absurd line counts): the line's last 16
-		 * bytes, those of the ID shifted out, must be digits and one or two single
-		 * spaces, a digit first and last. */
-		if (n - hexsz - 1 <= 16) {
-			unsigned r = (unsigned)(n - hexsz - 1);
-			uint32_t sp, d = scan_digits16(s + n - 16, &sp) >> (16 - r);
-			sp >>= 16 - r;
-			uint32_t more = sp & (sp - 1); /* a second space */
-			if ((d | sp) != (1u << r) - 1 || !(d & 1) || !(d >> (r - 1) & 1) || (sp & sp >> 1) ||
-			    !sp || (more & (more - 1)))
-				return 0;
-			*statep = BLAME_IN;
-			return REC_FAST;
-		}
-#endif
-		size_t d1 = fast_number(s, hexsz + 1, n);
-		if (!d1 || s[d1] != ' ')
-			return 0;
-		size_t d2 = fast_number(s, d1 + 1, n);
-		if (!d2 || (d2 != n && s[d2] != ' '))
-			return 0;
-		if (d2 != n && fast_number(s, d2 + 1, n) != n)
+		size_t last;
+		unsigned count = fast_numbers(s, hexsz + 1, n, &last);
+		if (count != 2 && count != 3)
 			return 0;
 		*statep = BLAME_IN;
 		return REC_FAST;
@@ -1051,21 +1065,15 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		for (size_t i = k + t; i <= k + 6; i++)
 			if (s[i] != ' ')
 				return 0;
-		size_t d1 = fast_number(s, k + 7, n);
-		if (!d1 || s[d1] != ' ')
+		/* Three numbers end the line; or four (the last, the depth, of at most 10
+		 * digits) and the base's ID, which is the engine's to judge. A line that
+		 * could be both (numbers of more than 40 bytes) is the grammar's. */
+		size_t last, e = n - hexsz - 1;
+		if (n < k + 15 + hexsz || s[e] != ' ')
+			return fast_numbers(s, k + 7, n, &last) == 3 ? REC_FAST : 0;
+		if (fast_numbers(s, k + 7, e, &last) != 4 || e - last > 10)
 			return 0;
-		size_t d2 = fast_number(s, d1 + 1, n);
-		if (!d2 || s[d2] != ' ')
-			return 0;
-		size_t d3 = fast_number(s, d2 + 1, n);
-		if (d3 == n)
-			return REC_FAST;
-		if (!d3 || s[d3] != ' ')
-			return 0;
-		size_t d4 = fast_number(s, d3 + 1, n); /* the depth: at most 10 digits */
-		if (!d4 || d4 - d3 > 11 || s[d4] != ' ' || n != d4 + 1 + hexsz)
-			return 0;
-		col[1] = (unsigned char)(d4 + 1);
+		col[1] = (unsigned char)(e + 1);
 		return REC_FAST2_END;
 	}
 	case HEXOID_FORMAT_BUNDLE: /* among the refs: <oid> <ref>, -<oid>[ <subject>] */
