@@ -578,6 +578,33 @@ HEXOID_INLINE int fast_header(const char *s, size_t n)
 	return letters && i < 38 && (i == n || s[i] == ' ');
 }
 
+/* How many bytes the line s[0, n) begins with that git log --graph draws with
+ * (" *-./\\_|"); room bytes are readable from s. Sixteen at once where the buffer has
+ * them (those past a shorter line's end taken for its end): no loop that ends at a
+ * different byte on each line for the branch predictor to miss. */
+HEXOID_INLINE size_t graph_width(const char *s, size_t n, size_t room)
+{
+	const uint64_t marks = 1ull << 0 | 1ull << 10 | 1ull << 13 | 1ull << 14 | 1ull << 15 |
+			       1ull << 60 | 1ull << 63; /* " *-./\\_" from ' ' */
+	size_t p = 0;
+#if defined(SCAN_SSE2)
+	if (room >= 16) {
+		uint32_t g = (~scan_graph16(s) | (n < 16 ? 0xffffu << n : 0)) & 0xffff;
+		if (g)
+			return (size_t)__builtin_ctz(g);
+		p = 16;
+	}
+#else
+	(void)room;
+#endif
+	for (; p < n; p++) {
+		unsigned b = (unsigned char)s[p] - ' ';
+		if (!(b < 64 && (marks >> b & 1)) && s[p] != '|')
+			break;
+	}
+	return p;
+}
+
 /* ls-files --stage: <mode> <oid> <stage>TAB<path>. */
 HEXOID_INLINE unsigned fast_ls_files(const char *s, size_t n, size_t hexsz, unsigned char *col)
 {
@@ -669,12 +696,14 @@ HEXOID_INLINE unsigned fast_export(const char *s, size_t n, size_t hexsz, unsign
  * with their 0-based columns in col[], or 0 when the grammar must look. Never wrong the
  * other way: a line it takes is such a line, with its IDs where the grammar has them
  * (whether their digits are good is the engine's to say), and leaves the format's state
- * (*statep, written only for a line it takes) as the grammar would. Reads only s[0, n];
- * every test stops at the end of the line. A fast-export line "data <n>" sets *data to
- * n (the block that follows, for the checker to skip).
+ * (*statep, written only for a line it takes) as the grammar would. Reads only s[0, n]
+ * (and, for a block of 16 bytes, s[0, room): the caller's buffer from s); every test
+ * stops at the end of the line. A fast-export line "data <n>" sets *data to n (the
+ * block that follows, for the checker to skip).
  */
-HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hexoid_format format,
-				 unsigned *statep, unsigned char *col, unsigned long long *data)
+HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t hexsz,
+				 enum hexoid_format format, unsigned *statep, unsigned char *col,
+				 unsigned long long *data)
 {
 	unsigned state = *statep;
 	col[0] = 0;
@@ -772,22 +801,7 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t hexsz, enum hex
 		/* The graph, then one to three IDs (fast_ids' shape, id_fields reads them
 		 * so), or nothing after it; none of the graph's bytes is a hex digit. The
 		 * IDs' columns must fit col[]. */
-		const uint64_t marks = 1ull << 0 | 1ull << 10 | 1ull << 13 | 1ull << 14 | 1ull << 15 |
-				       1ull << 60 | 1ull << 63; /* " *-./\\_" from ' ' */
-		size_t p = 0;
-#if defined(SCAN_SSE2)
-		/* Sixteen bytes at once where the line has them: no loop that ends at a
-		 * different byte on each line for the branch predictor to miss. */
-		if (n >= 16) {
-			uint32_t g = ~scan_graph16(s) & 0xffff;
-			p = g ? (size_t)__builtin_ctz(g) : 16;
-		}
-#endif
-		for (; p < n; p++) {
-			unsigned b = (unsigned char)s[p] - ' ';
-			if (!(b < 64 && (marks >> b & 1)) && s[p] != '|')
-				break;
-		}
+		size_t p = graph_width(s, n, room);
 		if (!p)
 			return 0;
 		if (p == n)
@@ -1207,7 +1221,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			uint32_t rel = (uint32_t)(l->lineno - l->batch_line), first = rel;
 			unsigned kind;
 			while (nitems + 8 <= BATCH && rel < REL_LIMIT &&
-			       (kind = fast_kind(buf + p, nl - p, hexsz, format, &state, col, &data))) {
+			       (kind = fast_kind(buf + p, nl - p, len - p, hexsz, format, &state, col, &data))) {
 				if (kind != REC_NONE)
 					l->recs[nrecs++] = rel << REC_SHIFT | kind;
 				rel++;
@@ -1237,7 +1251,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 		/* One line: a fast line when the batch is full, or one for the grammar. */
 		const char *s = buf + p;
 		size_t n = nl - p;
-		unsigned kind = fast_kind(s, n, hexsz, format, &state, col, &data);
+		unsigned kind = fast_kind(s, n, len - p, hexsz, format, &state, col, &data);
 		if (kind) {
 			if (l->nitems + 8 > BATCH || l->lineno - l->batch_line >= REL_LIMIT)
 				flush(l);
