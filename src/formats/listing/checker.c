@@ -1217,10 +1217,14 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 			 * the stores of IDs into packed, which may be any byte of *l as far as
 			 * it knows. Lines with no ID make no record, but count towards
 			 * REL_LIMIT. */
-			size_t nitems = l->nitems, nslots = l->nslots, nrecs = l->nrecs;
+			size_t nslots = l->nslots, nrecs = l->nrecs;
 			uint32_t rel = (uint32_t)(l->lineno - l->batch_line), first = rel;
 			unsigned kind;
-			while (nitems + 8 <= BATCH && rel < REL_LIMIT &&
+			/* nitems + 8 <= BATCH, where nitems is nslots and the grammar's items
+			 * (which fast lines do not add to): one count fewer to carry. */
+			const ptrdiff_t extra = (ptrdiff_t)(l->nitems - l->nslots);
+			const ptrdiff_t last_slot = (ptrdiff_t)BATCH - 8 - extra;
+			while ((ptrdiff_t)nslots <= last_slot && rel < REL_LIMIT &&
 			       (kind = fast_kind(buf + p, nl - p, len - p, hexsz, format, &state, col, &data))) {
 				if (kind != REC_NONE)
 					l->recs[nrecs++] = rel << REC_SHIFT | kind;
@@ -1229,13 +1233,12 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 					l->slot_col[nslots] = col[k];
 					scan_copy_id(l->packed + nslots++ * hexsz, buf + p + col[k], hexsz);
 				}
-				nitems += kind >> 1;
 				p = nl + 1;
 				if (p == len || (format == HEXOID_FORMAT_FAST_EXPORT && data))
 					break;
 				nl = scan_next(&sc);
 			}
-			l->nitems = nitems;
+			l->nitems = nslots + (size_t)extra;
 			l->nslots = nslots;
 			l->nrecs = nrecs;
 			l->state = state;
