@@ -529,6 +529,8 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " commit 245", NULL },
 		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " tag 12 30 " A, NULL },
 		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " blob 123456789 12345678 " A, NULL },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 12 30 " B "\n", B " commit 245 160 " A, B " tree 1 2 " A "\n" },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 12 30 " B "\n", B " blob 1234567", B " tree 1 2 " A "\n" },
 		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "040000 tree " B "\td/e", NULL },
 		{ HEXOID_FORMAT_LS_TREE, "100644 blob " A "\tf\n", "100644 blob " B "      12\tf", NULL },
 		{ HEXOID_FORMAT_LS_TREE_Z, "100644 blob " A "\tf\n", "160000 commit " B "\tsm", NULL },

@@ -749,24 +749,34 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t he
 			   6 * (size_t)((w == WORD4('c', 'o', 'm', 'm')) &
 					(scan_le16(s + hexsz + 5) == ('i' | 't' << 8)));
 		size_t space = hexsz + 1 + t; /* where the space before the size must be */
+		if (state != BATCH_PLAIN)
+			goto deltabase;
 		/* The size: the line's last byte that is not a digit must be that space.
 		 * Looking at the last 16 bytes (n >= 46) takes sizes of up to 15 digits;
 		 * longer ones go to the grammar. */
+#if defined(SCAN_SSE2)
+		uint32_t spaces, other = ~scan_digits16(s + n - 16, &spaces) & 0xffff;
+		size_t last = other ? n - 16 + (size_t)(31 - __builtin_clz(other)) : 0;
+#else
 		uint64_t last8 = nondigits(scan_le64(s + n - 8));
 		uint64_t prev8 = nondigits(scan_le64(s + n - 16));
 		size_t last = last8 ? n - 8 + (size_t)(63 - __builtin_clzll(last8)) / 8
 			    : prev8 ? n - 16 + (size_t)(63 - __builtin_clzll(prev8)) / 8
 				    : 0;
+#endif
 		int ok = (s[hexsz] == ' ') & (t != 0) & (last == space) & (s[last] == ' ') &
 			 (space + 1 < n);
 		/* The first such line goes to the grammar: it tells that the listing has
 		 * no %(deltabase) (BATCH_PLAIN). */
-		if (ok)
-			return state == BATCH_PLAIN ? REC_FAST : 0;
+		return ok ? REC_FAST : 0;
+	deltabase:
 		/* <oid> <type> <size> <size> <deltabase>, the deltabase all hex digits (as
-		 * the grammar's surest shape of an ID: so its sizes_follow() is true). */
-		if (state == BATCH_PLAIN || s[hexsz] != ' ' || !t || s[space] != ' ' ||
-		    n < space + 5 + hexsz)
+		 * the grammar's surest shape of an ID: so its sizes_follow() is true). (No
+		 * line has both shapes: this one's type ends 41 bytes or more before its
+		 * last 16, where the one above has its type's space. So a line of that
+		 * shape, which goes to the grammar in any other state, goes there from
+		 * here too.) */
+		if (s[hexsz] != ' ' || !t || s[space] != ' ' || n < space + 5 + hexsz)
 			return 0;
 		size_t second, e = n - hexsz - 1;
 		if (s[e] != ' ' || fast_numbers(s, space + 1, e, &second) != 2 ||
