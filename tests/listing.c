@@ -548,6 +548,10 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", "^" B, NULL },
 		{ HEXOID_FORMAT_PACKED_REFS, A " refs/heads/m\n", B " refs/tags/v1", NULL },
 		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/tags/v1^{}", NULL },
+		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/heads/abcde", NULL },
+		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/heads/abcdef", NULL },
+		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/heads/abcdefghijklmnopqrstu", NULL },
+		{ HEXOID_FORMAT_LS_REMOTE, A "\trefs/heads/m\n", B "\trefs/heads/abcdefghijklmnopqrstuv", NULL },
 		{ HEXOID_FORMAT_PROMISOR, A " refs/heads/m\n", B " HEAD", NULL },
 		{ HEXOID_FORMAT_LS_REMOTE, A "\tHEAD\n", B "\trefs/heads/main", NULL },
 		{ HEXOID_FORMAT_REFLOG, A " " B " a <a@b> 1 +0000\tm\n", B " " A " b <b@c> 2 +0100\tcommit: x", NULL },
@@ -791,6 +795,74 @@ TEST(listing_fast_lines_as_the_grammar)
 #undef G50
 }
 
+/* How many lines of lead, then line (unless NULL), then tail the grammar reads. */
+static unsigned long long grammar_lines(enum hexoid_format format, const char *lead,
+					const char *line, const char *tail)
+{
+	static char text[1024];
+	static struct record r;
+	char eol = z_format(format) ? '\0' : '\n';
+	int n = snprintf(text, sizeof(text), "%s%s%s%s", lead, line ? line : "", line ? "\n" : "",
+			 tail);
+	for (int i = 0; i < n; i++)
+		if (text[i] == '\n')
+			text[i] = eol;
+	memset(&r, 0, sizeof(r));
+	struct hexoid_listing *l = hexoid_listing_new(format, 0, HEXOID_LOWER, note_problem, NULL, &r);
+	hexoid_listing_feed(l, text, (size_t)n);
+	hexoid_listing_finish(l);
+	unsigned long long got = l->grammar_lines;
+	CHECK(!r.len, "%s: '%s' is no good listing:\n%s", hexoid_format_name(format), text, r.text);
+	hexoid_listing_free(l);
+	return got;
+}
+
+/* Lines the fast lines must take, in each state they are met in (a line declined goes to
+ * the grammar, which reports the same: only this test sees a fast path lost). */
+TEST(listing_fast_lines_taken)
+{
+#define A "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+#define B "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+	static const struct {
+		enum hexoid_format format;
+		const char *lead, *line, *tail;
+	} cases[] = {
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " commit 245", "" },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 1\n", B " blob 123456789012345", "" },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 12 30 " B "\n", B " commit 245 160 " A, "" },
+		{ HEXOID_FORMAT_BATCH_CHECK, A " blob 12 30 " B "\n", B " tree 1234567 1234567 " A, "" },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " tag    136 128 12", "" },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " commit 245 160 12 1 " A, "" },
+		{ HEXOID_FORMAT_VERIFY_PACK, A " blob   52 59 3151\n", B " blob   12345 123 1234567 1234567890 " A, "" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 12 13", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 1 1 1", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 1234567 12345678", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 123456789 123456789 12345", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "author-mail <a@example.com>", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "committer-tz +0000", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "summary x", "\tx\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "| * " B, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "|\\", "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "| | | | | | | | * " B, "* " A "\n" },
+		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/tags/v1", "" },
+		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/heads/abcde", "" },
+		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/heads/abcdef", "" },
+		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/heads/abcdefghijklmnopqrstu", "" },
+		{ HEXOID_FORMAT_SHOW_REF, A " refs/heads/m\n", B " refs/heads/abcdefghijklmnopqrstuv", "" },
+		{ HEXOID_FORMAT_PRETTY_RAW, "commit " A "\ntree " B "\n", "committer C O Mitter <c@example.com> 1 +0000", "\nmessage\n" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\nAuto-merging\n", "Auto-merging f", "" },
+		{ HEXOID_FORMAT_MERGE_TREE_Z, A "\n\n1\nf\nCONFLICT (contents)\n", "CONFLICT (content): Merge conflict in a/rather/long/path/name/here.c", "" },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		unsigned long long with = grammar_lines(cases[k].format, cases[k].lead, cases[k].line, cases[k].tail);
+		unsigned long long without = grammar_lines(cases[k].format, cases[k].lead, NULL, cases[k].tail);
+		CHECK(with == without, "%s: '%s' went to the grammar", hexoid_format_name(cases[k].format),
+		      cases[k].line);
+	}
+#undef A
+#undef B
+}
+
 /* AUTO on shapes whose first lines look like another format's: rev-list --parents of a
  * history that begins with more merges than AUTO probes (three IDs a line, as a reflog
  * has before its identity), then ordinary commits; and --objects whose commits outlast
@@ -891,6 +963,10 @@ TEST(listing_word_helpers)
 			CHECK(name == (0xffffu & ~(in_name ? 0u : 1u << at)) &&
 				      late == (0xffffu & ~(v >= 'g' && v <= 'z' ? 0u : 1u << at)),
 			      "scan_header_name16: byte %d at %d: %04x %04x", v, at, name, late);
+			memset(g, 'r', 16);
+			g[at] = (char)v;
+			CHECK(scan_blanks16(g) == (v == ' ' || v == '\t' ? 1u << at : 0u),
+			      "scan_blanks16: byte %d at %d", v, at);
 			memset(g, '7', 16);
 			g[at] = (char)v;
 			uint32_t spaces, digits = scan_digits16(g, &spaces);

@@ -199,6 +199,16 @@ HEXOID_INLINE uint32_t scan_digits16(const char *p, uint32_t *spaces)
 }
 #endif
 
+#if defined(SCAN_SSE2)
+/* Bit i set for each byte p[i], i < 16, that is a space or a tab. */
+HEXOID_INLINE uint32_t scan_blanks16(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	return (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+							_mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
+}
+#endif
+
 /* Bit i set for each byte p[i] == eol ('\n', or '\0' for NUL-ended records), i < 64
  * (all 64 bytes must be readable). */
 HEXOID_INLINE uint64_t newline_mask64(const char *p, char eol)

@@ -64,6 +64,8 @@ struct hexoid_listing {
 	void *ctx;
 	int stopped;
 	struct hexoid_listing_stats stats;
+	unsigned long long grammar_lines; /* lines the grammar read (the tests hold the fast
+					     lines to taking the lines they must) */
 	unsigned long long lineno; /* of the next line, 1-based */
 	char eol;                  /* what ends a record: '\n', or '\0' for the -z formats */
 	unsigned state;            /* the format's own, from line to line (0 at the start) */
