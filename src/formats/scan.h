@@ -76,28 +76,31 @@ HEXOID_INLINE void scan_copy_id(char *dst, const char *src, size_t len)
 #endif
 }
 
+#if defined(SCAN_SSE2)
+/* For each byte of the 16 at p: 0 if it is a hex digit (either case), else how far it is
+ * over the bounds of both kinds (the constants are the callers', kept in registers). */
+HEXOID_INLINE __m128i scan_hex_over(const char *p, __m128i zero, __m128i a, __m128i nine,
+				    __m128i five, __m128i fold)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	return _mm_min_epu8(_mm_subs_epu8(_mm_sub_epi8(x, zero), nine),
+			    _mm_subs_epu8(_mm_sub_epi8(_mm_or_si128(x, fold), a), five));
+}
+#endif
+
 /* Are the len bytes at p (len 40 or 64: a multiple of 8, at least 16) all hex digits,
  * either case? Sixteen bytes at a time, the last sixteen overlapping. */
 HEXOID_INLINE int scan_all_hex(const char *p, size_t len)
 {
 #if defined(SCAN_SSE2)
 	/* Unsigned: x - '0' <= 9 for a digit, (x | 0x20) - 'a' <= 5 for a letter; the
-	 * smaller of the two amounts over those bounds is 0 exactly for a hex digit. The
-	 * blocks' amounts are or'ed and tested once, and the loop is written out for each
-	 * length: GCC kept it a loop. */
+	 * smaller of the two amounts over those bounds is 0 exactly for a hex digit. Each
+	 * block is loaded once (GCC loaded it twice from one expression), the blocks'
+	 * amounts are or'ed and tested once, and the loop is written out for each length:
+	 * GCC kept it a loop. */
 	const __m128i fold = _mm_set1_epi8(0x20), zero = _mm_set1_epi8('0'),
 		      a = _mm_set1_epi8('a'), nine = _mm_set1_epi8(9), five = _mm_set1_epi8(5);
-#define SCAN_HEX_OVER(at)                                                                  \
-	_mm_min_epu8(                                                                      \
-		_mm_subs_epu8(_mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + (at))), \
-					   zero),                                          \
-			      nine),                                                       \
-		_mm_subs_epu8(                                                             \
-			_mm_sub_epi8(_mm_or_si128(_mm_loadu_si128(                         \
-							  (const __m128i *)(const void *)(p + (at))), \
-						  fold),                                   \
-				     a),                                                   \
-			five))
+#define SCAN_HEX_OVER(at) scan_hex_over(p + (at), zero, a, nine, five, fold)
 	__m128i over = _mm_or_si128(SCAN_HEX_OVER(0), SCAN_HEX_OVER(16));
 	if (len == 40) {
 		over = _mm_or_si128(over, SCAN_HEX_OVER(24));
