@@ -453,10 +453,10 @@ HEXOID_INLINE size_t fast_number(const char *s, size_t p, size_t n)
 		}
 		q += 8;
 	}
-	if (q + 8 > n && n >= 8) {
-		/* Fewer than 8 bytes left (a number that ends the line): the line's last 8
-		 * bytes, the ones before q shifted out. No loop whose length is the number's,
-		 * which the branch predictor cannot learn when it varies line to line. */
+	if (q < n && q + 8 > n && n >= 8) {
+		/* 1 to 7 bytes left (a number that ends the line): the line's last 8 bytes,
+		 * the ones before q shifted out. No loop whose length is the number's, which
+		 * the branch predictor cannot learn when it varies line to line. */
 		uint64_t nd = nondigits(scan_le64(s + n - 8)) >> (8 * (q - (n - 8)));
 		q = nd ? q + (size_t)__builtin_ctzll(nd) / 8 : n;
 		if (q - p > 20)
