@@ -1,6 +1,7 @@
 /*
- * Helpers for the listing checker's hot loop: finding newlines 64 bytes at a time, and
- * little-endian loads for reading small fixed fields of a line as words.
+ * Helpers for the listing checker's hot loop: finding newlines 64 bytes at a time,
+ * testing IDs and fields 16 bytes at a time, and little-endian loads for reading small
+ * fixed fields of a line as words.
  *
  * This folder is compiled without -m flags, so only what every CPU of the architecture
  * has is used: SSE2 on x86-64, NEON on little-endian AArch64, and plain 64-bit words
@@ -157,13 +158,24 @@ HEXOID_INLINE uint32_t scan_separators32(const char *p)
 #endif
 
 #if defined(SCAN_SSE2)
-/* Bit i set for each byte p[i], i < 16, that git log --graph draws with: " *-./\\_|". */
+/*
+ * Class masks of 16 bytes, for the fields the fast lines read whole: bit i of each is
+ * byte p[i]'s (all 16 must be readable). SSE2 only: elsewhere the fast lines read the
+ * same fields a word or a byte at a time.
+ */
+
+/* Bytes within [lo, lo + span], unsigned. */
+HEXOID_INLINE __m128i scan_in16(__m128i x, char lo, char span)
+{
+	return _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8(lo)), _mm_set1_epi8(span)),
+			      _mm_setzero_si128());
+}
+
+/* The bytes git log --graph draws with: " *-./\\_|" ('-', '.' and '/' are 0x2d to 0x2f). */
 HEXOID_INLINE uint32_t scan_graph16(const char *p)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	/* '-', '.' and '/' are 0x2d to 0x2f: x - 0x2d, unsigned, at most 2 */
-	__m128i g = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8('-')), _mm_set1_epi8(2)),
-				   _mm_setzero_si128());
+	__m128i g = scan_in16(x, '-', 2);
 	g = _mm_or_si128(g, _mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
 	g = _mm_or_si128(g, _mm_cmpeq_epi8(x, _mm_set1_epi8('*')));
 	g = _mm_or_si128(g, _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
@@ -171,39 +183,27 @@ HEXOID_INLINE uint32_t scan_graph16(const char *p)
 	g = _mm_or_si128(g, _mm_cmpeq_epi8(x, _mm_set1_epi8('|')));
 	return (uint32_t)_mm_movemask_epi8(g);
 }
-#endif
 
-#if defined(SCAN_SSE2)
-/* Bit i set for each byte p[i], i < 16, that may be in a header's name (a lowercase
- * letter, a digit or '-'); in *late, each that is a letter past 'f'. */
+/* The bytes that may be in a header's name (a lowercase letter, a digit or '-'); in
+ * *late, those that are a letter past 'f'. */
 HEXOID_INLINE uint32_t scan_header_name16(const char *p, uint32_t *late)
 {
-	const __m128i zero = _mm_setzero_si128();
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i letter = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8('a')), _mm_set1_epi8(25)), zero);
-	__m128i digit = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8('0')), _mm_set1_epi8(9)), zero);
-	__m128i g_z = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8('g')), _mm_set1_epi8(19)), zero);
-	__m128i name = _mm_or_si128(_mm_or_si128(letter, digit), _mm_cmpeq_epi8(x, _mm_set1_epi8('-')));
-	*late = (uint32_t)_mm_movemask_epi8(g_z);
+	__m128i name = _mm_or_si128(_mm_or_si128(scan_in16(x, 'a', 25), scan_in16(x, '0', 9)),
+				    _mm_cmpeq_epi8(x, _mm_set1_epi8('-')));
+	*late = (uint32_t)_mm_movemask_epi8(scan_in16(x, 'g', 19));
 	return (uint32_t)_mm_movemask_epi8(name);
 }
-#endif
 
-#if defined(SCAN_SSE2)
-/* Bit i set for each byte p[i], i < 16, that is a decimal digit; in *spaces, each that is
- * a space. */
+/* The decimal digits; in *spaces, the spaces. */
 HEXOID_INLINE uint32_t scan_digits16(const char *p, uint32_t *spaces)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i digit = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8('0')), _mm_set1_epi8(9)),
-				       _mm_setzero_si128());
 	*spaces = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')));
-	return (uint32_t)_mm_movemask_epi8(digit);
+	return (uint32_t)_mm_movemask_epi8(scan_in16(x, '0', 9));
 }
-#endif
 
-#if defined(SCAN_SSE2)
-/* Bit i set for each byte p[i], i < 16, that is a space or a tab. */
+/* The spaces and tabs. */
 HEXOID_INLINE uint32_t scan_blanks16(const char *p)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
