@@ -468,6 +468,15 @@ HEXOID_INLINE size_t fast_number(const char *s, size_t p, size_t n)
 	return q > p ? q : 0;
 }
 
+/* The set bits of m (no popcnt instruction: this folder has no -m flags). */
+HEXOID_INLINE size_t bit_count(uint64_t m)
+{
+	m -= (m >> 1) & 0x5555555555555555ull;
+	m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+	m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (size_t)((m * 0x0101010101010101ull) >> 56);
+}
+
 /*
  * s[b, e) (b < e, within the line): numbers of 1 to 20 digits, one space apart? Returns
  * how many (0: not such), with where the last begins in *last. Up to 16 bytes (the
@@ -485,10 +494,7 @@ HEXOID_INLINE unsigned fast_numbers(const char *s, size_t b, size_t e, size_t *l
 		if ((d | sp) != (1u << r) - 1 || !(d & 1) || !(d >> (r - 1) & 1) || (sp & sp >> 1))
 			return 0;
 		*last = sp ? b + 32 - (size_t)__builtin_clz(sp) : b;
-		sp = sp - (sp >> 1 & 0x5555); /* its bits counted (without POPCNT, not in SSE2) */
-		sp = (sp & 0x3333) + (sp >> 2 & 0x3333);
-		sp = (sp + (sp >> 4)) & 0x0f0f;
-		return 1 + ((sp + (sp >> 8)) & 0x1f);
+		return 1 + (unsigned)bit_count(sp);
 	}
 #endif
 	unsigned count = 0;
@@ -1630,15 +1636,6 @@ static int need_carry(struct hexoid_listing *l)
 	if (!l->carry && !(l->carry = malloc(MAX_LINE)))
 		l->stopped = 1;
 	return !l->stopped;
-}
-
-/* The set bits of m (no popcnt instruction: this folder has no -m flags). */
-HEXOID_INLINE size_t bit_count(uint64_t m)
-{
-	m -= (m >> 1) & 0x5555555555555555ull;
-	m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
-	m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
-	return (size_t)((m * 0x0101010101010101ull) >> 56);
 }
 
 /* The bytes of a data block at the start of buf[0, len): how many there are; the lines
