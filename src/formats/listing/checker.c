@@ -1045,11 +1045,19 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t he
 			       ? REC_FAST
 			       : 0;
 	case HEXOID_FORMAT_MARKS: { /* :<mark> <oid> */
-		if (s[0] != ':')
+		/* The ID ends the line, so the space before it is at d and the mark is
+		 * s[1, d): 1 to 20 digits, for a short mark one block's digit mask. */
+		size_t d = n - hexsz - 1;
+		if (n < hexsz + 3 || s[0] != ':' || s[d] != ' ')
 			return 0;
-		size_t d = fast_number(s, 1, n);
 		col[0] = (unsigned char)(d + 1);
-		return d && s[d] == ' ' && n == d + 1 + hexsz ? REC_FAST_END : 0;
+#if defined(SCAN_SSE2)
+		if (d <= 16) {
+			uint32_t sp, mark = (1u << d) - 2; /* bits 1 to d - 1 */
+			return (scan_digits16(s, &sp) & mark) == mark ? REC_FAST_END : 0;
+		}
+#endif
+		return fast_number(s, 1, n) == d ? REC_FAST_END : 0;
 	}
 	case HEXOID_FORMAT_SHOW_INDEX: { /* <offset> <oid>[ (<crc32>)] */
 		size_t d = fast_number(s, 0, n), e = d + 1 + hexsz;
