@@ -95,8 +95,16 @@ THREADS := -pthread
 # with OpenSSL's libcrypto.
 LIBS := -ldeflate -lz -lcrypto $(THREADS)
 # The command opens libcrypto at its first hash instead (cli/crypto.c; src/pack/crypto.h
-# says why), so it does not link it.
-CLI_LIBS := -ldeflate -lz -ldl $(THREADS)
+# says why), so it does not link it. It links libdeflate and zlib statically where the
+# compiler finds their archives (Debian's -dev packages have them): two shared libraries
+# fewer to map and relocate at every start, a tenth of what a run on an empty listing
+# costs. CLI_STATIC_DEPS=0 links them shared (a distribution that patches zlib in place).
+CLI_STATIC_DEPS ?= 1
+ifeq ($(CLI_STATIC_DEPS),1)
+CLI_ARCHIVES := $(shell a=$$($(CC) -print-file-name=libdeflate.a); \
+	z=$$($(CC) -print-file-name=libz.a); [ -f "$$a" ] && [ -f "$$z" ] && echo "$$a $$z")
+endif
+CLI_LIBS := $(or $(CLI_ARCHIVES),-ldeflate -lz) -ldl $(THREADS)
 
 DEPS_STAMP := $(BUILD)/.deps-core
 ifeq ($(NODEPS),1)
