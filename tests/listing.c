@@ -606,6 +606,9 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "*-._ " B "\t" A " " B, "* " A "\n" },
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "* | " B " ", "* " A "\n" },
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "*\t" B, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "| * " B, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "* " B, NULL },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "*-. " B, "|\\\n" },
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "| |\\  \\ /", "* " A "\n" },
 		/* IDs past the columns a fast line keeps, and just within them. */
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", G50 G50 G50 G50 G50 G10 "* " B, NULL },

@@ -557,6 +557,31 @@ HEXOID_INLINE unsigned fast_ids(const char *s, size_t p, size_t n, size_t hexsz,
 	return 0;
 }
 
+/*
+ * What the grammar's id_fields() reads from s[p] to the line's end, when that is one to
+ * three fields of exactly hexsz bytes each, one blank apart, none beginning with a blank:
+ * it takes each field's bytes as an ID whatever they hold (an abbreviated one stops it,
+ * as the report of the engine's first bad byte stops the line's), so only the engine need
+ * judge them, and their digits are not tested here. The IDs' columns go to col[]
+ * (p + 3 * hexsz + 3 <= 255); returns the line's REC_* kind, or 0 for another shape.
+ */
+HEXOID_INLINE unsigned fast_id_fields(const char *s, size_t p, size_t n, size_t hexsz,
+				      unsigned char *col)
+{
+	size_t w = n - p;
+	unsigned k = w == hexsz ? 1 : w == 2 * hexsz + 1 ? 2 : w == 3 * hexsz + 2 ? 3 : 0;
+	if (!k || s[p] == ' ' || s[p] == '\t')
+		return 0;
+	col[0] = (unsigned char)p;
+	for (unsigned i = 1; i < k; i++) {
+		size_t q = p + i * (hexsz + 1); /* the field's first byte */
+		if ((s[q - 1] != ' ' && s[q - 1] != '\t') || s[q] == ' ' || s[q] == '\t')
+			return 0;
+		col[i] = (unsigned char)q;
+	}
+	return 2 * k + 1;
+}
+
 /* Does the line s[0, n) begin with a header's name shorter than an ID (lowercase letters,
  * digits and '-', with a letter past 'f'), then a space or the end? Eight bytes at a
  * time while the line has them. */
@@ -833,12 +858,17 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t he
 			return 0;
 		if (p == n)
 			return REC_NONE;
-		return p + 3 * hexsz + 3 <= 255 ? fast_ids(s, p, n, hexsz, 1, col) : 0;
+		if (p + 3 * hexsz + 3 > 255)
+			return 0;
+		unsigned k = fast_id_fields(s, p, n, hexsz, col);
+		return k ? k : fast_ids(s, p, n, hexsz, 1, col);
 	}
-	case HEXOID_FORMAT_ID_FIELDS: /* <oid>[TAB<oid>[ <oid>]], and empty lines */
+	case HEXOID_FORMAT_ID_FIELDS: { /* <oid>[TAB<oid>[ <oid>]], and empty lines */
 		if (!n)
 			return REC_NONE;
-		return n >= hexsz ? fast_ids(s, 0, n, hexsz, 1, col) : 0;
+		unsigned k = fast_id_fields(s, 0, n, hexsz, col);
+		return k || n < hexsz ? k : fast_ids(s, 0, n, hexsz, 1, col);
+	}
 	case HEXOID_FORMAT_BLAME: {
 		/* In a group: the file's line after a tab; previous <oid> <path>; a header
 		 * (its name lowercase letters, digits and '-' with a letter past 'f', then a
