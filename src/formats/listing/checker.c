@@ -477,6 +477,16 @@ HEXOID_INLINE size_t bit_count(uint64_t m)
 	return (size_t)((m * 0x0101010101010101ull) >> 56);
 }
 
+/* The set bits of each byte value: two loads for a 16-bit mask, where bit_count() is a
+ * dozen instructions. */
+#define BITS2(n) n, n + 1, n + 1, n + 2
+#define BITS4(n) BITS2(n), BITS2(n + 1), BITS2(n + 1), BITS2(n + 2)
+#define BITS6(n) BITS4(n), BITS4(n + 1), BITS4(n + 1), BITS4(n + 2)
+static const unsigned char bits_in_byte[256] = { BITS6(0), BITS6(1), BITS6(1), BITS6(2) };
+#undef BITS2
+#undef BITS4
+#undef BITS6
+
 /*
  * s[b, e) (b < e, within the line): numbers of 1 to 20 digits, one space apart? Returns
  * how many (0: not such), with where the last begins in *last. Up to 16 bytes (the
@@ -494,7 +504,7 @@ HEXOID_INLINE unsigned fast_numbers(const char *s, size_t b, size_t e, size_t *l
 		if ((d | sp) != (1u << r) - 1 || !(d & 1) || !(d >> (r - 1) & 1) || (sp & sp >> 1))
 			return 0;
 		*last = sp ? b + 32 - (size_t)__builtin_clz(sp) : b;
-		return 1 + (unsigned)bit_count(sp);
+		return 1u + bits_in_byte[sp & 0xff] + bits_in_byte[sp >> 8];
 	}
 #endif
 	unsigned count = 0;
