@@ -628,6 +628,9 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 123456789 123456789 12345", "\tx\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 1 2 3 4", "\tx\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "author-mail <a@b.c>", B " 2 2\n" },
+		/* A header whose value puts a space where a group line's ID ends. */
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "summary Bump the version numbers to 2026 12 7", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "summary 0123456789abcdef0123456789abcdef 12 7", "\tx\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "boundary", B " 2 2\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "0123-abc fix", B " 2 2\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "abcdefabcdefabcdefabcdefabcdefabcdefg x", B " 2 2\n" },

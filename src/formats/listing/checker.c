@@ -592,6 +592,17 @@ HEXOID_INLINE unsigned fast_id_fields(const char *s, size_t p, size_t n, size_t 
 	return 2 * k + 1;
 }
 
+/* No space or tab in the hexsz bytes at s (40 or 64)? */
+HEXOID_INLINE int no_blank(const char *s, size_t hexsz)
+{
+#if defined(SCAN_SSE2)
+	return !(scan_blanks16(s) | scan_blanks16(s + 16) | scan_blanks16(s + hexsz - 16) |
+		 (hexsz == 64 ? scan_blanks16(s + 32) : 0));
+#else
+	return find_blank(s, hexsz) == hexsz;
+#endif
+}
+
 /* Does the line s[0, n) begin with a header's name shorter than an ID (lowercase letters,
  * digits and '-', with a letter past 'f'), then a space or the end? Eight bytes at a
  * time while the line has them. */
@@ -888,9 +899,11 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t he
 		 * name), which puts the listing in its groups. */
 		if (state == BLAME_IN && s[0] == '\t' && n)
 			return REC_NONE;
-		/* (A group's first line before the headers: a header's name is never hex
-		 * digits alone, and fast_header would read the ID's whole length to say so.) */
-		if (n < hexsz + 4 || s[hexsz] != ' ' || !scan_all_hex(s, hexsz)) {
+		/* (A group's first line before the headers: a header's name is shorter than
+		 * an ID, and fast_header would read the ID's whole length to say so.) A
+		 * first word of hexsz bytes is the grammar's ID whatever it holds, so the
+		 * engine alone judges its digits: here only no blank in it is tested. */
+		if (n < hexsz + 4 || s[hexsz] != ' ' || !no_blank(s, hexsz)) {
 			if (state != BLAME_IN)
 				return 0;
 			if (n >= 9 && !memcmp(s, "previous ", 9)) {
