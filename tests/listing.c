@@ -991,6 +991,10 @@ TEST(listing_word_helpers)
 			CHECK(digits == (0xffffu & ~(v >= '0' && v <= '9' ? 0u : 1u << at)) &&
 				      spaces == (v == ' ' ? 1u << at : 0u),
 			      "scan_digits16: byte %d at %d: %04x %04x", v, at, digits, spaces);
+			memset(g, at % 2 ? 'Q' : '5', 16);
+			g[at] = (char)v;
+			CHECK(scan_alnum16(g) == (0xffffu & ~(ascii_alnum((unsigned char)v) ? 0u : 1u << at)),
+			      "scan_alnum16: byte %d at %d", v, at);
 		}
 #endif
 }

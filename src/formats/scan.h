@@ -195,6 +195,16 @@ HEXOID_INLINE uint32_t scan_header_name16(const char *p, uint32_t *late)
 	return (uint32_t)_mm_movemask_epi8(name);
 }
 
+/* The ASCII letters and digits (what --format=text's words are made of). */
+HEXOID_INLINE uint32_t scan_alnum16(const char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i digit = _mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8('0')), _mm_set1_epi8(9));
+	__m128i letter = _mm_subs_epu8(
+		_mm_sub_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8('a')), _mm_set1_epi8(25));
+	return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(digit, letter), _mm_setzero_si128()));
+}
+
 /* The decimal digits; in *spaces, the spaces. */
 HEXOID_INLINE uint32_t scan_digits16(const char *p, uint32_t *spaces)
 {

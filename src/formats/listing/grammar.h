@@ -165,6 +165,16 @@ HEXOID_INLINE size_t long_word(const char *s, size_t len, size_t p, size_t min, 
 			*end = len;
 			return len;
 		}
+		/* A word of 31 bytes or more holds a whole block of any grid of 16 bytes:
+		 * where no block from p is all letters and digits (most text: words are
+		 * shorter), there is none, and the blocks cost less than finding words. */
+		size_t b = p;
+		while (b + 16 <= len && scan_alnum16(s + b) != 0xffff)
+			b += 16;
+		if (b + 16 > len) {
+			*end = len;
+			return len;
+		}
 		for (; i + 32 <= len; i += 32) {
 			uint32_t sep = scan_separators32(s + i);
 			if (!sep)
