@@ -273,8 +273,11 @@ HEXOID_INLINE uint64_t newline_mask64(const char *p, char eol)
  * buffer (the last, partial block is copied first), and finds one block at a time.
  */
 /* How far ahead of the scan to ask for the listing's bytes: the hardware's prefetcher
- * stops at the end of each 4 KiB page, and listings are read once, from memory. */
+ * stops at the end of each 4 KiB page, and a large buffer is read once, from memory. A
+ * buffer of up to SCAN_HOT bytes is taken to be in the cache already (the command's
+ * pieces of 128 KiB, which read() has just written): no prefetch, not even the test. */
 #define SCAN_PREFETCH 1024
+#define SCAN_HOT (256u << 10)
 
 struct nlscan {
 	const char *buf;
@@ -282,13 +285,14 @@ struct nlscan {
 	char eol;      /* what ends a record */
 	size_t base;   /* the block's first byte */
 	uint64_t mask; /* its newlines not returned yet */
+	size_t ahead;  /* prefetch while base < ahead (0: a buffer in the cache) */
 };
 
 HEXOID_INLINE void scan_block(struct nlscan *s, size_t base)
 {
 	s->base = base;
 	if (HEXOID_LIKELY(s->len - base >= 64)) {
-		if (s->len - base > SCAN_PREFETCH)
+		if (base < s->ahead)
 			__builtin_prefetch(s->buf + base + SCAN_PREFETCH);
 		s->mask = newline_mask64(s->buf + base, s->eol);
 	} else {
@@ -311,6 +315,7 @@ HEXOID_INLINE void scan_init(struct nlscan *s, const char *buf, size_t len, char
 	s->buf = buf;
 	s->len = len;
 	s->eol = eol;
+	s->ahead = len > SCAN_HOT ? len - SCAN_PREFETCH : 0;
 	scan_at(s, 0);
 }
 
