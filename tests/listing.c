@@ -523,6 +523,11 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", B " " A, NULL },
 		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", "<" B " " A, NULL },
 		{ HEXOID_FORMAT_REV_LIST, "=" A "\n", "~" B, NULL },
+		{ HEXOID_FORMAT_REV_LIST, A "\n", "-" B, A " dir/file\n-" A "\n" },
+		{ HEXOID_FORMAT_REV_LIST, A "\n" B " dir/file\n", "-" B, A " dir/file\n" },
+		/* In the commits, a mark line puts the grammar in bare IDs, where an ID
+		 * with an empty field ends the commits: the path after it is not read. */
+		{ HEXOID_FORMAT_REV_LIST, A " " B "\n", "-" B, B " \n" A " 4b825dc642cb6eb9a060E54bf8d69288fbee4904\n" },
 		{ HEXOID_FORMAT_PACK_OBJECTS, A "\n", B " name", NULL },
 		{ HEXOID_FORMAT_PACK_OBJECTS, A "\n", "-" B, B " name\n-" A "\n" },
 		{ HEXOID_FORMAT_PACK_OBJECTS, "-" A "\n", "-" B, "-" A "\n" B "\n" },
@@ -857,6 +862,8 @@ TEST(listing_fast_lines_taken)
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "|\\", "* " A "\n" },
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "| | | | | | | | * " B, "* " A "\n" },
 		{ HEXOID_FORMAT_MARKS, ":1 " A "\n", ":7 " B, "" },
+		{ HEXOID_FORMAT_REV_LIST, A "\n", "-" B, "" },
+		{ HEXOID_FORMAT_REV_LIST, A "\n" B " dir/file\n", ">" B, "" },
 		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A "\n", "3232 " B " (6250f05a)", "" },
 		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A "\n", "1234567890123456 " B, "" },
 		{ HEXOID_FORMAT_SHOW_INDEX, "12 " A "\n", "12345678901234567890 " B " (6250f05a)", "" },

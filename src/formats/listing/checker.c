@@ -779,8 +779,15 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t he
 		state = REV_OBJECTS;
 		/* fall through */
 	case HEXOID_FORMAT_REV_LIST: /* <oid>, <oid> SP, <oid> <path>, <oid> <oid> */
-		/* Not a line with a mark before its ID (-<oid>, ?<oid>, <<oid>, ...): only
-		 * one that starts with a hex digit. */
+		/* A mark and an ID alone (--boundary's -<oid>, --left-right's <<oid>, ...),
+		 * where the grammar leaves the state as it is: it takes the hexsz bytes after
+		 * the mark as the ID whatever they hold, so only the engine judges them. */
+		if (n == hexsz + 1 && (state == REV_BARE || state == REV_OBJECTS) &&
+		    memchr("-?<>=+~", s[0], 7)) {
+			col[0] = 1;
+			return REC_FAST_END;
+		}
+		/* Otherwise only a line that starts with a hex digit. */
 		if (n < hexsz || !is_hex((unsigned char)s[0]))
 			return 0;
 		if (s[hexsz] == '\n') /* an ID alone: the grammar takes the first */
