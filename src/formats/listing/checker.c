@@ -1564,11 +1564,11 @@ static struct fit trial(struct hexoid_listing *l, size_t len, int whole,
 	l->body = 0;
 	l->data_left = 0;
 	while (p < len && lines < PROBE_LINES && !l->body) {
-		const char *nl = memchr(l->probe + p, eol, len - p);
+		const char *nl = memchr(l->seen + p, eol, len - p);
 		if (!nl && !whole && lines)
 			break; /* a record the probe holds only the start of */
-		size_t n = nl ? (size_t)(nl - (l->probe + p)) : len - p;
-		struct cursor c = { .l = l, .s = l->probe + p, .len = n, .dry = 1 };
+		size_t n = nl ? (size_t)(nl - (l->seen + p)) : len - p;
+		struct cursor c = { .l = l, .s = l->seen + p, .len = n, .dry = 1 };
 		parse_line(&c);
 		if (c.dry_problems && id_problem(&c))
 			fit.ids++;
@@ -1619,12 +1619,12 @@ static void decide(struct hexoid_listing *l, int whole)
 	/* What the choice looks at depends on the bytes alone, never on how the listing
 	 * was cut into pieces: up to the end of the PROBE_LINES-th record of either kind. */
 	size_t len = l->probe_len, cut;
-	if ((cut = records_end(l->probe, l->probe_len, '\n')) && cut < len)
+	if ((cut = records_end(l->seen, l->probe_len, '\n')) && cut < len)
 		len = cut;
-	if ((cut = records_end(l->probe, l->probe_len, '\0')) && cut < len)
+	if ((cut = records_end(l->seen, l->probe_len, '\0')) && cut < len)
 		len = cut;
-	const char *nl = memchr(l->probe, '\n', len);
-	const char *nul = memchr(l->probe, '\0', len);
+	const char *nl = memchr(l->seen, '\n', len);
+	const char *nul = memchr(l->seen, '\0', len);
 	char first = nul && (!nl || nul < nl) ? '\0' : '\n';
 	char eols[2] = { first, first ? '\0' : '\n' };
 	int neols = nl && nul ? 2 : 1, found = 0, clean = 0;
@@ -1850,6 +1850,19 @@ again:
 /* AUTO keeps the first lines until it has seen enough to choose a format. */
 static int probe_then_feed(struct hexoid_listing *l, const char *buf, size_t len, int eof)
 {
+	if (!l->probe_len && !eof) {
+		/* All that AUTO looks at in the first feed (as a file's first piece holds):
+		 * decided on the caller's bytes, with no copy, whose pages would be the
+		 * process's dearest faults. The same bytes as the copy would hold. */
+		size_t take = len < PROBE_BYTES ? len : PROBE_BYTES;
+		if (take == PROBE_BYTES || records_end(buf, take, '\n') || records_end(buf, take, '\0')) {
+			l->seen = buf;
+			l->probe_len = take;
+			decide(l, 0);
+			l->seen = NULL;
+			return l->stopped ? 1 : feed_lines(l, buf, len);
+		}
+	}
 	if (!l->probe && !(l->probe = malloc(PROBE_BYTES)))
 		return l->stopped = 1;
 	size_t take = PROBE_BYTES - l->probe_len < len ? PROBE_BYTES - l->probe_len : len;
@@ -1858,7 +1871,9 @@ static int probe_then_feed(struct hexoid_listing *l, const char *buf, size_t len
 	if (!eof && l->probe_len < PROBE_BYTES &&
 	    !records_end(l->probe, l->probe_len, '\n') && !records_end(l->probe, l->probe_len, '\0'))
 		return 0;
+	l->seen = l->probe;
 	decide(l, eof);
+	l->seen = NULL;
 	char *probe = l->probe;
 	size_t probe_len = l->probe_len;
 	l->probe = NULL;
