@@ -275,7 +275,7 @@ HEXOID_INLINE uint64_t newline_mask64(const char *p, char eol)
 /* How far ahead of the scan to ask for the listing's bytes: the hardware's prefetcher
  * stops at the end of each 4 KiB page, and a large buffer is read once, from memory. A
  * buffer of up to SCAN_HOT bytes is taken to be in the cache already (the command's
- * pieces of 128 KiB, which read() has just written): no prefetch, not even the test. */
+ * pieces of 128 KiB, which read() has just written): no prefetch there. */
 #define SCAN_PREFETCH 1024
 #define SCAN_HOT (256u << 10)
 

@@ -1265,12 +1265,6 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t he
 	}
 }
 
-/*
- * The records of buf[0, len) (which ends with the end of one) in the format, with the hash
- * known; format and hexsz are constants where this is inlined. Returns the bytes taken:
- * all of them, or fewer when the format changed (AUTO widened it) or a bundle's pack
- * begins.
- */
 /* A fast line's ID at column col of the line s into the batch's slot. */
 HEXOID_INLINE void take_id(struct hexoid_listing *l, size_t slot, const char *s, unsigned char col,
 			   size_t hexsz)
@@ -1279,6 +1273,12 @@ HEXOID_INLINE void take_id(struct hexoid_listing *l, size_t slot, const char *s,
 	scan_copy_id(l->packed + slot * hexsz, s + col, hexsz);
 }
 
+/*
+ * The records of buf[0, len) (which ends with the end of one) in the format, with the hash
+ * known; format and hexsz are constants where this is inlined. Returns the bytes taken:
+ * all of them, or fewer when the format changed (AUTO widened it) or a bundle's pack
+ * begins.
+ */
 HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_t len,
 				enum hexoid_format format, size_t hexsz)
 {
