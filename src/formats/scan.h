@@ -138,26 +138,6 @@ HEXOID_INLINE int scan_all_hex(const char *p, size_t len)
 }
 
 #if defined(SCAN_SSE2)
-/* Bit i set for each byte p[i], i < 32, that is no ASCII letter or digit (a word's
- * separator, to --format=text): signed compares, so bytes of 0x80 and more are none. */
-HEXOID_INLINE uint32_t scan_separators32(const char *p)
-{
-	const __m128i fold = _mm_set1_epi8(0x20);
-	uint32_t m = 0;
-	for (int h = 0; h < 2; h++) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * h));
-		__m128i y = _mm_or_si128(x, fold);
-		__m128i digit = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8('0' - 1)),
-					      _mm_cmplt_epi8(x, _mm_set1_epi8('9' + 1)));
-		__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(y, _mm_set1_epi8('a' - 1)),
-					       _mm_cmplt_epi8(y, _mm_set1_epi8('z' + 1)));
-		m |= (uint32_t)(uint16_t)_mm_movemask_epi8(_mm_or_si128(digit, letter)) << (16 * h);
-	}
-	return ~m;
-}
-#endif
-
-#if defined(SCAN_SSE2)
 /*
  * Class masks of 16 bytes, for the fields the fast lines read whole: bit i of each is
  * byte p[i]'s (all 16 must be readable). SSE2 only: elsewhere the fast lines read the
@@ -203,6 +183,13 @@ HEXOID_INLINE uint32_t scan_alnum16(const char *p)
 	__m128i letter = _mm_subs_epu8(
 		_mm_sub_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8('a')), _mm_set1_epi8(25));
 	return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(digit, letter), _mm_setzero_si128()));
+}
+
+/* Bit i set for each byte p[i], i < 32, that is no ASCII letter or digit (a word's
+ * separator, to --format=text). */
+HEXOID_INLINE uint32_t scan_separators32(const char *p)
+{
+	return ~(scan_alnum16(p) | scan_alnum16(p + 16) << 16);
 }
 
 /* The decimal digits; in *spaces, the spaces. */

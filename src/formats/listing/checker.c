@@ -783,7 +783,7 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t he
 		 * where the grammar leaves the state as it is: it takes the hexsz bytes after
 		 * the mark as the ID whatever they hold, so only the engine judges them. */
 		if (n == hexsz + 1 && (state == REV_BARE || state == REV_OBJECTS) &&
-		    memchr("-?<>=+~", s[0], 7)) {
+		    rev_list_mark(s[0])) {
 			col[0] = 1;
 			return REC_FAST_END;
 		}
@@ -1554,7 +1554,7 @@ struct fit {
 	size_t shape, ids, depth, oids;
 };
 
-static struct fit trial(struct hexoid_listing *l, size_t len, int whole,
+static struct fit trial(struct hexoid_listing *l, const char *probe, size_t len, int whole,
 			enum hexoid_format format, char eol)
 {
 	struct fit fit = { 0, 0, 0, 0 };
@@ -1564,11 +1564,11 @@ static struct fit trial(struct hexoid_listing *l, size_t len, int whole,
 	l->body = 0;
 	l->data_left = 0;
 	while (p < len && lines < PROBE_LINES && !l->body) {
-		const char *nl = memchr(l->seen + p, eol, len - p);
+		const char *nl = memchr(probe + p, eol, len - p);
 		if (!nl && !whole && lines)
 			break; /* a record the probe holds only the start of */
-		size_t n = nl ? (size_t)(nl - (l->seen + p)) : len - p;
-		struct cursor c = { .l = l, .s = l->seen + p, .len = n, .dry = 1 };
+		size_t n = nl ? (size_t)(nl - (probe + p)) : len - p;
+		struct cursor c = { .l = l, .s = probe + p, .len = n, .dry = 1 };
 		parse_line(&c);
 		if (c.dry_problems && id_problem(&c))
 			fit.ids++;
@@ -1614,17 +1614,17 @@ static size_t records_end(const char *s, size_t len, char eol)
  * (a -z path may hold a newline). `whole`: the probe holds the whole listing, so its last
  * record is whole even without its end.
  */
-static void decide(struct hexoid_listing *l, int whole)
+static void decide(struct hexoid_listing *l, const char *probe, size_t probe_len, int whole)
 {
 	/* What the choice looks at depends on the bytes alone, never on how the listing
 	 * was cut into pieces: up to the end of the PROBE_LINES-th record of either kind. */
-	size_t len = l->probe_len, cut;
-	if ((cut = records_end(l->seen, l->probe_len, '\n')) && cut < len)
+	size_t len = probe_len, cut;
+	if ((cut = records_end(probe, probe_len, '\n')) && cut < len)
 		len = cut;
-	if ((cut = records_end(l->seen, l->probe_len, '\0')) && cut < len)
+	if ((cut = records_end(probe, probe_len, '\0')) && cut < len)
 		len = cut;
-	const char *nl = memchr(l->seen, '\n', len);
-	const char *nul = memchr(l->seen, '\0', len);
+	const char *nl = memchr(probe, '\n', len);
+	const char *nul = memchr(probe, '\0', len);
 	char first = nul && (!nl || nul < nl) ? '\0' : '\n';
 	char eols[2] = { first, first ? '\0' : '\n' };
 	int neols = nl && nul ? 2 : 1, found = 0, clean = 0;
@@ -1639,7 +1639,7 @@ static void decide(struct hexoid_listing *l, int whole)
 				const struct listing_format *lf = &hexoid_listing_formats[f];
 				if (lf->rank != rank || lf->eol != eols[e])
 					continue;
-				struct fit fit = trial(l, len, whole, (enum hexoid_format)f, eols[e]);
+				struct fit fit = trial(l, probe, len, whole, (enum hexoid_format)f, eols[e]);
 				hexoid_listing_set_algo(l, given); /* a trial may have guessed the hash */
 				if (!given)
 					l->algo = 0, l->hexsz = 0, l->rawsz = 0;
@@ -1856,10 +1856,7 @@ static int probe_then_feed(struct hexoid_listing *l, const char *buf, size_t len
 		 * process's dearest faults. The same bytes as the copy would hold. */
 		size_t take = len < PROBE_BYTES ? len : PROBE_BYTES;
 		if (take == PROBE_BYTES || records_end(buf, take, '\n') || records_end(buf, take, '\0')) {
-			l->seen = buf;
-			l->probe_len = take;
-			decide(l, 0);
-			l->seen = NULL;
+			decide(l, buf, take, 0);
 			return l->stopped ? 1 : feed_lines(l, buf, len);
 		}
 	}
@@ -1871,9 +1868,7 @@ static int probe_then_feed(struct hexoid_listing *l, const char *buf, size_t len
 	if (!eof && l->probe_len < PROBE_BYTES &&
 	    !records_end(l->probe, l->probe_len, '\n') && !records_end(l->probe, l->probe_len, '\0'))
 		return 0;
-	l->seen = l->probe;
-	decide(l, eof);
-	l->seen = NULL;
+	decide(l, l->probe, l->probe_len, eof);
 	char *probe = l->probe;
 	size_t probe_len = l->probe_len;
 	l->probe = NULL;

@@ -86,10 +86,8 @@ struct hexoid_listing {
 	size_t carry_len;
 	int skipping; /* inside a line longer than MAX_LINE, already reported */
 
-	/* AUTO: the first bytes, kept until the format is known (probe), and the ones it
-	 * decides on (seen: probe, or a first feed's own bytes when they hold them all). */
+	/* AUTO: the first bytes, kept until the format is known. */
 	char *probe;
-	const char *seen;
 	size_t probe_len;
 	int widening; /* AUTO chose: a line that does not fit may widen the format */
 	int grammar_only; /* tests: no fast lines, every line through the grammar */

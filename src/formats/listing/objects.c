@@ -97,11 +97,8 @@ static int ids_follow(const struct cursor *c)
 void hexoid_parse_rev_list(struct cursor *c)
 {
 	struct hexoid_listing *l = c->l;
-	switch (c->s[0]) {
-	case '-': case '?': case '<': case '>': case '=': case '+': case '~':
+	if (rev_list_mark(c->s[0]))
 		c->pos = 1;
-		break;
-	}
 	if (!oid(c))
 		return;
 	if (c->pos == c->len) {

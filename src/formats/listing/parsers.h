@@ -54,6 +54,14 @@ HEXOID_INLINE int revision_mark(char ch)
 	return memchr("<>-=+^", ch, 6) != NULL;
 }
 
+/* The marks rev-list writes before an ID of its own line: '-' (--boundary), '<' and '>'
+ * (--left-right), '=' and '+' (--cherry-mark), '?' (--missing=print), '~'
+ * (--filter-print-omitted). */
+HEXOID_INLINE int rev_list_mark(char ch)
+{
+	return memchr("-?<>=+~", ch, 7) != NULL;
+}
+
 /* rev-list's state (see hexoid_parse_rev_list): at the start; in the commits, after
  * lines of parents (which are IDs); the same after a line that was an ID alone (so
  * "<oid> " is a tree); after "<oid> " as the first line (a root commit or a tree); in the
