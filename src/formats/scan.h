@@ -214,14 +214,15 @@ HEXOID_INLINE uint32_t scan_blanks16(const char *p)
 HEXOID_INLINE uint64_t newline_mask64(const char *p, char eol)
 {
 #if defined(SCAN_SSE2)
+	/* pmovmskb's upper bits are zero already: a narrower cast only adds a movzwl */
 	const __m128i nl = _mm_set1_epi8(eol);
-	uint64_t m0 = (uint16_t)_mm_movemask_epi8(
+	uint64_t m0 = (uint32_t)_mm_movemask_epi8(
 		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), nl));
-	uint64_t m1 = (uint16_t)_mm_movemask_epi8(
+	uint64_t m1 = (uint32_t)_mm_movemask_epi8(
 		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), nl));
-	uint64_t m2 = (uint16_t)_mm_movemask_epi8(
+	uint64_t m2 = (uint32_t)_mm_movemask_epi8(
 		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 32)), nl));
-	uint64_t m3 = (uint16_t)_mm_movemask_epi8(
+	uint64_t m3 = (uint32_t)_mm_movemask_epi8(
 		_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 48)), nl));
 	return m0 | m1 << 16 | m2 << 32 | m3 << 48;
 #elif defined(SCAN_NEON)
