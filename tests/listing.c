@@ -806,6 +806,19 @@ TEST(listing_fast_lines_as_the_grammar)
 					      "%s, '%.*s': the grammar says\n%s\nthe fast lines:\n%s",
 					      hexoid_format_name(texts[k].format), (int)n, m, grammar.text, fast.text);
 				}
+	/* diff-raw's status (a word of bits now): every byte value there, alone and before
+	 * a score. */
+	for (int v = 0; v < 256; v++)
+		for (int score = 0; score < 2; score++) {
+			size_t n = (size_t)snprintf(m, sizeof(m), ":100644 100644 %s %s %c%s\tf", A, B,
+						    v ? v : 'M', score ? "100" : "");
+			m[17 + 2 * 40] = (char)v;
+			run_mutant(HEXOID_FORMAT_DIFF_RAW, A "\n", m, n, A "\n", 1, &grammar);
+			run_mutant(HEXOID_FORMAT_DIFF_RAW, A "\n", m, n, A "\n", 0, &fast);
+			CHECK(grammar.len == fast.len && !memcmp(grammar.text, fast.text, grammar.len),
+			      "diff-raw, status byte %d: the grammar says\n%s\nthe fast lines:\n%s", v,
+			      grammar.text, fast.text);
+		}
 #undef A
 #undef B
 #undef G10
@@ -929,6 +942,7 @@ TEST(listing_auto_past_the_probe)
 /* The grammars' word-sized tests against byte-by-byte ones: every byte value in every
  * lane, and random words. */
 #include "formats/listing/grammar.h"
+#include "formats/listing/parsers.h"
 #include "formats/scan.h"
 
 TEST(listing_word_helpers)
@@ -960,6 +974,13 @@ TEST(listing_word_helpers)
 			if (w[i] == ' ' || w[i] == '\t')
 				blank = i;
 		CHECK(find_blank(w, n) == blank, "find_blank: %zu, want %zu", find_blank(w, n), blank);
+	}
+	/* The mark sets (words of bits) against the characters git writes, every byte value. */
+	for (int v = 0; v < 256; v++) {
+		int rev = v && strchr("<>-=+^", v), list = v && strchr("-?<>=+~", v);
+		CHECK(revision_mark((char)v) == rev && rev_list_mark((char)v) == list,
+		      "byte %d: revision_mark %d (want %d), rev_list_mark %d (want %d)", v,
+		      revision_mark((char)v), rev, rev_list_mark((char)v), list);
 	}
 	/* scan_all_hex: each byte value at each place of 40 and 64 hex digits. */
 	char id[64];

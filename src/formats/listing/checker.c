@@ -980,9 +980,13 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t he
 			col[0] = 5;
 			return REC_FAST_END;
 		}
-		if (!n || (n > 7 && !memcmp(s, "branch ", 7) && fast_ref(s, 7, n)) ||
+		/* (Words read whole: GCC makes memcmp of 6 or 7 bytes a call.) */
+		if (!n ||
+		    (n > 7 && scan_le32(s) == WORD4('b', 'r', 'a', 'n') &&
+		     scan_le32(s + 3) == WORD4('n', 'c', 'h', ' ') && fast_ref(s, 7, n)) ||
 		    (n == 8 && !memcmp(s, "detached", 8)) || (n == 4 && !memcmp(s, "bare", 4)) ||
-		    (n >= 6 && !memcmp(s, "locked", 6) && (n == 6 || s[6] == ' ')) ||
+		    (n >= 6 && scan_le32(s) == WORD4('l', 'o', 'c', 'k') &&
+		     scan_le16(s + 4) == ('e' | 'd' << 8) && (n == 6 || s[6] == ' ')) ||
 		    (n >= 8 && !memcmp(s, "prunable", 8) && (n == 8 || s[8] == ' ')))
 			return REC_NONE;
 		return 0;
@@ -1062,7 +1066,12 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t he
 		    s[15 + hexsz] != ' ' || s[16 + 2 * hexsz] != ' ')
 			return 0;
 		size_t p = 17 + 2 * hexsz;
-		if (!memchr("ACDMRTUX", s[p], 8))
+		/* the status, one of ACDMRTUX: a bit of a word, not a call of memchr */
+		const uint32_t status = 1u << 0 | 1u << 2 | 1u << 3 | 1u << ('M' - 'A') |
+					1u << ('R' - 'A') | 1u << ('T' - 'A') | 1u << ('U' - 'A') |
+					1u << ('X' - 'A');
+		unsigned letter = (unsigned char)s[p] - 'A';
+		if (letter >= 24 || !(status >> letter & 1))
 			return 0;
 		p++;
 		while ((unsigned char)(s[p] - '0') < 10) /* a copy's or rename's score */

@@ -47,11 +47,24 @@ void hexoid_listing_text(struct cursor *c);
 /* Where the first word that text would take for an ID begins, plus one (0: none). */
 size_t hexoid_listing_id_word(const struct cursor *c);
 
+/* Sets of ASCII bytes as two words of bits, constants the compiler folds (memchr over
+ * the set was a call on every line it tested): ASCII_LOW(c) is byte c's bit in the word
+ * of bytes 0..63, ASCII_HIGH(c) in that of 64..127. */
+#define ASCII_LOW(c) ((uint64_t)((c) < 64) << ((c) & 63))
+#define ASCII_HIGH(c) ((uint64_t)((c) >= 64 && (c) < 128) << ((c) & 63))
+HEXOID_INLINE int ascii_in(char ch, uint64_t low, uint64_t high)
+{
+	unsigned char c = (unsigned char)ch;
+	return c < 64 ? (int)(low >> c & 1) : c < 128 ? (int)(high >> (c & 63) & 1) : 0;
+}
+
 /* The marks git writes before a commit's ID (get_revision_mark): '<' and '>'
  * (--left-right), '-' (--boundary), '=' and '+' (--cherry-mark), '^' (uninteresting). */
 HEXOID_INLINE int revision_mark(char ch)
 {
-	return memchr("<>-=+^", ch, 6) != NULL;
+#define REVISION_MARKS(f) (f('<') | f('>') | f('-') | f('=') | f('+') | f('^'))
+	return ascii_in(ch, REVISION_MARKS(ASCII_LOW), REVISION_MARKS(ASCII_HIGH));
+#undef REVISION_MARKS
 }
 
 /* The marks rev-list writes before an ID of its own line: '-' (--boundary), '<' and '>'
@@ -59,7 +72,9 @@ HEXOID_INLINE int revision_mark(char ch)
  * (--filter-print-omitted). */
 HEXOID_INLINE int rev_list_mark(char ch)
 {
-	return memchr("-?<>=+~", ch, 7) != NULL;
+#define REV_LIST_MARKS(f) (f('-') | f('?') | f('<') | f('>') | f('=') | f('+') | f('~'))
+	return ascii_in(ch, REV_LIST_MARKS(ASCII_LOW), REV_LIST_MARKS(ASCII_HIGH));
+#undef REV_LIST_MARKS
 }
 
 /* rev-list's state (see hexoid_parse_rev_list): at the start; in the commits, after
