@@ -1363,6 +1363,22 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 				if (p == len || (format == HEXOID_FORMAT_FAST_EXPORT && data))
 					break;
 				nl = scan_next(&sc);
+				/* blame: the file's lines (a tab, then the text) after a fast
+				 * line, which always leaves the listing in a group, taken in a
+				 * loop of their own as fast_kind takes them (no record, the state
+				 * kept) without the round of tests above: half of what porcelain
+				 * blame prints. */
+				if (format == HEXOID_FORMAT_BLAME) {
+					while (buf[p] == '\t' && rel < REL_LIMIT) {
+						rel++;
+						p = nl + 1;
+						if (p == len)
+							break;
+						nl = scan_next(&sc);
+					}
+					if (p == len)
+						break;
+				}
 			}
 			l->nitems = nslots + (size_t)extra;
 			l->nslots = nslots;
