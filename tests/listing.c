@@ -806,8 +806,8 @@ TEST(listing_fast_lines_as_the_grammar)
 					      "%s, '%.*s': the grammar says\n%s\nthe fast lines:\n%s",
 					      hexoid_format_name(texts[k].format), (int)n, m, grammar.text, fast.text);
 				}
-	/* diff-raw's status (a word of bits now): every byte value there, alone and before
-	 * a score. */
+	/* diff-raw's status letter (column 97 of a SHA-1 line, tested as a bit of a word):
+	 * every byte value there, alone and before a score. */
 	for (int v = 0; v < 256; v++)
 		for (int score = 0; score < 2; score++) {
 			size_t n = (size_t)snprintf(m, sizeof(m), ":100644 100644 %s %s %c%s\tf", A, B,
