@@ -621,6 +621,17 @@ TEST(listing_fast_lines_as_the_grammar)
 		/* IDs past the columns a fast line keeps, and just within them. */
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", G50 G50 G50 G50 G50 G10 "* " B, NULL },
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", G50 G50 G10 G10 "  * " B " " A " " B, NULL },
+		/* The same after a line of the graph and one ID, where graph_lines reads them
+		 * (the first line, read before the hash is known, is the grammar's). */
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n* " A "\n", "| * " B " " A, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n* " A "\n", "* | " B " ", "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n* " A "\n", "*\t" B, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n* " A "\n", "| * " B, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n* " A "\n", "* " B, NULL },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n* " A "\n", B, "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n* " A "\n", "| |\\  \\ /", "* " A "\n" },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n* " A "\n", G50 G50 G50 G50 G50 G10 "* " B, NULL },
+		{ HEXOID_FORMAT_GRAPH, "* " A "\n* " A "\n", G50 G50 G10 G10 G10 "* " B, NULL },
 		/* IDs a space or a tab apart ('%H%x09%P'), and empty lines. */
 		{ HEXOID_FORMAT_ID_FIELDS, A "\n", B "\t" A " " B, A "\n" },
 		{ HEXOID_FORMAT_ID_FIELDS, A "\n", B "\t", A "\n" },

@@ -1291,6 +1291,57 @@ HEXOID_INLINE void take_id(struct hexoid_listing *l, size_t slot, const char *s,
 }
 
 /*
+ * log --graph's commonest lines, the graph alone or the graph and one ID that ends the
+ * line, read as fast_kind reads them, from r.p (whose newline is r.nl) while the batch
+ * has room: returns where it stopped (len, or a line of another shape, left for
+ * lines_loop) and the run's counts.
+ */
+struct graph_run {
+	size_t p, nl;
+	struct nlscan sc;
+	uint32_t rel;
+	size_t nslots, nrecs;
+};
+
+HEXOID_INLINE struct graph_run graph_lines(struct hexoid_listing *l, const char *buf, size_t len,
+					   struct graph_run r, ptrdiff_t last_slot, size_t hexsz)
+{
+	for (;;) {
+		const char *g = buf + r.p;
+		size_t n = r.nl - r.p, w = graph_width(g, n, len - r.p);
+		if (!w || r.rel >= REL_LIMIT)
+			break;
+		if (w != n) {
+			if (n - w != hexsz || g[w] == '\t' || w + 3 * hexsz + 3 > 255 ||
+			    (ptrdiff_t)r.nslots > last_slot)
+				break;
+			l->recs[r.nrecs++] = r.rel << REC_SHIFT | REC_FAST_END;
+			take_id(l, r.nslots++, g, (unsigned char)w, hexsz);
+		}
+		r.rel++;
+		r.p = r.nl + 1;
+		if (r.p == len)
+			break;
+		r.nl = scan_next(&r.sc);
+	}
+	return r;
+}
+
+static HEXOID_NOINLINE struct graph_run graph_lines_40(struct hexoid_listing *l, const char *buf,
+						       size_t len, struct graph_run r,
+						       ptrdiff_t last_slot)
+{
+	return graph_lines(l, buf, len, r, last_slot, 40);
+}
+
+static HEXOID_NOINLINE struct graph_run graph_lines_64(struct hexoid_listing *l, const char *buf,
+						       size_t len, struct graph_run r,
+						       ptrdiff_t last_slot)
+{
+	return graph_lines(l, buf, len, r, last_slot, 64);
+}
+
+/*
  * The records of buf[0, len) (which ends with the end of one) in the format, with the hash
  * known; format and hexsz are constants where this is inlined. Returns the bytes taken:
  * all of them, or fewer when the format changed (AUTO widened it) or a bundle's pack
@@ -1376,6 +1427,25 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 							break;
 						nl = scan_next(&sc);
 					}
+					if (p == len)
+						break;
+				}
+				/* log --graph: after a line of the graph and one ID, the lines of
+				 * that shape or of the graph alone in a loop of their own
+				 * (graph_lines, out of line so that it leaves this loop's registers
+				 * as they were); any other line goes round the loop above. Lines of
+				 * two or three IDs (--parents) stay there: that loop would read the
+				 * graph of each one twice. */
+				if (format == HEXOID_FORMAT_GRAPH && kind == REC_FAST_END) {
+					struct graph_run r = { p, nl, sc, rel, nslots, nrecs };
+					r = hexsz == 40 ? graph_lines_40(l, buf, len, r, last_slot)
+							: graph_lines_64(l, buf, len, r, last_slot);
+					p = r.p;
+					nl = r.nl;
+					sc = r.sc;
+					rel = r.rel;
+					nslots = r.nslots;
+					nrecs = r.nrecs;
 					if (p == len)
 						break;
 				}
