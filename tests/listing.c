@@ -821,6 +821,10 @@ TEST(listing_fast_lines_as_the_grammar)
 	 * every byte value there, alone and before a score. */
 	for (int v = 0; v < 256; v++)
 		for (int score = 0; score < 2; score++) {
+			/* Under a sanitizer, every third value (a different third for each
+			 * score), as above; the native run takes them all. */
+			if (TEST_SANITIZED && (v + score) % 3)
+				continue;
 			size_t n = (size_t)snprintf(m, sizeof(m), ":100644 100644 %s %s %c%s\tf", A, B,
 						    v ? v : 'M', score ? "100" : "");
 			m[17 + 2 * 40] = (char)v;
