@@ -1074,12 +1074,7 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t he
 		    s[15 + hexsz] != ' ' || s[16 + 2 * hexsz] != ' ')
 			return 0;
 		size_t p = 17 + 2 * hexsz;
-		/* the status, one of ACDMRTUX: a bit of a word, not a call of memchr */
-		const uint32_t status = 1u << 0 | 1u << 2 | 1u << 3 | 1u << ('M' - 'A') |
-					1u << ('R' - 'A') | 1u << ('T' - 'A') | 1u << ('U' - 'A') |
-					1u << ('X' - 'A');
-		unsigned letter = (unsigned char)s[p] - 'A';
-		if (letter >= 24 || !(status >> letter & 1))
+		if (!diff_status(s[p]))
 			return 0;
 		p++;
 		while ((unsigned char)(s[p] - '0') < 10) /* a copy's or rename's score */

@@ -77,6 +77,14 @@ HEXOID_INLINE int rev_list_mark(char ch)
 #undef REV_LIST_MARKS
 }
 
+/* A raw diff's status letters (diff --raw, diff-tree, log --raw). */
+HEXOID_INLINE int diff_status(char ch)
+{
+#define DIFF_STATUS(f) (f('A') | f('C') | f('D') | f('M') | f('R') | f('T') | f('U') | f('X'))
+	return ascii_in(ch, DIFF_STATUS(ASCII_LOW), DIFF_STATUS(ASCII_HIGH));
+#undef DIFF_STATUS
+}
+
 /* rev-list's state (see hexoid_parse_rev_list): at the start; in the commits, after
  * lines of parents (which are IDs); the same after a line that was an ID alone (so
  * "<oid> " is a tree); after "<oid> " as the first line (a root commit or a tree); in the

@@ -93,7 +93,7 @@ void hexoid_parse_diff_raw(struct cursor *c)
 		sep(c, ' ', "a space after the object ID");
 	}
 	for (size_t i = 0; i < n && !c->failed; i++) {
-		if (c->pos < c->len && memchr("ACDMRTUX", c->s[c->pos], 8))
+		if (c->pos < c->len && diff_status(c->s[c->pos]))
 			c->pos++;
 		else
 			problem(c, c->pos, P_EXPECT, 0, "a status letter (A, C, D, M, R, T, U or X)");
