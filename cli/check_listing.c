@@ -245,7 +245,8 @@ int cmd_check_listing(int argc, char **argv)
 	c->first_line = first;
 	c->rawsz = hexoid_rawsz(hexoid_idx_algo(&idx));
 
-	char *buf = malloc(1 << 20);
+	size_t bufsz = 0;
+	char *buf = cli_read_buffer(-1, 1u << 20, &bufsz); /* for any file: all 1 MiB */
 	for (int i = optind == argc ? argc - 1 : optind; i < argc && buf && !c->stopped; i++) {
 		const char *path = optind == argc ? "-" : argv[i];
 		c->name = display_name(path);
@@ -258,7 +259,7 @@ int cmd_check_listing(int argc, char **argv)
 		struct hexoid_listing *l = hexoid_listing_new(format, hexoid_idx_algo(&idx), kind,
 							      on_problem, on_oid, c);
 		for (;;) {
-			ssize_t got = read(fd, buf, 1 << 20);
+			ssize_t got = read(fd, buf, bufsz);
 			if (got < 0 && errno == EINTR)
 				continue;
 			if (got < 0) {
@@ -285,7 +286,7 @@ int cmd_check_listing(int argc, char **argv)
 		fprintf(stderr, "hexoid: out of memory\n");
 		trouble = 1;
 	}
-	free(buf);
+	cli_read_buffer_free(buf, bufsz);
 	/* --exact: the packed objects no listing named. */
 	for (size_t e = 0; exact && !trouble && e < hexoid_idx_count(&idx) && !c->stopped; e++)
 		if (!first[e]) {

@@ -56,6 +56,9 @@ struct cli_file {
 };
 int cli_load(const char *path, struct cli_file *file);
 void cli_unload(struct cli_file *file);
+/* A buffer for read()ing fd's bytes, up to max at a time (file.c). */
+void *cli_read_buffer(int fd, size_t max, size_t *size);
+void cli_read_buffer_free(void *p, size_t size);
 
 /* The commands of their own files. */
 int cmd_show_index(int argc, char **argv);
