@@ -656,6 +656,23 @@ TEST(listing_fast_lines_as_the_grammar)
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "abcdefabcdefabcdefabcdefabcdefabcdefag x", B " 2 2\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "previous " B " d/f g", "\tx\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "\tint main(void) {", B " 2 2\n" },
+		/* The same after a file's line, where blame_lines reads them (a header's
+		 * first block there, the rest out of line, as fast_header reads it). */
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "author a", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "author-mail <a@b.c>", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "committer-tz +0000", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "summary 0123456789abcdef0123456789abcdef 12 7", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "boundary", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "0123-abc fix", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "abcdefabcdefabcdef-x", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "abcdefabcdefabcdefabcdefabcdefabcdefg x", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "abcdefabcdefabcdefabcdefabcdefabcdefag x", B " 2 2\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "previous " B " d/f g", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "previous " B, "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "previousx " B " f", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 2 2", "author a\n\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B "  2 2", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "", "\tx\n" },
 		/* for-each-ref's '%(objectname) %(*objectname) %(refname)'. */
 		{ HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n", B " " A " refs/tags/v1", NULL },
 		{ HEXOID_FORMAT_REF_PEELED, A "  refs/heads/m\n", B "  refs/heads/x", NULL },
@@ -886,6 +903,11 @@ TEST(listing_fast_lines_taken)
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "author-mail <a@example.com>", "\tx\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "committer-tz +0000", "\tx\n" },
 		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n", "summary x", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "author-mail <a@example.com>", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "committer-tz +0000", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "boundary", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", "previous " B " d/f g", "\tx\n" },
+		{ HEXOID_FORMAT_BLAME, A " 1 1 2\n\tx\n", B " 12 13 2", "\tx\n" },
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "| * " B, "* " A "\n" },
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "|\\", "* " A "\n" },
 		{ HEXOID_FORMAT_GRAPH, "* " A "\n", "| | | | | | | | * " B, "* " A "\n" },
@@ -920,6 +942,139 @@ TEST(listing_fast_lines_taken)
  * history that begins with more merges than AUTO probes (three IDs a line, as a reflog
  * has before its identity), then ordinary commits; and --objects whose commits outlast
  * the probe, then paths (a bare-ID listing that widens to rev-list). Never a report. */
+/* What a long run of fast lines gave: each problem's line and column, and each decoded
+ * ID checked against the one its line holds. */
+struct long_run {
+	unsigned long long problems[8];
+	size_t problem_cols[8];
+	size_t nproblems, oids, wrong;
+	const size_t *line_id; /* by line: which ID it holds (its raw bytes: long_run_raw) */
+	size_t nlines;
+};
+
+/* The raw bytes of the k-th ID of the listings below. */
+static void long_run_raw(size_t k, unsigned char *raw)
+{
+	for (size_t i = 0; i < 20; i++)
+		raw[i] = (unsigned char)(k * 131 + i * 7 + (k >> 8) * 17);
+}
+
+static int long_run_problem(void *ctx, const struct hexoid_problem *p)
+{
+	struct long_run *r = ctx;
+	if (r->nproblems < 8) {
+		r->problems[r->nproblems] = p->line;
+		r->problem_cols[r->nproblems] = p->column;
+	}
+	r->nproblems++;
+	return 0;
+}
+
+static int long_run_oid(void *ctx, unsigned long long line, size_t column, const unsigned char *raw,
+			size_t rawsz)
+{
+	struct long_run *r = ctx;
+	unsigned char want[20];
+	(void)column;
+	r->oids++;
+	if (line == 0 || line > r->nlines || rawsz != 20) {
+		r->wrong++;
+		return 0;
+	}
+	long_run_raw(r->line_id[line - 1], want);
+	if (memcmp(raw, want, 20))
+		r->wrong++;
+	return 0;
+}
+
+/*
+ * Runs of fast lines longer than a batch (BATCH IDs), where blame_lines and graph_lines
+ * take most of them: porcelain blame (a group's first line and the file's line, and a
+ * commit's headers; previous lines only in the last batch, so that in the first two
+ * nothing but the batch's room ends a run) and log --graph. Uppercase digits planted
+ * just before, at and after the batches' edges are each found at their line and
+ * column; every other ID is decoded, the one its line holds.
+ */
+TEST(listing_fast_runs_across_batches)
+{
+	enum { IDS = 3 * BATCH + 50, LINES = 3 * IDS };
+	static const size_t planted[] = { BATCH - 9, BATCH - 8, BATCH, 2 * BATCH + 1, IDS - 1 };
+	static size_t line_id[LINES];
+	static char text[IDS * 160];
+	for (int shape = 0; shape < 2; shape++) {
+		size_t len = 0, nplanted = 0, ids = 0;
+		unsigned long long line = 0, bad_line[5];
+		size_t bad_col[5];
+		for (size_t k = 0; k < IDS; k++) {
+			unsigned char raw[20];
+			char hex[41], good[41];
+			long_run_raw(k, raw);
+			for (size_t i = 0; i < 20; i++) {
+				good[2 * i] = "0123456789abcdef"[raw[i] >> 4];
+				good[2 * i + 1] = "0123456789abcdef"[raw[i] & 15];
+			}
+			good[40] = 0;
+			memcpy(hex, good, sizeof(hex));
+			size_t col = shape ? 3 : 1; /* "* " before a graph's ID */
+			int bad = nplanted < 5 && planted[nplanted] == k;
+			if (bad) {
+				size_t at = 0;
+				while (at < 40 && hex[at] >= '0' && hex[at] <= '9')
+					at++;
+				if (at == 40) /* all digits: make the last a letter */
+					hex[at = 39] = 'a';
+				hex[at] = (char)(hex[at] - 'a' + 'A');
+				bad_line[nplanted] = line + 1;
+				bad_col[nplanted++] = col + at;
+			}
+			if (shape == 0) {
+				len += (size_t)sprintf(text + len, "%s %zu %zu%s\n", hex, k + 1, k + 1,
+						       k % 100 == 0 ? " 1" : "");
+				line_id[line++] = k;
+				ids += !bad;
+				if (k % 100 == 0) { /* a commit's first group: its headers */
+					len += (size_t)sprintf(text + len, "author A U Thor\nauthor-tz +0000\n"
+									   "summary a change\nboundary\n");
+					line += 4;
+				}
+				if (k > 2 * BATCH + 2 && k % 37 == 0) { /* a previous line: the ID unplanted */
+					len += (size_t)sprintf(text + len, "previous %s f\n", good);
+					line_id[line++] = k;
+					ids++;
+				}
+				len += (size_t)sprintf(text + len, "\tline %zu\n", k);
+				line++;
+			} else {
+				len += (size_t)sprintf(text + len, "* %s\n", hex);
+				line_id[line++] = k;
+				ids += !bad;
+				if (k % 50 == 0) {
+					len += (size_t)sprintf(text + len, "|\\\n");
+					line++;
+				}
+			}
+		}
+		struct long_run r;
+		memset(&r, 0, sizeof(r));
+		r.line_id = line_id;
+		r.nlines = (size_t)line;
+		enum hexoid_format format = shape ? HEXOID_FORMAT_GRAPH : HEXOID_FORMAT_BLAME;
+		struct hexoid_listing *l =
+			hexoid_listing_new(format, 0, HEXOID_LOWER, long_run_problem, long_run_oid, &r);
+		hexoid_listing_feed(l, text, len);
+		hexoid_listing_finish(l);
+		hexoid_listing_free(l);
+		CHECK(r.nproblems == nplanted, "%s: %zu problems, want %zu",
+		      hexoid_format_name(format), r.nproblems, nplanted);
+		for (size_t i = 0; i < nplanted && i < r.nproblems; i++)
+			CHECK(r.problems[i] == bad_line[i] && r.problem_cols[i] == bad_col[i],
+			      "%s: problem %zu at %llu:%zu, want %llu:%zu", hexoid_format_name(format),
+			      i, r.problems[i], r.problem_cols[i], bad_line[i], bad_col[i]);
+		CHECK(r.oids == ids && !r.wrong, "%s: %zu IDs decoded (%zu wrong), want %zu",
+		      hexoid_format_name(format), r.oids, r.wrong, ids);
+	}
+}
+
 TEST(listing_auto_past_the_probe)
 {
 	static char text[200 * 140];

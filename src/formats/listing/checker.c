@@ -405,6 +405,15 @@ HEXOID_INLINE uint64_t nondigits(uint64_t w)
 /* Four bytes as scan_le32() reads them. */
 #define WORD4(a, b, c, d)                                                                   \
 	((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+/* Eight bytes as scan_le64() reads them. */
+#define WORD8(a, b, c, d, e, f, g, h) ((uint64_t)WORD4(a, b, c, d) | (uint64_t)WORD4(e, f, g, h) << 32)
+
+/* blame's "previous " at s (n bytes), as a word and a byte: GCC makes a memcmp of 9
+ * bytes a call. */
+HEXOID_INLINE int blame_previous(const char *s, size_t n)
+{
+	return n >= 9 && scan_le64(s) == WORD8('p', 'r', 'e', 'v', 'i', 'o', 'u', 's') && s[8] == ' ';
+}
 
 /* The six octal digits of a mode and the space after them at s (8 bytes readable). */
 HEXOID_INLINE int fast_mode(const char *s)
@@ -611,6 +620,44 @@ HEXOID_INLINE int no_blank(const char *s, size_t hexsz)
 #endif
 }
 
+/*
+ * blame's line s[0, n): a group's first line, <oid> <line> <final line>[ <lines>] (1), a
+ * line whose first word is not an ID's length and blank-free (-1: it may be a header or
+ * previous), or one the grammar must read (0). A first word of hexsz bytes is the
+ * grammar's ID whatever it holds, so the engine alone judges its digits: here only no
+ * blank in it is tested.
+ */
+HEXOID_INLINE int blame_group(const char *s, size_t n, size_t hexsz)
+{
+	if (n < hexsz + 4 || s[hexsz] != ' ' || !no_blank(s, hexsz))
+		return -1;
+	size_t last;
+	unsigned count = fast_numbers(s, hexsz + 1, n, &last);
+	return count == 2 || count == 3;
+}
+
+/* fast_header's first step: a name shorter than 16 bytes (every header git prints) in a
+ * line of 16 bytes or more, in one block. Returns whether that settled it, the answer in
+ * *is. */
+HEXOID_INLINE int header_block(const char *s, size_t n, int *is)
+{
+#if defined(SCAN_SSE2)
+	if (n >= 16) {
+		uint32_t late, other = ~scan_header_name16(s, &late) & 0xffff;
+		if (other) {
+			unsigned k = (unsigned)__builtin_ctz(other);
+			*is = (late & ((1u << k) - 1)) && s[k] == ' ';
+			return 1;
+		}
+	}
+#else
+	(void)s;
+	(void)n;
+	(void)is;
+#endif
+	return 0;
+}
+
 /* Does the line s[0, n) begin with a header's name shorter than an ID (lowercase letters,
  * digits and '-', with a letter past 'f'), then a space or the end? Eight bytes at a
  * time while the line has them. */
@@ -619,16 +666,9 @@ HEXOID_INLINE int fast_header(const char *s, size_t n)
 	const uint64_t top = 0x8080808080808080ull;
 	size_t i = 0;
 	uint64_t letters = 0;
-#if defined(SCAN_SSE2)
-	/* A name shorter than 16 bytes (every header git prints) in one block. */
-	if (n >= 16) {
-		uint32_t late, other = ~scan_header_name16(s, &late) & 0xffff;
-		if (other) {
-			unsigned k = (unsigned)__builtin_ctz(other);
-			return (late & ((1u << k) - 1)) && s[k] == ' ';
-		}
-	}
-#endif
+	int is;
+	if (header_block(s, n, &is))
+		return is;
 	for (; i + 8 <= n && i < 32; i += 8) {
 		uint64_t w = scan_le64(s + i);
 		uint64_t other = ~(bytes_in(w, 'a', 'z') | bytes_in(w, '0', '9') | bytes_in(w, '-', '-')) & top;
@@ -909,30 +949,24 @@ HEXOID_INLINE unsigned fast_kind(const char *s, size_t n, size_t room, size_t he
 		/* In a group: the file's line after a tab; previous <oid> <path>; a header
 		 * (its name lowercase letters, digits and '-' with a letter past 'f', then a
 		 * space or the end: the grammar's header_name, which is the whole first
-		 * word, shorter than an ID). A group's first line at any time:
-		 * <oid> <line> <final line>[ <lines>], the ID all hex digits (no header's
-		 * name), which puts the listing in its groups. */
+		 * word, shorter than an ID). A group's first line at any time (blame_group),
+		 * which puts the listing in its groups. */
 		if (state == BLAME_IN && s[0] == '\t' && n)
 			return REC_NONE;
 		/* (A group's first line before the headers: a header's name is shorter than
-		 * an ID, and fast_header would read the ID's whole length to say so.) A
-		 * first word of hexsz bytes is the grammar's ID whatever it holds, so the
-		 * engine alone judges its digits: here only no blank in it is tested. */
-		if (n < hexsz + 4 || s[hexsz] != ' ' || !no_blank(s, hexsz)) {
-			if (state != BLAME_IN)
-				return 0;
-			if (n >= 9 && !memcmp(s, "previous ", 9)) {
-				col[0] = 9;
-				return n > 10 + hexsz && s[9 + hexsz] == ' ' ? REC_FAST : 0;
-			}
-			return fast_header(s, n) ? REC_NONE : 0;
+		 * an ID, and fast_header would read the ID's whole length to say so.) */
+		int group = blame_group(s, n, hexsz);
+		if (group > 0) {
+			*statep = BLAME_IN;
+			return REC_FAST;
 		}
-		size_t last;
-		unsigned count = fast_numbers(s, hexsz + 1, n, &last);
-		if (count != 2 && count != 3)
+		if (!group || state != BLAME_IN)
 			return 0;
-		*statep = BLAME_IN;
-		return REC_FAST;
+		if (blame_previous(s, n)) {
+			col[0] = 9;
+			return n > 10 + hexsz && s[9 + hexsz] == ' ' ? REC_FAST : 0;
+		}
+		return fast_header(s, n) ? REC_NONE : 0;
 	}
 	case HEXOID_FORMAT_REF_PEELED: /* <oid> <peeled> <ref>, or <oid>  <ref> */
 		if (n <= hexsz + 2 || s[hexsz] != ' ')
@@ -1286,21 +1320,33 @@ HEXOID_INLINE void take_id(struct hexoid_listing *l, size_t slot, const char *s,
 }
 
 /*
- * log --graph's commonest lines, the graph alone or the graph and one ID that ends the
- * line, read as fast_kind reads them, from r.p (whose newline is r.nl) while the batch
- * has room: returns where it stopped (len, or a line of another shape, left for
- * lines_loop) and the run's counts.
+ * The loops of their own for the commonest lines of a format (graph_lines, blame_lines),
+ * out of lines_loop so that they leave its registers as they were: each reads its lines
+ * as fast_kind reads them, from r.p (whose newline is r.nl) while the batch has room, and
+ * returns where it stopped (len, or a line of another shape, left for lines_loop) and the
+ * run's counts.
  */
-struct graph_run {
+struct fast_run {
 	size_t p, nl;
 	struct nlscan sc;
 	uint32_t rel;
 	size_t nslots, nrecs;
 };
 
-HEXOID_INLINE struct graph_run graph_lines(struct hexoid_listing *l, const char *buf, size_t len,
-					   struct graph_run r, ptrdiff_t last_slot, size_t hexsz)
+/* What the scan's fields are, to the compiler (the listing's buffer, and newlines: both
+ * formats of these loops end lines so): no register or load for each. */
+HEXOID_INLINE void fast_run_known(struct fast_run *r, const char *buf, size_t len)
 {
+	r->sc.buf = buf;
+	r->sc.len = len;
+	r->sc.eol = '\n';
+}
+
+/* log --graph: the graph alone, or the graph and one ID that ends the line. */
+HEXOID_INLINE struct fast_run graph_lines(struct hexoid_listing *l, const char *buf, size_t len,
+					   struct fast_run r, ptrdiff_t last_slot, size_t hexsz)
+{
+	fast_run_known(&r, buf, len);
 	for (;;) {
 		const char *g = buf + r.p;
 		size_t n = r.nl - r.p, w = graph_width(g, n, len - r.p);
@@ -1322,18 +1368,91 @@ HEXOID_INLINE struct graph_run graph_lines(struct hexoid_listing *l, const char 
 	return r;
 }
 
-static HEXOID_NOINLINE struct graph_run graph_lines_40(struct hexoid_listing *l, const char *buf,
-						       size_t len, struct graph_run r,
+static HEXOID_NOINLINE struct fast_run graph_lines_40(struct hexoid_listing *l, const char *buf,
+						       size_t len, struct fast_run r,
 						       ptrdiff_t last_slot)
 {
 	return graph_lines(l, buf, len, r, last_slot, 40);
 }
 
-static HEXOID_NOINLINE struct graph_run graph_lines_64(struct hexoid_listing *l, const char *buf,
-						       size_t len, struct graph_run r,
+static HEXOID_NOINLINE struct fast_run graph_lines_64(struct hexoid_listing *l, const char *buf,
+						       size_t len, struct fast_run r,
 						       ptrdiff_t last_slot)
 {
 	return graph_lines(l, buf, len, r, last_slot, 64);
+}
+
+/* fast_header out of line, for blame_lines: the registers of its loop are its lines'. */
+static HEXOID_NOINLINE int blame_header(const char *s, size_t n)
+{
+	return fast_header(s, n);
+}
+
+/* fast_header for blame_lines: its first block here (most of blame's headers), the rest
+ * out of line. */
+HEXOID_INLINE int blame_header_inline(const char *s, size_t n)
+{
+	int is;
+	return header_block(s, n, &is) ? is : blame_header(s, n);
+}
+
+/* blame, in a group (where every fast line leaves it): its lines as fast_kind reads them
+ * there, the file's lines (a tab, then the text) first, then the groups' first lines,
+ * the headers and previous lines. */
+HEXOID_INLINE struct fast_run blame_lines(struct hexoid_listing *l, const char *buf, size_t len,
+					  struct fast_run r, ptrdiff_t last_slot, size_t hexsz)
+{
+	fast_run_known(&r, buf, len);
+	/* In locals, not r's fields: GCC kept those in memory, r being returned there. */
+	struct nlscan sc = r.sc;
+	size_t p = r.p, nl = r.nl, nslots = r.nslots, nrecs = r.nrecs;
+	uint32_t rel = r.rel;
+	while (rel < REL_LIMIT) {
+		const char *s = buf + p;
+		size_t n = nl - p;
+		if (s[0] != '\t') {
+			int group = blame_group(s, n, hexsz);
+			if (group > 0 && (ptrdiff_t)nslots <= last_slot) {
+				l->recs[nrecs++] = rel << REC_SHIFT | REC_FAST;
+				take_id(l, nslots++, s, 0, hexsz);
+			} else if (group >= 0) {
+				break;
+			} else if (blame_previous(s, n)) { /* fast_header would take its name */
+				if (n <= 10 + hexsz || s[9 + hexsz] != ' ' || (ptrdiff_t)nslots > last_slot)
+					break;
+				l->recs[nrecs++] = rel << REC_SHIFT | REC_FAST;
+				take_id(l, nslots++, s, 9, hexsz);
+			} else if (!blame_header_inline(s, n)) {
+				break;
+			}
+		}
+		rel++;
+		p = nl + 1;
+		if (p == len)
+			break;
+		nl = scan_next(&sc);
+	}
+	r.sc = sc;
+	r.p = p;
+	r.nl = nl;
+	r.rel = rel;
+	r.nslots = nslots;
+	r.nrecs = nrecs;
+	return r;
+}
+
+static HEXOID_NOINLINE struct fast_run blame_lines_40(struct hexoid_listing *l, const char *buf,
+						      size_t len, struct fast_run r,
+						      ptrdiff_t last_slot)
+{
+	return blame_lines(l, buf, len, r, last_slot, 40);
+}
+
+static HEXOID_NOINLINE struct fast_run blame_lines_64(struct hexoid_listing *l, const char *buf,
+						      size_t len, struct fast_run r,
+						      ptrdiff_t last_slot)
+{
+	return blame_lines(l, buf, len, r, last_slot, 64);
 }
 
 /*
@@ -1409,19 +1528,20 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 				if (p == len || (format == HEXOID_FORMAT_FAST_EXPORT && data))
 					break;
 				nl = scan_next(&sc);
-				/* blame: the file's lines (a tab, then the text) after a fast
-				 * line, which always leaves the listing in a group, taken in a
-				 * loop of their own as fast_kind takes them (no record, the state
-				 * kept) without the round of tests above: half of what porcelain
-				 * blame prints. */
-				if (format == HEXOID_FORMAT_BLAME) {
-					while (buf[p] == '\t' && rel < REL_LIMIT) {
-						rel++;
-						p = nl + 1;
-						if (p == len)
-							break;
-						nl = scan_next(&sc);
-					}
+				/* blame: after a fast line (which always leaves the listing in
+				 * a group), from a file's line on (a tab, then the text), the
+				 * lines in blame_lines, which leaves a line it does not take, or
+				 * one for a full batch, to the loop above. */
+				if (format == HEXOID_FORMAT_BLAME && buf[p] == '\t') {
+					struct fast_run r = { p, nl, sc, rel, nslots, nrecs };
+					r = hexsz == 40 ? blame_lines_40(l, buf, len, r, last_slot)
+							: blame_lines_64(l, buf, len, r, last_slot);
+					p = r.p;
+					nl = r.nl;
+					sc = r.sc;
+					rel = r.rel;
+					nslots = r.nslots;
+					nrecs = r.nrecs;
 					if (p == len)
 						break;
 				}
@@ -1432,7 +1552,7 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 				 * two or three IDs (--parents) stay there: that loop would read the
 				 * graph of each one twice. */
 				if (format == HEXOID_FORMAT_GRAPH && kind == REC_FAST_END) {
-					struct graph_run r = { p, nl, sc, rel, nslots, nrecs };
+					struct fast_run r = { p, nl, sc, rel, nslots, nrecs };
 					r = hexsz == 40 ? graph_lines_40(l, buf, len, r, last_slot)
 							: graph_lines_64(l, buf, len, r, last_slot);
 					p = r.p;
