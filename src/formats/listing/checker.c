@@ -1342,6 +1342,22 @@ HEXOID_INLINE void fast_run_known(struct fast_run *r, const char *buf, size_t le
 	r->sc.eol = '\n';
 }
 
+/* A loop's copies out of line, one for each hash (NAME_40, NAME_64), hexsz a constant in
+ * each. */
+#define FAST_RUN_COPIES(name)                                                                    \
+	static HEXOID_NOINLINE struct fast_run name##_40(struct hexoid_listing *l, const char *buf, \
+							 size_t len, struct fast_run r,             \
+							 ptrdiff_t last_slot)                       \
+	{                                                                                        \
+		return name(l, buf, len, r, last_slot, 40);                                      \
+	}                                                                                        \
+	static HEXOID_NOINLINE struct fast_run name##_64(struct hexoid_listing *l, const char *buf, \
+							 size_t len, struct fast_run r,             \
+							 ptrdiff_t last_slot)                       \
+	{                                                                                        \
+		return name(l, buf, len, r, last_slot, 64);                                      \
+	}
+
 /* log --graph: the graph alone, or the graph and one ID that ends the line. */
 HEXOID_INLINE struct fast_run graph_lines(struct hexoid_listing *l, const char *buf, size_t len,
 					   struct fast_run r, ptrdiff_t last_slot, size_t hexsz)
@@ -1368,19 +1384,7 @@ HEXOID_INLINE struct fast_run graph_lines(struct hexoid_listing *l, const char *
 	return r;
 }
 
-static HEXOID_NOINLINE struct fast_run graph_lines_40(struct hexoid_listing *l, const char *buf,
-						       size_t len, struct fast_run r,
-						       ptrdiff_t last_slot)
-{
-	return graph_lines(l, buf, len, r, last_slot, 40);
-}
-
-static HEXOID_NOINLINE struct fast_run graph_lines_64(struct hexoid_listing *l, const char *buf,
-						       size_t len, struct fast_run r,
-						       ptrdiff_t last_slot)
-{
-	return graph_lines(l, buf, len, r, last_slot, 64);
-}
+FAST_RUN_COPIES(graph_lines)
 
 /* fast_header out of line, for blame_lines: the registers of its loop are its lines'. */
 static HEXOID_NOINLINE int blame_header(const char *s, size_t n)
@@ -1441,18 +1445,25 @@ HEXOID_INLINE struct fast_run blame_lines(struct hexoid_listing *l, const char *
 	return r;
 }
 
-static HEXOID_NOINLINE struct fast_run blame_lines_40(struct hexoid_listing *l, const char *buf,
-						      size_t len, struct fast_run r,
-						      ptrdiff_t last_slot)
-{
-	return blame_lines(l, buf, len, r, last_slot, 40);
-}
+FAST_RUN_COPIES(blame_lines)
 
-static HEXOID_NOINLINE struct fast_run blame_lines_64(struct hexoid_listing *l, const char *buf,
-						      size_t len, struct fast_run r,
-						      ptrdiff_t last_slot)
+/* lines_loop's run handed to a loop of its own (run, a constant where this is inlined),
+ * its state taken back where that loop stopped; true when that is the buffer's end. */
+typedef struct fast_run fast_run_fn(struct hexoid_listing *l, const char *buf, size_t len,
+				    struct fast_run r, ptrdiff_t last_slot);
+HEXOID_INLINE int fast_run_hand(fast_run_fn *run, struct hexoid_listing *l, const char *buf,
+				size_t len, ptrdiff_t last_slot, size_t *p, size_t *nl,
+				struct nlscan *sc, uint32_t *rel, size_t *nslots, size_t *nrecs)
 {
-	return blame_lines(l, buf, len, r, last_slot, 64);
+	struct fast_run r = { *p, *nl, *sc, *rel, *nslots, *nrecs };
+	r = run(l, buf, len, r, last_slot);
+	*p = r.p;
+	*nl = r.nl;
+	*sc = r.sc;
+	*rel = r.rel;
+	*nslots = r.nslots;
+	*nrecs = r.nrecs;
+	return r.p == len;
 }
 
 /*
@@ -1532,38 +1543,20 @@ HEXOID_INLINE size_t lines_loop(struct hexoid_listing *l, const char *buf, size_
 				 * a group), from a file's line on (a tab, then the text), the
 				 * lines in blame_lines, which leaves a line it does not take, or
 				 * one for a full batch, to the loop above. */
-				if (format == HEXOID_FORMAT_BLAME && buf[p] == '\t') {
-					struct fast_run r = { p, nl, sc, rel, nslots, nrecs };
-					r = hexsz == 40 ? blame_lines_40(l, buf, len, r, last_slot)
-							: blame_lines_64(l, buf, len, r, last_slot);
-					p = r.p;
-					nl = r.nl;
-					sc = r.sc;
-					rel = r.rel;
-					nslots = r.nslots;
-					nrecs = r.nrecs;
-					if (p == len)
-						break;
-				}
+				if (format == HEXOID_FORMAT_BLAME && buf[p] == '\t' &&
+				    fast_run_hand(hexsz == 40 ? blame_lines_40 : blame_lines_64, l, buf,
+						  len, last_slot, &p, &nl, &sc, &rel, &nslots, &nrecs))
+					break;
 				/* log --graph: after a line of the graph and one ID, the lines of
 				 * that shape or of the graph alone in a loop of their own
 				 * (graph_lines, out of line so that it leaves this loop's registers
 				 * as they were); any other line goes round the loop above. Lines of
 				 * two or three IDs (--parents) stay there: that loop would read the
 				 * graph of each one twice. */
-				if (format == HEXOID_FORMAT_GRAPH && kind == REC_FAST_END) {
-					struct fast_run r = { p, nl, sc, rel, nslots, nrecs };
-					r = hexsz == 40 ? graph_lines_40(l, buf, len, r, last_slot)
-							: graph_lines_64(l, buf, len, r, last_slot);
-					p = r.p;
-					nl = r.nl;
-					sc = r.sc;
-					rel = r.rel;
-					nslots = r.nslots;
-					nrecs = r.nrecs;
-					if (p == len)
-						break;
-				}
+				if (format == HEXOID_FORMAT_GRAPH && kind == REC_FAST_END &&
+				    fast_run_hand(hexsz == 40 ? graph_lines_40 : graph_lines_64, l, buf,
+						  len, last_slot, &p, &nl, &sc, &rel, &nslots, &nrecs))
+					break;
 			}
 			l->nitems = nslots + (size_t)extra;
 			l->nslots = nslots;
